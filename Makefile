@@ -1,0 +1,63 @@
+# LinuxBLE: build, run, test and benchmark. Every target installs what it needs first.
+#
+#   make run     decode the project's own capture and print its GATT table and traffic
+#   make test    every test lane that runs here (unit, PDU fixtures, real captures vs tshark)
+#   make bench   codec and decoder throughput, and the decode time of a real capture vs tshark
+#   make static  blectl linked with the static Swift standard library (for the kernel lane)
+
+SWIFT        ?= swift
+SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+DEB_PACKAGES := libbluetooth-dev libssl-dev tshark
+BUILD        := .build
+DEMO_CAPTURE := Fixtures/captures/bumble-heart-rate.btsnoop
+
+# bluetooth-sig wheel that carries the SIG's assigned-numbers YAML (see Scripts/generate-assigned-numbers.py)
+BLUETOOTH_SIG_VERSION := 0.6.0
+PYYAML_VERSION        := 6.0.2
+VENV                  := $(BUILD)/venv
+
+.PHONY: all deps build run test bench static assigned-numbers clean
+
+all: build
+
+# Debian packages: headers for CBluetoothLinux, libcrypto for AES-CMAC, tshark for cross-checks.
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make: installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+run: build
+	$(SWIFT) run -q blectl decode $(DEMO_CAPTURE)
+
+test: deps
+	$(SWIFT) test
+
+bench: deps
+	$(SWIFT) run -q -c release BLEBenchmarks
+
+static: deps
+	$(SWIFT) build -c release --static-swift-stdlib --product blectl
+	@echo "static blectl: $$($(SWIFT) build -c release --show-bin-path)/blectl"
+
+# Regenerates Sources/BLECore/AssignedNumbers/AssignedNumbersTables.swift from the pinned wheel.
+$(VENV)/bin/python:
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q PyYAML==$(PYYAML_VERSION)
+
+assigned-numbers: $(VENV)/bin/python
+	mkdir -p $(BUILD)/assigned-numbers
+	$(VENV)/bin/pip download -q --no-deps -d $(BUILD)/assigned-numbers bluetooth-sig==$(BLUETOOTH_SIG_VERSION)
+	$(VENV)/bin/python Scripts/generate-assigned-numbers.py \
+	  $(BUILD)/assigned-numbers/bluetooth_sig-$(BLUETOOTH_SIG_VERSION)-py3-none-any.whl \
+	  Sources/BLECore/AssignedNumbers/AssignedNumbersTables.swift
+
+clean:
+	rm -rf $(BUILD)

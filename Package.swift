@@ -1,0 +1,45 @@
+// swift-tools-version: 6.0
+//
+// LinuxBLE: a Bluetooth Low Energy host stack for Linux on raw AF_BLUETOOTH sockets.
+// Targets follow the layers in docs/architecture.md; dependencies point down only.
+
+import PackageDescription
+
+let package = Package(
+    name: "LinuxBLE",
+    products: [
+        .library(name: "BLECore", targets: ["BLECore"]),
+        .library(name: "HCI", targets: ["HCI"]),
+        .library(name: "L2CAP", targets: ["L2CAP"]),
+        .library(name: "SMP", targets: ["SMP"]),
+        .library(name: "ATT", targets: ["ATT"]),
+        .library(name: "Capture", targets: ["Capture"]),
+        .executable(name: "blectl", targets: ["blectl"]),
+    ],
+    targets: [
+        // C shim over libbluetooth-dev's headers (never vendored).
+        .target(name: "CBluetoothLinux"),
+
+        // Pure codecs: bytes in, values out.
+        .target(name: "BLECore"),
+        .target(name: "HCI", dependencies: ["BLECore"]),
+        .target(name: "L2CAP", dependencies: ["BLECore", "HCI"]),
+        .target(name: "SMP", dependencies: ["BLECore"]),
+        .target(name: "ATT", dependencies: ["BLECore"]),
+
+        // Capture files and the dissector HCI -> L2CAP -> ATT/SMP -> GATT meaning.
+        .target(name: "Capture", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT"]),
+
+        .executableTarget(name: "blectl", dependencies: ["BLECore", "HCI", "ATT", "Capture", "CBluetoothLinux"]),
+        .executableTarget(name: "BLEBenchmarks", dependencies: ["BLECore", "HCI", "L2CAP", "ATT", "Capture"]),
+
+        .testTarget(name: "BLECoreTests", dependencies: ["BLECore"]),
+        .testTarget(name: "HCITests", dependencies: ["BLECore", "HCI"]),
+        .testTarget(name: "L2CAPTests", dependencies: ["BLECore", "HCI", "L2CAP"]),
+        .testTarget(name: "SMPTests", dependencies: ["BLECore", "SMP"]),
+        .testTarget(name: "ATTTests", dependencies: ["BLECore", "ATT"]),
+        .testTarget(name: "CaptureTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT", "Capture"]),
+        .testTarget(name: "BlectlTests", dependencies: ["blectl"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

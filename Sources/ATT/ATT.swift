@@ -1,0 +1,1 @@
+// The ATT layer. See docs/architecture.md.

@@ -1,0 +1,75 @@
+/// Names from the Bluetooth SIG Assigned Numbers document: GATT services, characteristics,
+/// descriptors and declarations, units, member service UUIDs, AD types, company identifiers
+/// and appearance values.
+///
+/// The tables are generated from the SIG's own YAML files (see ``sourceVersion`` and
+/// `Scripts/generate-assigned-numbers.py`); each is parsed into a dictionary on first use.
+public enum AssignedNumbers {
+    /// The SIG name of a 16-bit UUID, searching declarations, services, characteristics,
+    /// descriptors, units and member services in that order; nil when unassigned.
+    public static func uuidName(_ uuid16: UInt16) -> String? {
+        Tables.uuids[uuid16]
+    }
+
+    /// The name of a GATT service (for example 0x180D, "Heart Rate"), or a member service UUID.
+    public static func serviceName(_ uuid16: UInt16) -> String? {
+        Tables.services[uuid16] ?? Tables.memberServices[uuid16]
+    }
+
+    /// The name of a GATT characteristic (for example 0x2A37, "Heart Rate Measurement").
+    public static func characteristicName(_ uuid16: UInt16) -> String? { Tables.characteristics[uuid16] }
+
+    /// The name of a GATT descriptor (for example 0x2902, "Client Characteristic Configuration").
+    public static func descriptorName(_ uuid16: UInt16) -> String? { Tables.descriptors[uuid16] }
+
+    /// The name of a GATT attribute-type declaration (for example 0x2800, "Primary Service").
+    public static func declarationName(_ uuid16: UInt16) -> String? { Tables.declarations[uuid16] }
+
+    /// The name of a unit (for example 0x272F, "Celsius temperature (degree Celsius)").
+    public static func unitName(_ uuid16: UInt16) -> String? { Tables.units[uuid16] }
+
+    /// The name of an AD type (for example 0x09, "Complete Local Name").
+    public static func adTypeName(_ type: UInt8) -> String? { Tables.adTypes[UInt16(type)] }
+
+    /// The company that owns a company identifier (for example 0x004C, "Apple, Inc.").
+    public static func companyName(_ identifier: UInt16) -> String? { Tables.companies[identifier] }
+
+    /// The name of a 16-bit appearance value, "Category" or "Category: Sub-category"
+    /// (Core Specification Supplement, Part A, 1.12). An unknown sub-category falls back to
+    /// its category's name.
+    public static func appearanceName(_ value: UInt16) -> String? {
+        Tables.appearances[value] ?? Tables.appearances[value & ~0x3F]
+    }
+}
+
+/// The generated text tables, each parsed into a dictionary once, on first use (Swift
+/// initialises static properties lazily and thread-safely).
+enum Tables {
+    static let declarations = parse(AssignedNumbers.declarationsText)
+    static let services = parse(AssignedNumbers.servicesText)
+    static let characteristics = parse(AssignedNumbers.characteristicsText)
+    static let descriptors = parse(AssignedNumbers.descriptorsText)
+    static let units = parse(AssignedNumbers.unitsText)
+    static let memberServices = parse(AssignedNumbers.memberServicesText)
+    static let adTypes = parse(AssignedNumbers.adTypesText)
+    static let companies = parse(AssignedNumbers.companiesText)
+    static let appearances = parse(AssignedNumbers.appearancesText)
+
+    /// Every 16-bit UUID name; earlier tables win on the (rare) collisions.
+    static let uuids: [UInt16: String] = {
+        var all: [UInt16: String] = [:]
+        for table in [declarations, services, characteristics, descriptors, units, memberServices] {
+            all.merge(table) { first, _ in first }
+        }
+        return all
+    }()
+
+    static func parse(_ text: String) -> [UInt16: String] {
+        var table: [UInt16: String] = [:]
+        for line in text.split(separator: "\n") {
+            guard let tab = line.firstIndex(of: "\t"), let key = UInt16(line[..<tab], radix: 16) else { continue }
+            table[key] = String(line[line.index(after: tab)...])
+        }
+        return table
+    }
+}

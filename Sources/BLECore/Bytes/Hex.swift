@@ -1,0 +1,50 @@
+/// Hexadecimal text for octets, as the tools of the field print them.
+public enum Hex {
+    /// Parses hexadecimal octets, ignoring spaces, colons, dashes, newlines and a leading "0x";
+    /// a `#` starts a comment that runs to the end of its line.
+    ///
+    /// - Returns: the octets in text order; nil when a character is not hexadecimal or the
+    ///   digits are odd in number.
+    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count / 2)
+        var high: UInt8? = nil
+        var inComment = false
+        var previous: UInt8 = 0
+        for c in text.utf8 {
+            defer { previous = c }
+            if inComment { if c == 0x0A { inComment = false }; continue }
+            if c == UInt8(ascii: "#") { inComment = true; continue }
+            if c == UInt8(ascii: "x") || c == UInt8(ascii: "X"), previous == UInt8(ascii: "0"), high == 0 {
+                high = nil; continue
+            }
+            let nibble: UInt8
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = c - UInt8(ascii: "A") + 10
+            case UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: "-"), 0x0A, 0x0D, 0x09:
+                if high != nil { return nil }
+                continue
+            default: return nil
+            }
+            if let h = high { out.append(h << 4 | nibble); high = nil } else { high = nibble }
+        }
+        return high == nil ? out : nil
+    }
+
+    /// Lower-case hexadecimal digits for `octets`, separated by `separator`.
+    public static func encode<C: Collection>(_ octets: C, separator: String = "") -> String where C.Element == UInt8 {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(octets.count * (2 + separator.utf8.count))
+        var first = true
+        for b in octets {
+            if !first { out.append(contentsOf: separator.utf8) }
+            first = false
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

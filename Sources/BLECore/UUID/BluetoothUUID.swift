@@ -1,0 +1,190 @@
+/// A Bluetooth UUID of 16, 32 or 128 bits (Core v5.4, Vol 3, Part B, 2.5.1).
+///
+/// 16- and 32-bit UUIDs are aliases inside the Bluetooth Base UUID
+/// 00000000-0000-1000-8000-00805F9B34FB: `xxxxxxxx` stands for `xxxxxxxx-0000-1000-8000-00805F9B34FB`.
+/// Two UUIDs are equal when their 128-bit forms are, whatever width each was written in, so
+/// `BluetoothUUID("180D") == BluetoothUUID("0000180D-0000-1000-8000-00805F9B34FB")`.
+/// The width is kept so a UUID encodes back in the width it arrived in.
+public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The number of octets a UUID occupies on the wire.
+    public enum Width: Int, Sendable, Hashable, CaseIterable {
+        case bits16 = 2
+        case bits32 = 4
+        case bits128 = 16
+    }
+
+    /// The most significant 64 bits of the 128-bit form.
+    public let high: UInt64
+    /// The least significant 64 bits of the 128-bit form.
+    public let low: UInt64
+    /// The width this UUID was made with; it decides the encoding, not equality.
+    public let width: Width
+
+    static let baseHigh: UInt64 = 0x0000_0000_0000_1000
+    static let baseLow: UInt64 = 0x8000_0080_5F9B_34FB
+
+    /// A 16-bit UUID, such as 0x180D (Heart Rate).
+    public init(_ value16: UInt16) {
+        high = UInt64(value16) << 32 | Self.baseHigh
+        low = Self.baseLow
+        width = .bits16
+    }
+
+    /// A 32-bit UUID.
+    public init(uuid32 value: UInt32) {
+        high = UInt64(value) << 32 | Self.baseHigh
+        low = Self.baseLow
+        width = .bits32
+    }
+
+    /// A 128-bit UUID from its two halves, most significant first.
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+        self.width = .bits128
+    }
+
+    /// A UUID from octets in transmission order (least significant first): 2, 4 or 16 of them.
+    ///
+    /// - Returns: nil for any other count.
+    public init?<C: Collection>(littleEndianOctets octets: C) where C.Element == UInt8 {
+        var v: (UInt64, UInt64) = (0, 0)
+        for (i, b) in octets.enumerated() where i < 16 {
+            if i < 8 { v.1 |= UInt64(b) << UInt64(8 * i) } else { v.0 |= UInt64(b) << UInt64(8 * (i - 8)) }
+        }
+        switch octets.count {
+        case 2: self.init(UInt16(truncatingIfNeeded: v.1))
+        case 4: self.init(uuid32: UInt32(truncatingIfNeeded: v.1))
+        case 16: self.init(high: v.0, low: v.1)
+        default: return nil
+        }
+    }
+
+    /// Reads a UUID of `width` from `reader` (least significant octet first).
+    ///
+    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` when too few octets remain.
+    public init(from reader: inout ByteReader, width: Width, field: String = "UUID") throws(BLEDecodingError) {
+        switch width {
+        case .bits16: self.init(try reader.readUInt16(field))
+        case .bits32: self.init(uuid32: try reader.readUInt32(field))
+        case .bits128:
+            let low = try reader.readUInt64(field)
+            let high = try reader.readUInt64(field)
+            self.init(high: high, low: low)
+        }
+    }
+
+    /// Parses the forms people write: "180D" (16-bit), "0000180D" (32-bit), and
+    /// "0000180D-0000-1000-8000-00805F9B34FB" (128-bit, dashes optional), with an optional
+    /// "0x" prefix on the short forms and any case.
+    ///
+    /// - Returns: nil for any other text.
+    public init?(_ text: String) {
+        var s = Substring(text)
+        if s.hasPrefix("0x") || s.hasPrefix("0X") { s = s.dropFirst(2) }
+        let digits = s.filter { $0 != "-" }
+        guard digits.allSatisfy(\.isHexDigit) else { return nil }
+        switch (s.count, digits.count) {
+        case (4, 4): self.init(UInt16(digits, radix: 16)!)
+        case (8, 8): self.init(uuid32: UInt32(digits, radix: 16)!)
+        case (36, 32), (32, 32):
+            if s.count == 36 {
+                let dashes = s.indices.filter { s[$0] == "-" }.map { s.distance(from: s.startIndex, to: $0) }
+                guard dashes == [8, 13, 18, 23] else { return nil }
+            }
+            let hi = UInt64(digits.prefix(16), radix: 16)!
+            let lo = UInt64(digits.suffix(16), radix: 16)!
+            self.init(high: hi, low: lo)
+        default: return nil
+        }
+    }
+
+    /// Whether the 128-bit form lies in the Bluetooth Base UUID range, so it has a 16- or 32-bit alias.
+    public var isBaseUUIDAlias: Bool { low == Self.baseLow && high & 0xFFFF_FFFF == Self.baseHigh }
+
+    /// The 16-bit value if this UUID has a 16-bit alias.
+    public var uuid16: UInt16? {
+        guard isBaseUUIDAlias, high >> 48 == 0 else { return nil }
+        return UInt16(truncatingIfNeeded: high >> 32)
+    }
+
+    /// The 32-bit value if this UUID has a 32-bit (or 16-bit) alias.
+    public var uuid32: UInt32? {
+        guard isBaseUUIDAlias else { return nil }
+        return UInt32(truncatingIfNeeded: high >> 32)
+    }
+
+    /// The same UUID in its shortest width: 16-bit if it has a 16-bit alias, then 32-bit, else 128-bit.
+    public var shortest: BluetoothUUID {
+        if let v = uuid16 { return BluetoothUUID(v) }
+        if let v = uuid32 { return BluetoothUUID(uuid32: v) }
+        return BluetoothUUID(high: high, low: low)
+    }
+
+    /// The same UUID written in 128 bits.
+    public var as128Bit: BluetoothUUID { BluetoothUUID(high: high, low: low) }
+
+    /// The octets in transmission order (least significant first), ``width`` of them.
+    public var littleEndianOctets: [UInt8] {
+        var w = ByteWriter(capacity: width.rawValue)
+        write(to: &w)
+        return w.bytes
+    }
+
+    /// Appends the UUID in its own width, least significant octet first.
+    public func write(to writer: inout ByteWriter) {
+        switch width {
+        case .bits16: writer.writeUInt16(UInt16(truncatingIfNeeded: high >> 32))
+        case .bits32: writer.writeUInt32(UInt32(truncatingIfNeeded: high >> 32))
+        case .bits128:
+            writer.writeUInt64(low)
+            writer.writeUInt64(high)
+        }
+    }
+
+    /// The canonical 128-bit text, upper case: "0000180D-0000-1000-8000-00805F9B34FB".
+    public var uuidString: String {
+        let h = Hex.encode(Self.bigEndian(high) + Self.bigEndian(low)).uppercased()
+        let c = Array(h)
+        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-"
+            + String(c[16..<20]) + "-" + String(c[20..<32])
+    }
+
+    static func bigEndian(_ v: UInt64) -> [UInt8] { (0..<8).reversed().map { UInt8(truncatingIfNeeded: v >> UInt64(8 * $0)) } }
+
+    /// "180D" for a 16-bit UUID, "0000180D" for a 32-bit one, else ``uuidString``.
+    public var description: String {
+        switch width {
+        case .bits16: return Self.hex(high >> 32, digits: 4)
+        case .bits32: return Self.hex(high >> 32, digits: 8)
+        case .bits128: return uuidString
+        }
+    }
+
+    static func hex(_ v: UInt64, digits: Int) -> String {
+        let s = String(v, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - s.count)) + s
+    }
+
+    /// The Bluetooth SIG name of this UUID (service, characteristic, descriptor, declaration,
+    /// unit or member service), from the assigned numbers; nil when it has none.
+    public var name: String? {
+        guard let v = uuid16 else { return nil }
+        return AssignedNumbers.uuidName(v)
+    }
+
+    /// ``description``, followed by the SIG name in parentheses when there is one: "180D (Heart Rate)".
+    public var descriptionWithName: String {
+        if let name { return "\(description) (\(name))" }
+        return description
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.high == rhs.high && lhs.low == rhs.low }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(high)
+        hasher.combine(low)
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
+}

@@ -1,0 +1,1 @@
+// The Capture layer. See docs/architecture.md.

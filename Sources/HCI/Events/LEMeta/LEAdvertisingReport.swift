@@ -1,0 +1,81 @@
+import BLECore
+
+/// One report of the HCI LE Advertising Report event, subevent 0x02
+/// (Core v5.4, Vol 4, Part E, 7.7.65.2): a legacy advertising or scan-response PDU.
+///
+/// Per report, in order: Event_Type (1), Address_Type (1), Address (6), Data_Length (1),
+/// Data (Data_Length octets, 0...31), RSSI (1, signed, dBm; 127 means not available).
+/// Reports follow one another, each complete, after the event's Num_Reports octet, as
+/// controllers send them.
+public struct LEAdvertisingReport: Hashable, Sendable {
+    /// The legacy advertising PDU type that produced the report. Unknown values are kept raw.
+    public struct EventType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        /// 0x00: connectable and scannable undirected advertising (ADV_IND).
+        public static let advInd = EventType(rawValue: 0x00)
+        /// 0x01: connectable directed advertising (ADV_DIRECT_IND).
+        public static let advDirectInd = EventType(rawValue: 0x01)
+        /// 0x02: scannable undirected advertising (ADV_SCAN_IND).
+        public static let advScanInd = EventType(rawValue: 0x02)
+        /// 0x03: non-connectable undirected advertising (ADV_NONCONN_IND).
+        public static let advNonconnInd = EventType(rawValue: 0x03)
+        /// 0x04: scan response (SCAN_RSP).
+        public static let scanRsp = EventType(rawValue: 0x04)
+
+        /// Whether the advertiser accepts connections (ADV_IND, ADV_DIRECT_IND).
+        public var isConnectable: Bool { self == .advInd || self == .advDirectInd }
+        /// Whether the report carries scan-response data rather than advertising data.
+        public var isScanResponse: Bool { self == .scanRsp }
+
+        public var description: String {
+            switch self {
+            case .advInd: return "ADV_IND"
+            case .advDirectInd: return "ADV_DIRECT_IND"
+            case .advScanInd: return "ADV_SCAN_IND"
+            case .advNonconnInd: return "ADV_NONCONN_IND"
+            case .scanRsp: return "SCAN_RSP"
+            default: return "event type 0x\(Hex.encode([rawValue]))"
+            }
+        }
+    }
+
+    public var eventType: EventType
+    public var addressType: LEAddressType
+    public var address: BluetoothAddress
+    /// Advertising data or scan-response data (AD structures, undecoded), 0...31 octets.
+    public var data: [UInt8]
+    /// Received signal strength in dBm, -127...+20; 127 means not available.
+    public var rssi: Int8
+
+    public init(eventType: EventType, addressType: LEAddressType, address: BluetoothAddress, data: [UInt8], rssi: Int8) {
+        self.eventType = eventType
+        self.addressType = addressType
+        self.address = address
+        self.data = data
+        self.rssi = rssi
+    }
+
+    /// Reads one report.
+    ///
+    /// - Throws: ``BLEDecodingError`` naming the field that ran past the event.
+    public init(from r: inout ByteReader) throws(BLEDecodingError) {
+        eventType = EventType(rawValue: try r.readUInt8("Event_Type"))
+        addressType = LEAddressType(rawValue: try r.readUInt8("Address_Type"))
+        address = try BluetoothAddress(from: &r, field: "Address")
+        let length = try r.readUInt8("Data_Length")
+        data = try r.readBytes(Int(length), "Data")
+        rssi = Int8(bitPattern: try r.readUInt8("RSSI"))
+    }
+
+    /// Appends the report's fields.
+    public func write(to w: inout ByteWriter) {
+        w.writeUInt8(eventType.rawValue)
+        w.writeUInt8(addressType.rawValue)
+        address.write(to: &w)
+        w.writeUInt8(UInt8(truncatingIfNeeded: data.count))
+        w.writeBytes(data)
+        w.writeUInt8(UInt8(bitPattern: rssi))
+    }
+}

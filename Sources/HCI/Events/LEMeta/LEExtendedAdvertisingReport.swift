@@ -1,0 +1,152 @@
+import BLECore
+
+/// One report of the HCI LE Extended Advertising Report event, subevent 0x0D
+/// (Core v5.4, Vol 4, Part E, 7.7.65.13).
+///
+/// Per report, in order: Event_Type (2), Address_Type (1), Address (6), Primary_PHY (1),
+/// Secondary_PHY (1), Advertising_SID (1), TX_Power (1, signed dBm, 127 = not available),
+/// RSSI (1, signed dBm, 127 = not available), Periodic_Advertising_Interval (2, 1.25 ms units),
+/// Direct_Address_Type (1), Direct_Address (6), Data_Length (1), Data (Data_Length octets).
+public struct LEExtendedAdvertisingReport: Hashable, Sendable {
+    /// The Event_Type bit field. Reserved bits (7...15) are kept as received.
+    public struct EventType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: UInt16
+        public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+        /// Bit 0: connectable advertising.
+        public var isConnectable: Bool { rawValue & 0x0001 != 0 }
+        /// Bit 1: scannable advertising.
+        public var isScannable: Bool { rawValue & 0x0002 != 0 }
+        /// Bit 2: directed advertising.
+        public var isDirected: Bool { rawValue & 0x0004 != 0 }
+        /// Bit 3: the data are a scan response.
+        public var isScanResponse: Bool { rawValue & 0x0008 != 0 }
+        /// Bit 4: the report came from a legacy advertising PDU.
+        public var isLegacy: Bool { rawValue & 0x0010 != 0 }
+        /// Bits 5...6: whether the data are complete, to be continued, or truncated.
+        public var dataStatus: DataStatus { DataStatus(rawValue: UInt8(rawValue >> 5 & 0b11))! }
+        /// Bits 7...15, reserved for future use (non-zero in some real controllers' reports).
+        public var reservedBits: UInt16 { rawValue & 0xFF80 }
+
+        /// The legacy PDU this event type stands for when bit 4 is set, per the table in 7.7.65.13.
+        public var legacyPDU: LEAdvertisingReport.EventType? {
+            guard isLegacy else { return nil }
+            switch rawValue & 0x001F {
+            case 0b10011: return .advInd
+            case 0b10101: return .advDirectInd
+            case 0b10010: return .advScanInd
+            case 0b10000: return .advNonconnInd
+            case 0b11011, 0b11010: return .scanRsp
+            default: return nil
+            }
+        }
+
+        public var description: String {
+            var parts: [String] = []
+            if let legacy = legacyPDU { parts.append("legacy \(legacy)") } else if isLegacy { parts.append("legacy") }
+            if isConnectable { parts.append("connectable") }
+            if isScannable { parts.append("scannable") }
+            if isDirected { parts.append("directed") }
+            if isScanResponse { parts.append("scan response") }
+            if dataStatus != .complete { parts.append(dataStatus.description) }
+            if reservedBits != 0 { parts.append("reserved 0x\(String(reservedBits, radix: 16))") }
+            return parts.isEmpty ? "non-connectable" : parts.joined(separator: ", ")
+        }
+    }
+
+    /// The Data Status of an extended report (Event_Type bits 5...6).
+    public enum DataStatus: UInt8, Hashable, Sendable, CustomStringConvertible {
+        /// 0b00: complete.
+        case complete = 0
+        /// 0b01: incomplete, more data to come in later reports.
+        case incompleteMoreToCome = 1
+        /// 0b10: incomplete, data truncated, no more to come.
+        case incompleteTruncated = 2
+        /// 0b11: reserved for future use.
+        case reserved = 3
+
+        public var description: String {
+            switch self {
+            case .complete: return "complete"
+            case .incompleteMoreToCome: return "more data to come"
+            case .incompleteTruncated: return "truncated"
+            case .reserved: return "data status reserved"
+            }
+        }
+    }
+
+    public var eventType: EventType
+    public var addressType: LEAddressType
+    public var address: BluetoothAddress
+    /// Primary_PHY: 0x01 LE 1M, 0x03 LE Coded.
+    public var primaryPHY: UInt8
+    /// Secondary_PHY: 0x00 none, 0x01 LE 1M, 0x02 LE 2M, 0x03 LE Coded.
+    public var secondaryPHY: UInt8
+    /// Advertising_SID, 0x00...0x0F; 0xFF when there is no ADI field (legacy PDUs).
+    public var advertisingSID: UInt8
+    /// TX_Power in dBm, -127...+20; 127 means not available.
+    public var txPower: Int8
+    /// RSSI in dBm, -127...+20; 127 means not available.
+    public var rssi: Int8
+    /// Periodic_Advertising_Interval in 1.25 ms units; 0 when there is no periodic advertising.
+    public var periodicAdvertisingInterval: UInt16
+    public var directAddressType: LEAddressType
+    public var directAddress: BluetoothAddress
+    /// This report's fragment of the advertising or scan-response data (0...229 octets).
+    public var data: [UInt8]
+
+    public init(eventType: EventType, addressType: LEAddressType, address: BluetoothAddress,
+                primaryPHY: UInt8 = 0x01, secondaryPHY: UInt8 = 0x00, advertisingSID: UInt8 = 0xFF,
+                txPower: Int8 = 127, rssi: Int8 = 127, periodicAdvertisingInterval: UInt16 = 0,
+                directAddressType: LEAddressType = .public, directAddress: BluetoothAddress = .zero,
+                data: [UInt8]) {
+        self.eventType = eventType
+        self.addressType = addressType
+        self.address = address
+        self.primaryPHY = primaryPHY
+        self.secondaryPHY = secondaryPHY
+        self.advertisingSID = advertisingSID
+        self.txPower = txPower
+        self.rssi = rssi
+        self.periodicAdvertisingInterval = periodicAdvertisingInterval
+        self.directAddressType = directAddressType
+        self.directAddress = directAddress
+        self.data = data
+    }
+
+    /// Reads one report.
+    ///
+    /// - Throws: ``BLEDecodingError`` naming the field that ran past the event.
+    public init(from r: inout ByteReader) throws(BLEDecodingError) {
+        eventType = EventType(rawValue: try r.readUInt16("Event_Type"))
+        addressType = LEAddressType(rawValue: try r.readUInt8("Address_Type"))
+        address = try BluetoothAddress(from: &r, field: "Address")
+        primaryPHY = try r.readUInt8("Primary_PHY")
+        secondaryPHY = try r.readUInt8("Secondary_PHY")
+        advertisingSID = try r.readUInt8("Advertising_SID")
+        txPower = Int8(bitPattern: try r.readUInt8("TX_Power"))
+        rssi = Int8(bitPattern: try r.readUInt8("RSSI"))
+        periodicAdvertisingInterval = try r.readUInt16("Periodic_Advertising_Interval")
+        directAddressType = LEAddressType(rawValue: try r.readUInt8("Direct_Address_Type"))
+        directAddress = try BluetoothAddress(from: &r, field: "Direct_Address")
+        let length = try r.readUInt8("Data_Length")
+        data = try r.readBytes(Int(length), "Data")
+    }
+
+    /// Appends the report's fields.
+    public func write(to w: inout ByteWriter) {
+        w.writeUInt16(eventType.rawValue)
+        w.writeUInt8(addressType.rawValue)
+        address.write(to: &w)
+        w.writeUInt8(primaryPHY)
+        w.writeUInt8(secondaryPHY)
+        w.writeUInt8(advertisingSID)
+        w.writeUInt8(UInt8(bitPattern: txPower))
+        w.writeUInt8(UInt8(bitPattern: rssi))
+        w.writeUInt16(periodicAdvertisingInterval)
+        w.writeUInt8(directAddressType.rawValue)
+        directAddress.write(to: &w)
+        w.writeUInt8(UInt8(truncatingIfNeeded: data.count))
+        w.writeBytes(data)
+    }
+}

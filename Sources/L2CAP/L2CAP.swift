@@ -1,0 +1,1 @@
+// The L2CAP layer. See docs/architecture.md.

@@ -1,0 +1,1 @@
+// The SMP layer. See docs/architecture.md.
