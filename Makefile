@@ -16,7 +16,7 @@ BLUETOOTH_SIG_VERSION := 0.6.0
 PYYAML_VERSION        := 6.0.2
 VENV                  := $(BUILD)/venv
 
-.PHONY: all deps build run test bench static assigned-numbers clean
+.PHONY: all deps build run test bench static assigned-numbers demo-capture clean
 
 all: build
 
@@ -58,6 +58,16 @@ assigned-numbers: $(VENV)/bin/python
 	$(VENV)/bin/python Scripts/generate-assigned-numbers.py \
 	  $(BUILD)/assigned-numbers/bluetooth_sig-$(BLUETOOTH_SIG_VERSION)-py3-none-any.whl \
 	  Sources/BLECore/AssignedNumbers/AssignedNumbersTables.swift
+
+# Re-records Fixtures/captures/bumble-heart-rate.btsnoop with Google Bumble (see Fixtures/captures/README.md).
+BUMBLE_VENV := $(BUILD)/bumble-venv
+$(BUMBLE_VENV)/bin/python: Scripts/bumble/requirements.txt
+	python3 -m venv $(BUMBLE_VENV)
+	$(BUMBLE_VENV)/bin/pip install -q -r Scripts/bumble/requirements.txt
+	touch $@
+
+demo-capture: $(BUMBLE_VENV)/bin/python
+	$(BUMBLE_VENV)/bin/python Scripts/bumble/record_heart_rate.py $(DEMO_CAPTURE)
 
 clean:
 	rm -rf $(BUILD)
