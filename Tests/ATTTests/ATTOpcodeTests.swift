@@ -91,7 +91,7 @@ struct ATTOpcodeTests {
     }
 }
 
-@Suite("ATTErrorCode (Vol 3, Part F, 3.4.1.1, Table 3.4; CSS Part B, 1.2)")
+@Suite("ATTErrorCode (Vol 3, Part F, 3.4.1.1, Table 3.4; Core Specification Supplement, Part B)")
 struct ATTErrorCodeTests {
     @Test("every Attribute Protocol code 0x01...0x13 has its name")
     func protocolCodes() {

@@ -1,8 +1,7 @@
 import BLECore
 
 /// The Error Code parameter of ATT_ERROR_RSP (Core v5.4, Vol 3, Part F, 3.4.1.1, Table 3.4),
-/// with the Common Profile and Service Error Codes of the Core Specification Supplement
-/// (CSS v11, Part B, 1.2).
+/// with the Common Profile and Service Error Codes of the Core Specification Supplement, Part B.
 ///
 /// | Range | Meaning |
 /// |---|---|
@@ -45,8 +44,8 @@ public struct ATTErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let attributeNotFound = ATTErrorCode(rawValue: 0x0A)
     /// 0x0B: the attribute cannot be read using ATT_READ_BLOB_REQ.
     public static let attributeNotLong = ATTErrorCode(rawValue: 0x0B)
-    /// 0x0C: the encryption key size used for encrypting this link is too short (named
-    /// "Insufficient Encryption Key Size" in editions before 5.3).
+    /// 0x0C: the encryption key size used for encrypting this link is too short (formerly
+    /// named "Insufficient Encryption Key Size").
     public static let encryptionKeySizeTooShort = ATTErrorCode(rawValue: 0x0C)
     /// 0x0D: the attribute value length is invalid for the operation.
     public static let invalidAttributeValueLength = ATTErrorCode(rawValue: 0x0D)
@@ -63,7 +62,7 @@ public struct ATTErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     /// 0x13: the attribute parameter value was not allowed.
     public static let valueNotAllowed = ATTErrorCode(rawValue: 0x13)
 
-    // MARK: Common Profile and Service Error Codes (CSS v11, Part B, 1.2)
+    // MARK: Common Profile and Service Error Codes (Core Specification Supplement, Part B)
 
     /// 0xFC: a requested write operation cannot be fulfilled for reasons other than permissions.
     public static let writeRequestRejected = ATTErrorCode(rawValue: 0xFC)
@@ -78,7 +77,7 @@ public struct ATTErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
 
     /// The Application Error range, 0x80...0x9F, whose meanings a higher layer specification defines.
     public static let applicationErrorRange: ClosedRange<UInt8> = 0x80...0x9F
-    /// The Common Profile and Service Error Codes range, 0xE0...0xFF (CSS v11, Part B, 1.2).
+    /// The Common Profile and Service Error Codes range, 0xE0...0xFF (Core Specification Supplement, Part B).
     public static let commonProfileAndServiceErrorRange: ClosedRange<UInt8> = 0xE0...0xFF
 
     /// An Application Error code (0x80...0x9F).

@@ -78,7 +78,8 @@ public enum ATTPDU: Hashable, Sendable {
     /// 0xD2 ATT_SIGNED_WRITE_CMD.
     case signedWriteCommand(ATTSignedWriteCommand)
     /// An opcode the specification does not define, with every octet after it, raw (including
-    /// a trailing Authentication Signature if the opcode's flag says there is one).
+    /// a trailing Authentication Signature if the opcode's flag says there is one). Build it
+    /// only with such opcodes: one that is defined encodes fine but decodes to its own case.
     case unknown(opcode: ATTOpcode, parameters: [UInt8])
 
     // MARK: Decoding
@@ -162,7 +163,9 @@ public enum ATTPDU: Hashable, Sendable {
 
     /// The case's contents: a defined PDU's struct, or an unknown opcode and its octets.
     enum Payload {
+        /// A PDU the specification defines.
         case defined(any ATTPDUCodable)
+        /// An undefined opcode and the octets after it.
         case unknown(ATTOpcode, [UInt8])
     }
 

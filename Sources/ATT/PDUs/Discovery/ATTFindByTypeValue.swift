@@ -11,6 +11,7 @@ import BLECore
 /// A range with Starting Handle 0x0000 or Starting Handle > Ending Handle is well formed; the
 /// server answers it with Invalid Handle (0x01), so the codec keeps it.
 public struct ATTFindByTypeValueRequest: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/findByTypeValueRequest``.
     public static let opcode = ATTOpcode.findByTypeValueRequest
 
     /// Starting Handle: the first requested handle.
@@ -44,6 +45,7 @@ public struct ATTFindByTypeValueRequest: ATTPDUCodable {
         attributeValue = r.readRemaining()
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         w.writeUInt16(startingHandle)
         w.writeUInt16(endingHandle)
@@ -74,6 +76,7 @@ public struct ATTFindByTypeValueRequest: ATTPDUCodable {
 ///
 /// Each Handles Information is Found Attribute Handle (2) and Group End Handle (2) (Table 3.14).
 public struct ATTFindByTypeValueResponse: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/findByTypeValueResponse``.
     public static let opcode = ATTOpcode.findByTypeValueResponse
 
     /// One Handles Information (Table 3.14): a found attribute and the end of its group.
@@ -122,6 +125,7 @@ public struct ATTFindByTypeValueResponse: ATTPDUCodable {
         handlesInformation = list
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         for entry in handlesInformation {
             w.writeUInt16(entry.foundAttributeHandle)

@@ -10,6 +10,7 @@ import BLECore
 /// A range with Starting Handle 0x0000 or Starting Handle > Ending Handle is well formed; the
 /// server answers it with Invalid Handle (0x01) (3.4.3.1), so the codec keeps it.
 public struct ATTFindInformationRequest: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/findInformationRequest``.
     public static let opcode = ATTOpcode.findInformationRequest
 
     /// Starting Handle: the first requested handle.
@@ -31,6 +32,7 @@ public struct ATTFindInformationRequest: ATTPDUCodable {
         endingHandle = try r.readUInt16("Ending Handle")
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         w.writeUInt16(startingHandle)
         w.writeUInt16(endingHandle)
@@ -57,6 +59,7 @@ public struct ATTFindInformationRequest: ATTPDUCodable {
 /// Handle (2) and 128-bit UUID (16) (Tables 3.9 to 3.11). There is at least one pair, and
 /// pairs are never split.
 public struct ATTFindInformationResponse: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/findInformationResponse``.
     public static let opcode = ATTOpcode.findInformationResponse
 
     /// The Format parameter (Table 3.9): the width of every UUID in the Information Data.
@@ -140,6 +143,7 @@ public struct ATTFindInformationResponse: ATTPDUCodable {
         self.information = information
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         w.writeUInt8(format.rawValue)
         for pair in information {

@@ -11,6 +11,7 @@ import BLECore
 /// not supported (3.4.1.1); Invalid PDU, Insufficient Resources and Unlikely Error also carry
 /// 0x0000 (3.3).
 public struct ATTErrorResponse: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/errorResponse``.
     public static let opcode = ATTOpcode.errorResponse
 
     /// Request Opcode In Error: the opcode of the request that failed (kept raw).
@@ -36,6 +37,7 @@ public struct ATTErrorResponse: ATTPDUCodable {
         errorCode = ATTErrorCode(rawValue: try r.readUInt8("Error Code"))
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         w.writeUInt8(requestOpcodeInError.rawValue)
         w.writeUInt16(attributeHandleInError)

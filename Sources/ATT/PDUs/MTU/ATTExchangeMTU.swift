@@ -11,6 +11,7 @@ import BLECore
 /// one is not malformed: both sides then keep the default ATT_MTU (3.4.2.2). The codec keeps
 /// whatever was sent; see ``isBelowDefault``.
 public struct ATTExchangeMTURequest: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/exchangeMTURequest``.
     public static let opcode = ATTOpcode.exchangeMTURequest
 
     /// Client Rx MTU: the largest ATT PDU the client can receive, in octets.
@@ -26,6 +27,7 @@ public struct ATTExchangeMTURequest: ATTPDUCodable {
         clientRxMTU = try r.readUInt16("Client Rx MTU")
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) { w.writeUInt16(clientRxMTU) }
 
     /// Whether Client Rx MTU is below the LE default ATT_MTU of 23 octets (Vol 3, Part G, 5.2.1),
@@ -49,6 +51,7 @@ public struct ATTExchangeMTURequest: ATTPDUCodable {
 /// Both sides then use ATT_MTU = min(Client Rx MTU, Server Rx MTU), or the default if either
 /// is below it (3.4.2.2); see ``effectiveMTU(clientRxMTU:)``.
 public struct ATTExchangeMTUResponse: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/exchangeMTUResponse``.
     public static let opcode = ATTOpcode.exchangeMTUResponse
 
     /// The default ATT_MTU on an LE bearer: 23 octets (Vol 3, Part G, 5.2.1).
@@ -67,6 +70,7 @@ public struct ATTExchangeMTUResponse: ATTPDUCodable {
         serverRxMTU = try r.readUInt16("Server Rx MTU")
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) { w.writeUInt16(serverRxMTU) }
 
     /// The ATT_MTU both sides apply after this exchange, in octets: the minimum of the two Rx

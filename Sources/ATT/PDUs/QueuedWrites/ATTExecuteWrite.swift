@@ -12,6 +12,7 @@ import BLECore
 /// sent, and a server answers it as an invalid request, ATT_ERROR_RSP with Invalid PDU (0x04)
 /// (3.3), after checking ``Flags/isDefined``.
 public struct ATTExecuteWriteRequest: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/executeWriteRequest``.
     public static let opcode = ATTOpcode.executeWriteRequest
 
     /// The Flags parameter (Table 3.36). Unknown values are kept raw.
@@ -52,6 +53,7 @@ public struct ATTExecuteWriteRequest: ATTPDUCodable {
         flags = Flags(rawValue: try r.readUInt8("Flags"))
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) { w.writeUInt8(flags.rawValue) }
 
     /// flags (integer), action (text).
@@ -70,6 +72,7 @@ public struct ATTExecuteWriteRequest: ATTPDUCodable {
 /// |---|
 /// | 1 octet (0x19) |
 public struct ATTExecuteWriteResponse: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/executeWriteResponse``.
     public static let opcode = ATTOpcode.executeWriteResponse
 
     /// The response; it has no parameters.
@@ -78,6 +81,7 @@ public struct ATTExecuteWriteResponse: ATTPDUCodable {
     /// Reads nothing: the PDU has no parameters (the caller rejects trailing octets).
     public init(parameters r: inout ByteReader) throws(BLEDecodingError) {}
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {}
 
     /// No fields.

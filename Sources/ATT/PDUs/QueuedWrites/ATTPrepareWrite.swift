@@ -10,6 +10,7 @@ import BLECore
 /// The offset and value are checked only at execution (Invalid Offset, Invalid Attribute
 /// Value Length), so the codec keeps any offset.
 public struct ATTPrepareWriteRequest: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/prepareWriteRequest``.
     public static let opcode = ATTOpcode.prepareWriteRequest
 
     /// Attribute Handle: the attribute to write.
@@ -36,6 +37,7 @@ public struct ATTPrepareWriteRequest: ATTPDUCodable {
         partAttributeValue = r.readRemaining()
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         w.writeUInt16(handle)
         w.writeUInt16(valueOffset)
@@ -62,6 +64,7 @@ public struct ATTPrepareWriteRequest: ATTPDUCodable {
 /// |---|---|---|---|
 /// | 1 octet (0x17) | 2 octets | 2 octets, in octets | 0 to (ATT_MTU-5) octets |
 public struct ATTPrepareWriteResponse: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/prepareWriteResponse``.
     public static let opcode = ATTOpcode.prepareWriteResponse
 
     /// Attribute Handle: as in the request.
@@ -98,6 +101,7 @@ public struct ATTPrepareWriteResponse: ATTPDUCodable {
         partAttributeValue = r.readRemaining()
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         w.writeUInt16(handle)
         w.writeUInt16(valueOffset)

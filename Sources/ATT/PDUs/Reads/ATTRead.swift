@@ -6,6 +6,7 @@ import BLECore
 /// |---|---|
 /// | 1 octet (0x0A) | 2 octets |
 public struct ATTReadRequest: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/readRequest``.
     public static let opcode = ATTOpcode.readRequest
 
     /// Attribute Handle: the attribute to read.
@@ -21,6 +22,7 @@ public struct ATTReadRequest: ATTPDUCodable {
         handle = try r.readUInt16("Attribute Handle")
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) { w.writeUInt16(handle) }
 
     /// handle (integer).
@@ -39,6 +41,7 @@ public struct ATTReadRequest: ATTPDUCodable {
 /// A value longer than ATT_MTU-1 octets arrives cut to ATT_MTU-1; the rest is read with
 /// ATT_READ_BLOB_REQ.
 public struct ATTReadResponse: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/readResponse``.
     public static let opcode = ATTOpcode.readResponse
 
     /// Attribute Value: octets as transmitted, never interpreted (possibly none).
@@ -52,6 +55,7 @@ public struct ATTReadResponse: ATTPDUCodable {
         value = r.readRemaining()
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) { w.writeBytes(value) }
 
     /// value (octets).
@@ -68,6 +72,7 @@ public struct ATTReadResponse: ATTPDUCodable {
 /// |---|---|---|
 /// | 1 octet (0x0C) | 2 octets | 2 octets, in octets from the value's start |
 public struct ATTReadBlobRequest: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/readBlobRequest``.
     public static let opcode = ATTOpcode.readBlobRequest
 
     /// Attribute Handle: the attribute to read.
@@ -89,6 +94,7 @@ public struct ATTReadBlobRequest: ATTPDUCodable {
         valueOffset = try r.readUInt16("Value Offset")
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         w.writeUInt16(handle)
         w.writeUInt16(valueOffset)
@@ -112,6 +118,7 @@ public struct ATTReadBlobRequest: ATTPDUCodable {
 /// Empty when the request's offset equals the value's length; shorter than ATT_MTU-1 at the
 /// end of the value.
 public struct ATTReadBlobResponse: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/readBlobResponse``.
     public static let opcode = ATTOpcode.readBlobResponse
 
     /// Part Attribute Value: octets as transmitted, never interpreted (possibly none).
@@ -125,6 +132,7 @@ public struct ATTReadBlobResponse: ATTPDUCodable {
         partAttributeValue = r.readRemaining()
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) { w.writeBytes(partAttributeValue) }
 
     /// value (octets).

@@ -11,6 +11,7 @@ import BLECore
 /// A range with Starting Handle 0x0000 or Starting Handle > Ending Handle is well formed; the
 /// server answers it with Invalid Handle (0x01), so the codec keeps it.
 public struct ATTReadByGroupTypeRequest: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/readByGroupTypeRequest``.
     public static let opcode = ATTOpcode.readByGroupTypeRequest
 
     /// Starting Handle: the first requested handle.
@@ -40,6 +41,7 @@ public struct ATTReadByGroupTypeRequest: ATTPDUCodable {
         attributeGroupType = try ATTLayouts.readAttributeType(&r, field: "Attribute Group Type")
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         w.writeUInt16(startingHandle)
         w.writeUInt16(endingHandle)
@@ -70,6 +72,7 @@ public struct ATTReadByGroupTypeRequest: ATTPDUCodable {
 /// (Length - 4) (Table 3.26), so Length is at least 4 and a value at most 251 octets. The
 /// list holds at least one complete entry and is a whole number of entries.
 public struct ATTReadByGroupTypeResponse: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/readByGroupTypeResponse``.
     public static let opcode = ATTOpcode.readByGroupTypeResponse
 
     /// The largest Attribute Value an entry can carry: 251 octets (Length is one octet).
@@ -143,6 +146,7 @@ public struct ATTReadByGroupTypeResponse: ATTPDUCodable {
         attributeData = list
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         w.writeUInt8(length)
         for entry in attributeData {

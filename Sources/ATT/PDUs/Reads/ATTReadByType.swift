@@ -11,6 +11,7 @@ import BLECore
 /// A range with Starting Handle 0x0000 or Starting Handle > Ending Handle is well formed; the
 /// server answers it with Invalid Handle (0x01), so the codec keeps it.
 public struct ATTReadByTypeRequest: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/readByTypeRequest``.
     public static let opcode = ATTOpcode.readByTypeRequest
 
     /// Starting Handle: the first requested handle.
@@ -39,6 +40,7 @@ public struct ATTReadByTypeRequest: ATTPDUCodable {
         attributeType = try ATTLayouts.readAttributeType(&r, field: "Attribute Type")
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         w.writeUInt16(startingHandle)
         w.writeUInt16(endingHandle)
@@ -70,6 +72,7 @@ public struct ATTReadByTypeRequest: ATTPDUCodable {
 /// complete pair and is a whole number of pairs. A value longer than min(ATT_MTU - 4, 253)
 /// is cut to that length by the server; the codec keeps what arrived.
 public struct ATTReadByTypeResponse: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/readByTypeResponse``.
     public static let opcode = ATTOpcode.readByTypeResponse
 
     /// The largest Attribute Value a pair can carry: 253 octets (Length is one octet).
@@ -139,6 +142,7 @@ public struct ATTReadByTypeResponse: ATTPDUCodable {
         attributeData = list
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         w.writeUInt8(length)
         for pair in attributeData {

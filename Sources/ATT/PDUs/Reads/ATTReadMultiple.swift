@@ -9,6 +9,7 @@ import BLECore
 ///
 /// The handles are in the order the values are wanted, not necessarily handle order.
 public struct ATTReadMultipleRequest: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/readMultipleRequest``.
     public static let opcode = ATTOpcode.readMultipleRequest
 
     /// Set Of Handles: two or more attribute handles.
@@ -30,6 +31,7 @@ public struct ATTReadMultipleRequest: ATTPDUCodable {
         setOfHandles = try ATTLayouts.readSetOfHandles(&r)
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         for handle in setOfHandles { w.writeUInt16(handle) }
     }
@@ -51,6 +53,7 @@ public struct ATTReadMultipleRequest: ATTPDUCodable {
 /// The PDU carries no lengths: splitting the values needs the sizes a higher layer knows.
 /// A set longer than ATT_MTU-1 arrives cut to ATT_MTU-1.
 public struct ATTReadMultipleResponse: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/readMultipleResponse``.
     public static let opcode = ATTOpcode.readMultipleResponse
 
     /// Set Of Values: the values in request order, concatenated; never interpreted.
@@ -64,6 +67,7 @@ public struct ATTReadMultipleResponse: ATTPDUCodable {
         setOfValues = r.readRemaining()
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) { w.writeBytes(setOfValues) }
 
     /// set_of_values (octets).
@@ -80,6 +84,7 @@ public struct ATTReadMultipleResponse: ATTPDUCodable {
 /// |---|---|
 /// | 1 octet (0x20) | 4 to (ATT_MTU-1) octets: two or more handles, 2 octets each |
 public struct ATTReadMultipleVariableRequest: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/readMultipleVariableRequest``.
     public static let opcode = ATTOpcode.readMultipleVariableRequest
 
     /// Set Of Handles: two or more attribute handles, in the order the values are wanted.
@@ -101,6 +106,7 @@ public struct ATTReadMultipleVariableRequest: ATTPDUCodable {
         setOfHandles = try ATTLayouts.readSetOfHandles(&r)
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         for handle in setOfHandles { w.writeUInt16(handle) }
     }

@@ -16,6 +16,7 @@ import BLECore
 ///   (``LengthValueTuple/isTruncated``); the client reads the rest with ATT_READ_BLOB_REQ;
 /// - every tuple before the last is complete.
 public struct ATTReadMultipleVariableResponse: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/readMultipleVariableResponse``.
     public static let opcode = ATTOpcode.readMultipleVariableResponse
 
     /// The shortest Length Value Tuple List the PDU allows: 4 octets (Table 3.28).
@@ -101,6 +102,7 @@ public struct ATTReadMultipleVariableResponse: ATTPDUCodable {
         tuples = list
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         for tuple in tuples {
             w.writeUInt16(tuple.valueLength)

@@ -10,6 +10,7 @@ import BLECore
 /// A value longer than ATT_MTU-3 arrives cut to ATT_MTU-3; the rest is read with
 /// ATT_READ_BLOB_REQ.
 public struct ATTHandleValueNotification: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/handleValueNotification``.
     public static let opcode = ATTOpcode.handleValueNotification
 
     /// Attribute Handle: the attribute notified.
@@ -31,6 +32,7 @@ public struct ATTHandleValueNotification: ATTPDUCodable {
         value = r.readRemaining()
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         w.writeUInt16(handle)
         w.writeBytes(value)
@@ -55,6 +57,7 @@ public struct ATTHandleValueNotification: ATTPDUCodable {
 /// Only one indication is outstanding per bearer; the client confirms even an indication
 /// whose handle or value it finds invalid.
 public struct ATTHandleValueIndication: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/handleValueIndication``.
     public static let opcode = ATTOpcode.handleValueIndication
 
     /// Attribute Handle: the attribute indicated.
@@ -76,6 +79,7 @@ public struct ATTHandleValueIndication: ATTPDUCodable {
         value = r.readRemaining()
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         w.writeUInt16(handle)
         w.writeBytes(value)
@@ -97,6 +101,7 @@ public struct ATTHandleValueIndication: ATTPDUCodable {
 /// |---|
 /// | 1 octet (0x1E) |
 public struct ATTHandleValueConfirmation: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/handleValueConfirmation``.
     public static let opcode = ATTOpcode.handleValueConfirmation
 
     /// The confirmation; it has no parameters.
@@ -105,6 +110,7 @@ public struct ATTHandleValueConfirmation: ATTPDUCodable {
     /// Reads nothing: the PDU has no parameters (the caller rejects trailing octets).
     public init(parameters r: inout ByteReader) throws(BLEDecodingError) {}
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {}
 
     /// No fields.

@@ -15,6 +15,7 @@ import BLECore
 /// requires 8 octets of tuples; the codec enforces the 8 octets and accepts a single tuple
 /// whose value is 4 octets or longer, so a client does not lose such a notification.
 public struct ATTMultipleHandleValueNotification: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/multipleHandleValueNotification``.
     public static let opcode = ATTOpcode.multipleHandleValueNotification
 
     /// The shortest Handle Length Value Tuple List the PDU allows: 8 octets (Table 3.41).
@@ -78,6 +79,7 @@ public struct ATTMultipleHandleValueNotification: ATTPDUCodable {
         tuples = list
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         for tuple in tuples {
             w.writeUInt16(tuple.handle)

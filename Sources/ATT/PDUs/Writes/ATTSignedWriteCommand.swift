@@ -1,60 +1,5 @@
 import BLECore
 
-/// The 12-octet Authentication Signature that ends a signed ATT PDU (Core v5.4, Vol 3,
-/// Part F, 3.3.1; computed as in Vol 3, Part H, 2.4.5).
-///
-/// | SignCounter | MAC |
-/// |---|---|
-/// | 4 octets, little-endian | 8 octets: the 64 most significant bits of the AES-CMAC, least significant octet first |
-///
-/// The codec carries the signature; it neither computes nor verifies it (that needs the
-/// CSRK and the peer's last SignCounter, which the security layer holds).
-public struct ATTAuthenticationSignature: Hashable, Sendable, CustomStringConvertible {
-    /// The signature's length on the wire: 12 octets.
-    public static let length = 12
-
-    /// SignCounter: the signer's counter for this message; it increases with every signed
-    /// message so a replay can be refused.
-    public var signCounter: UInt32
-    /// MAC: the 64 most significant bits of AES-CMAC(CSRK, message || SignCounter), as a number
-    /// (sent least significant octet first).
-    public var mac: UInt64
-
-    /// A signature of `signCounter` and `mac`.
-    public init(signCounter: UInt32, mac: UInt64) {
-        self.signCounter = signCounter
-        self.mac = mac
-    }
-
-    /// Reads SignCounter (4) and MAC (8).
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` for
-    ///   "Authentication Signature" when fewer than 12 octets remain.
-    public init(from r: inout ByteReader) throws(BLEDecodingError) {
-        var s = ByteReader(try r.readSlice(Self.length, "Authentication Signature"))
-        signCounter = try s.readUInt32("SignCounter")
-        mac = try s.readUInt64("MAC")
-    }
-
-    /// Appends SignCounter and MAC, least significant octet first.
-    public func write(to w: inout ByteWriter) {
-        w.writeUInt32(signCounter)
-        w.writeUInt64(mac)
-    }
-
-    /// The 12 octets in transmission order.
-    public var octets: [UInt8] {
-        var w = ByteWriter(capacity: Self.length)
-        write(to: &w)
-        return w.bytes
-    }
-
-    /// "sign counter 1 MAC f1871e933c900ff2" (the MAC's octets in transmission order).
-    public var description: String {
-        "sign counter \(signCounter) MAC \(Hex.encode(octets.suffix(8)))"
-    }
-}
-
 /// ATT_SIGNED_WRITE_CMD, opcode 0xD2 (Core v5.4, Vol 3, Part F, 3.4.5.4): a Write Command with
 /// an Authentication Signature, for writes on an unencrypted link.
 ///
@@ -67,6 +12,7 @@ public struct ATTAuthenticationSignature: Hashable, Sendable, CustomStringConver
 /// specification: `D2 1200 1337 01000000 F1871E933C900FF2` writes 13 37 to handle 0x0012
 /// with SignCounter 1.
 public struct ATTSignedWriteCommand: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/signedWriteCommand``.
     public static let opcode = ATTOpcode.signedWriteCommand
 
     /// Attribute Handle: the attribute to write.
@@ -105,6 +51,7 @@ public struct ATTSignedWriteCommand: ATTPDUCodable {
         signature = try ATTAuthenticationSignature(from: &r)
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         w.writeUInt16(handle)
         w.writeBytes(value)

@@ -7,6 +7,7 @@ import BLECore
 /// |---|---|---|
 /// | 1 octet (0x12) | 2 octets | 0 to (ATT_MTU-3) octets |
 public struct ATTWriteRequest: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/writeRequest``.
     public static let opcode = ATTOpcode.writeRequest
 
     /// Attribute Handle: the attribute to write.
@@ -29,6 +30,7 @@ public struct ATTWriteRequest: ATTPDUCodable {
         value = r.readRemaining()
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         w.writeUInt16(handle)
         w.writeBytes(value)
@@ -49,6 +51,7 @@ public struct ATTWriteRequest: ATTPDUCodable {
 /// |---|
 /// | 1 octet (0x13) |
 public struct ATTWriteResponse: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/writeResponse``.
     public static let opcode = ATTOpcode.writeResponse
 
     /// The response; it has no parameters.
@@ -57,6 +60,7 @@ public struct ATTWriteResponse: ATTPDUCodable {
     /// Reads nothing: the PDU has no parameters (the caller rejects trailing octets).
     public init(parameters r: inout ByteReader) throws(BLEDecodingError) {}
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {}
 
     /// No fields.
@@ -75,6 +79,7 @@ public struct ATTWriteResponse: ATTPDUCodable {
 ///
 /// The server never answers: a command it cannot carry out is ignored.
 public struct ATTWriteCommand: ATTPDUCodable {
+    /// The Attribute Opcode of this PDU, ``ATTOpcode/writeCommand``.
     public static let opcode = ATTOpcode.writeCommand
 
     /// Attribute Handle: the attribute to write.
@@ -96,6 +101,7 @@ public struct ATTWriteCommand: ATTPDUCodable {
         value = r.readRemaining()
     }
 
+    /// Appends the parameters in the order of the table above, without the opcode.
     public func encodeParameters(to w: inout ByteWriter) {
         w.writeUInt16(handle)
         w.writeBytes(value)
