@@ -1,1 +1,0 @@
-// The ATT layer. See docs/architecture.md.
