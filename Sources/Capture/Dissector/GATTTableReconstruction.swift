@@ -1,0 +1,202 @@
+import ATT
+import BLECore
+
+/// A server's attribute table as far as one capture reveals it: learned from the GATT
+/// discovery procedures that the client ran in the same capture (Core v5.4, Vol 3, Part G, 4.4-4.7),
+/// by pairing each response with the request it answers.
+///
+/// - Read By Group Type (Primary or Secondary Service) responses give services and their ranges.
+/// - Find By Type Value (Primary Service by UUID) responses give services of the requested UUID.
+/// - Read By Type (Characteristic, Include) responses give characteristic and include declarations.
+/// - Find Information responses give descriptors (and confirm value handles).
+/// - Read responses for the Device Name characteristic give the server's name.
+///
+/// It never invents anything: a handle the capture does not explain has no annotation.
+public struct ReconstructedGATTTable: Sendable, Equatable {
+    /// A service declaration (Core v5.4, Vol 3, Part G, 3.1).
+    public struct Service: Sendable, Equatable {
+        public var handle: UInt16
+        public var endGroupHandle: UInt16
+        public var uuid: BluetoothUUID
+        public var isPrimary: Bool
+    }
+
+    /// A characteristic declaration and the value it declares (Core v5.4, Vol 3, Part G, 3.3.1).
+    public struct Characteristic: Sendable, Equatable {
+        public var declarationHandle: UInt16
+        /// Characteristic Properties bit field (3.3.1.1).
+        public var properties: UInt8
+        public var valueHandle: UInt16
+        public var uuid: BluetoothUUID
+    }
+
+    /// An include declaration (Core v5.4, Vol 3, Part G, 3.2).
+    public struct Include: Sendable, Equatable {
+        public var handle: UInt16
+        public var includedServiceHandle: UInt16
+        public var endGroupHandle: UInt16
+        /// Present when the included service has a 16-bit UUID; 128-bit ones need a Read.
+        public var uuid: BluetoothUUID?
+    }
+
+    /// Services by declaration handle.
+    public private(set) var services: [UInt16: Service] = [:]
+    /// Characteristics by declaration handle.
+    public private(set) var characteristics: [UInt16: Characteristic] = [:]
+    /// Include declarations by handle.
+    public private(set) var includes: [UInt16: Include] = [:]
+    /// Attribute types learned from Find Information that are not declarations or values:
+    /// descriptors, by handle.
+    public private(set) var descriptors: [UInt16: BluetoothUUID] = [:]
+    /// Characteristic value handle to declaration handle.
+    var valueHandles: [UInt16: UInt16] = [:]
+    /// The server's Device Name (0x2A00) when the capture read it.
+    public private(set) var deviceName: String?
+
+    public init() {}
+
+    /// Whether anything was learned.
+    public var isEmpty: Bool { services.isEmpty && characteristics.isEmpty && descriptors.isEmpty && includes.isEmpty }
+
+    static let primaryService = BluetoothUUID(0x2800)
+    static let secondaryService = BluetoothUUID(0x2801)
+    static let include = BluetoothUUID(0x2802)
+    static let characteristic = BluetoothUUID(0x2803)
+    static let deviceNameUUID = BluetoothUUID(0x2A00)
+
+    /// Learns from `response`, which answers `request` (the same bearer, the other direction).
+    public mutating func learn(request: ATTPDU, response: ATTPDU) {
+        switch (request, response) {
+        case let (.readByGroupTypeRequest(req), .readByGroupTypeResponse(rsp)):
+            let isPrimary = req.attributeGroupType == Self.primaryService
+            guard isPrimary || req.attributeGroupType == Self.secondaryService else { return }
+            for data in rsp.attributeData {
+                guard let uuid = BluetoothUUID(littleEndianOctets: data.value) else { continue }
+                services[data.handle] = Service(handle: data.handle, endGroupHandle: data.endGroupHandle, uuid: uuid, isPrimary: isPrimary)
+            }
+        case let (.findByTypeValueRequest(req), .findByTypeValueResponse(rsp)):
+            guard req.attributeType == 0x2800, let uuid = BluetoothUUID(littleEndianOctets: req.attributeValue) else { return }
+            for info in rsp.handlesInformation {
+                services[info.foundAttributeHandle] = Service(handle: info.foundAttributeHandle, endGroupHandle: info.groupEndHandle,
+                                                             uuid: uuid, isPrimary: true)
+            }
+        case let (.readByTypeRequest(req), .readByTypeResponse(rsp)):
+            if req.attributeType == Self.characteristic {
+                for data in rsp.attributeData { learnCharacteristic(declarationHandle: data.handle, value: data.value) }
+            } else if req.attributeType == Self.include {
+                for data in rsp.attributeData { learnInclude(handle: data.handle, value: data.value) }
+            } else if req.attributeType == Self.deviceNameUUID, let first = rsp.attributeData.first {
+                deviceName = String(decoding: first.value, as: UTF8.self)
+            }
+        case let (.findInformationRequest, .findInformationResponse(rsp)):
+            for info in rsp.information {
+                switch info.type {
+                case Self.primaryService, Self.secondaryService, Self.include, Self.characteristic: continue
+                default:
+                    if valueHandles[info.handle] == nil { descriptors[info.handle] = info.type }
+                }
+            }
+        case let (.readRequest(req), .readResponse(rsp)):
+            if characteristic(withValueHandle: req.handle)?.uuid == Self.deviceNameUUID {
+                deviceName = String(decoding: rsp.value, as: UTF8.self)
+            }
+        default:
+            return
+        }
+    }
+
+    mutating func learnCharacteristic(declarationHandle: UInt16, value: [UInt8]) {
+        // Properties (1), Characteristic Value Handle (2), Characteristic UUID (2 or 16).
+        guard value.count == 5 || value.count == 19,
+              let uuid = BluetoothUUID(littleEndianOctets: value[3...]) else { return }
+        let valueHandle = UInt16(value[1]) | UInt16(value[2]) << 8
+        characteristics[declarationHandle] = Characteristic(declarationHandle: declarationHandle, properties: value[0],
+                                                            valueHandle: valueHandle, uuid: uuid)
+        valueHandles[valueHandle] = declarationHandle
+        descriptors[valueHandle] = nil
+    }
+
+    mutating func learnInclude(handle: UInt16, value: [UInt8]) {
+        // Included Service Attribute Handle (2), End Group Handle (2), Service UUID (2, only if 16-bit).
+        guard value.count == 4 || value.count == 6 else { return }
+        let uuid = value.count == 6 ? BluetoothUUID(littleEndianOctets: value[4...]) : nil
+        includes[handle] = Include(handle: handle, includedServiceHandle: UInt16(value[0]) | UInt16(value[1]) << 8,
+                                   endGroupHandle: UInt16(value[2]) | UInt16(value[3]) << 8, uuid: uuid)
+    }
+
+    /// The characteristic whose value lives at `handle`.
+    public func characteristic(withValueHandle handle: UInt16) -> Characteristic? {
+        valueHandles[handle].flatMap { characteristics[$0] }
+    }
+
+    /// The characteristic that owns the descriptor at `handle`: the one with the greatest
+    /// declaration handle below it.
+    func owner(ofDescriptor handle: UInt16) -> Characteristic? {
+        var best: Characteristic?
+        for c in characteristics.values where c.declarationHandle < handle {
+            if best == nil || c.declarationHandle > best!.declarationHandle { best = c }
+        }
+        return best
+    }
+
+    static func label(_ uuid: BluetoothUUID) -> String { uuid.name ?? uuid.description }
+
+    /// What the attribute at `handle` is, as the capture revealed it: "Heart Rate Control Point",
+    /// "Client Characteristic Configuration of Heart Rate Measurement", "Primary Service Heart Rate",
+    /// "Characteristic declaration of Battery Level"; nil when the capture does not say.
+    public func annotation(forHandle handle: UInt16) -> String? {
+        if let c = characteristic(withValueHandle: handle) { return Self.label(c.uuid) }
+        if let d = descriptors[handle] {
+            if let owner = owner(ofDescriptor: handle) { return "\(Self.label(d)) of \(Self.label(owner.uuid))" }
+            return Self.label(d)
+        }
+        if let c = characteristics[handle] { return "Characteristic declaration of \(Self.label(c.uuid))" }
+        if let s = services[handle] { return "\(s.isPrimary ? "Primary" : "Secondary") Service \(Self.label(s.uuid))" }
+        if let i = includes[handle] { return "Include of service 0x\(Hex.encode([UInt8(i.includedServiceHandle >> 8), UInt8(i.includedServiceHandle & 0xFF)]))" }
+        return nil
+    }
+
+    /// The table as indented text lines, services in handle order, each with its includes,
+    /// characteristics (with properties) and descriptors.
+    public func renderedLines() -> [String] {
+        var lines: [String] = []
+        let sortedServices = services.values.sorted { $0.handle < $1.handle }
+        let chars = characteristics.values.sorted { $0.declarationHandle < $1.declarationHandle }
+        var shown = Set<UInt16>()
+        func handleText(_ h: UInt16) -> String { "0x" + Hex.encode([UInt8(h >> 8), UInt8(h & 0xFF)]) }
+        func emitCharacteristics(in range: ClosedRange<UInt16>?, indent: String) {
+            for c in chars where range?.contains(c.declarationHandle) ?? !shown.contains(c.declarationHandle) {
+                shown.insert(c.declarationHandle)
+                lines.append("\(indent)\(handleText(c.valueHandle)) Characteristic \(c.uuid.descriptionWithName) [\(Self.propertyNames(c.properties))]")
+                let next = chars.first { $0.declarationHandle > c.declarationHandle }?.declarationHandle ?? .max
+                let end = min(range?.upperBound ?? .max, next == .max ? .max : next - 1)
+                for (h, d) in descriptors.sorted(by: { $0.key < $1.key }) where h > c.valueHandle && h <= end {
+                    shown.insert(h)
+                    lines.append("\(indent)  \(handleText(h)) Descriptor \(d.descriptionWithName)")
+                }
+            }
+        }
+        for s in sortedServices {
+            lines.append("\(handleText(s.handle))..\(handleText(s.endGroupHandle)) \(s.isPrimary ? "Primary" : "Secondary") Service \(s.uuid.descriptionWithName)")
+            for i in includes.values.sorted(by: { $0.handle < $1.handle }) where (s.handle...s.endGroupHandle).contains(i.handle) {
+                lines.append("  \(handleText(i.handle)) Include \(handleText(i.includedServiceHandle))..\(handleText(i.endGroupHandle))\(i.uuid.map { " " + $0.descriptionWithName } ?? "")")
+            }
+            emitCharacteristics(in: s.handle...max(s.handle, s.endGroupHandle), indent: "  ")
+        }
+        if chars.contains(where: { !shown.contains($0.declarationHandle) }) {
+            lines.append("(characteristics outside any discovered service)")
+            emitCharacteristics(in: nil, indent: "  ")
+        }
+        let loose = descriptors.filter { !shown.contains($0.key) }.sorted { $0.key < $1.key }
+        for (h, d) in loose { lines.append("\(handleText(h)) Attribute \(d.descriptionWithName)") }
+        return lines
+    }
+
+    /// Characteristic Properties as names (Core v5.4, Vol 3, Part G, 3.3.1.1).
+    public static func propertyNames(_ properties: UInt8) -> String {
+        let names = ["broadcast", "read", "write without response", "write", "notify", "indicate",
+                     "authenticated signed writes", "extended properties"]
+        let set = (0..<8).filter { properties & (1 << $0) != 0 }.map { names[$0] }
+        return set.isEmpty ? "none" : set.joined(separator: ", ")
+    }
+}
