@@ -217,4 +217,25 @@ struct ACLReassemblerTests {
         ]
         #expect(all.allSatisfy { $0.handle == 7 && $0.description.hasPrefix("handle 0x0007: ") })
     }
+
+    @Test("the two directions of a link are separate streams: one reassembler each")
+    func oneReassemblerPerDirection() {
+        // The host sends a Prepare Write in two fragments on handle 0x0040 while the controller
+        // delivers a notification on the same handle between them.
+        let hostStart = acl(0x0040, .firstNonFlushable, octets("06 00 04 00 16 11 00"))
+        let notification = acl(0x0040, .firstFlushable, octets("04 00 04 00 1b 15 00 01"))
+        let hostRest = acl(0x0040, .continuing, octets("00 00 aa"))
+
+        var sent = ACLReassembler()
+        var received = ACLReassembler()
+        #expect(sent.push(hostStart).isAwaitingMoreFragments)
+        #expect(received.push(notification).pdu?.frame.payload == octets("1b 15 00 01"))
+        #expect(sent.push(hostRest).pdu?.frame.payload == octets("16 11 00 00 00 aa"))
+
+        // Fed to one reassembler, the notification abandons the Prepare Write and its tail is orphaned.
+        var mixed = ACLReassembler()
+        _ = mixed.push(hostStart)
+        #expect(mixed.push(notification).diagnostics == [.incompletePDUAbandoned(handle: 0x0040, expectedOctets: 10, receivedOctets: 7)])
+        #expect(mixed.push(hostRest).diagnostics == [.continuationWithoutStart(handle: 0x0040, octets: 3)])
+    }
 }
