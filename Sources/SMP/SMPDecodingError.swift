@@ -8,6 +8,7 @@ public struct SMPDecodingError: Error, Hashable, Sendable, CustomStringConvertib
     /// The field that was wrong and where.
     public var underlying: BLEDecodingError
 
+    /// An error for the command with `code` (nil when the PDU was empty).
     public init(code: SMPCode?, underlying: BLEDecodingError) {
         self.code = code
         self.underlying = underlying

@@ -52,5 +52,6 @@ public struct L2CAPChannelID: RawRepresentable, Hashable, Sendable, Comparable, 
         return "CID \(number)"
     }
 
+    /// Orders CIDs by number.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -7,6 +7,7 @@ public struct ACLReassembledPDU: Hashable, Sendable, CustomStringConvertible {
     /// The complete B-frame (Core v5.4, Vol 3, Part A, 3.1).
     public var frame: L2CAPBasicFrame
 
+    /// A PDU that arrived on `handle` (12 bits).
     public init(handle: UInt16, frame: L2CAPBasicFrame) {
         self.handle = handle
         self.frame = frame
@@ -58,6 +59,7 @@ public enum ACLReassemblyDiagnostic: Hashable, Sendable, CustomStringConvertible
         }
     }
 
+    /// One line naming the handle and what was dropped, in octets.
     public var description: String {
         switch self {
         case let .continuationWithoutStart(h, octets):
@@ -92,6 +94,7 @@ public struct ACLReassemblyOutcome: Hashable, Sendable {
     /// What went wrong with this packet or the PDU it interrupted; usually empty.
     public var diagnostics: [ACLReassemblyDiagnostic]
 
+    /// An outcome; the defaults, no PDU and no diagnostic, mean "waiting for more".
     public init(pdu: ACLReassembledPDU? = nil, diagnostics: [ACLReassemblyDiagnostic] = []) {
         self.pdu = pdu
         self.diagnostics = diagnostics

@@ -11,6 +11,7 @@ public struct L2CAPSignalingError: Error, Hashable, Sendable, CustomStringConver
     /// The field that was wrong and where.
     public var underlying: BLEDecodingError
 
+    /// An error for the command with `code` (nil before the Code octet was read).
     public init(code: L2CAPSignalingCode?, underlying: BLEDecodingError) {
         self.code = code
         self.underlying = underlying

@@ -10,6 +10,7 @@ public struct SMPCentralIdentification: Hashable, Sendable, CustomStringConverti
     /// The 64-bit random number.
     public var rand: UInt64
 
+    /// Central Identification with the EDIV and Rand of the LTK.
     public init(ediv: UInt16, rand: UInt64) {
         self.ediv = ediv
         self.rand = rand

@@ -10,6 +10,7 @@ public struct SMPIdentityAddressInformation: Hashable, Sendable, CustomStringCon
     /// The identity address.
     public var address: BluetoothAddress
 
+    /// Identity Address Information for `address` of `addressType`.
     public init(addressType: SMPIdentityAddressType, address: BluetoothAddress) {
         self.addressType = addressType
         self.address = address

@@ -19,6 +19,7 @@ public struct SMPPairingFeatures: Hashable, Sendable {
     /// The keys the responder (Peripheral) will distribute.
     public var responderKeyDistribution: SMPKeyDistribution
 
+    /// Pairing features; the maximum encryption key size is in octets (7...16, default 16).
     public init(ioCapability: SMPIOCapability, oobDataFlag: SMPOOBDataFlag = .notPresent,
                 authReq: SMPAuthenticationRequirements, maximumEncryptionKeySize: UInt8 = 16,
                 initiatorKeyDistribution: SMPKeyDistribution, responderKeyDistribution: SMPKeyDistribution) {

@@ -9,6 +9,7 @@ public struct SMPPairingPublicKey: Hashable, Sendable, CustomStringConvertible {
     /// The Y coordinate.
     public var y: SMPPublicKeyCoordinate
 
+    /// A public key from its two coordinates.
     public init(x: SMPPublicKeyCoordinate, y: SMPPublicKeyCoordinate) {
         self.x = x
         self.y = y

@@ -20,6 +20,7 @@ public struct L2CAPCommandReject: Hashable, Sendable, CustomStringConvertible {
         /// 0x0002: Invalid CID in request.
         public static let invalidCIDInRequest = Reason(rawValue: 0x0002)
 
+        /// The reason's name, or "reason 0x0009" when reserved.
         public var description: String {
             switch self {
             case .commandNotUnderstood: return "Command not understood"
@@ -38,6 +39,7 @@ public struct L2CAPCommandReject: Hashable, Sendable, CustomStringConvertible {
     /// The Reason Data, raw (0 or more octets).
     public var reasonData: [UInt8]
 
+    /// A Command Reject with `reason` and its raw Reason Data (none for Command not understood).
     public init(reason: Reason, reasonData: [UInt8] = []) {
         self.reason = reason
         self.reasonData = reasonData

@@ -18,6 +18,7 @@ public struct L2CAPConnectionParameterUpdateRequest: Hashable, Sendable, CustomS
     /// The supervision timeout, in 10 ms units.
     public var timeout: UInt16
 
+    /// A request; intervals in 1.25 ms units, latency in connection events, timeout in 10 ms units.
     public init(intervalMin: UInt16, intervalMax: UInt16, latency: UInt16, timeout: UInt16) {
         self.intervalMin = intervalMin
         self.intervalMax = intervalMax
@@ -62,6 +63,7 @@ public struct L2CAPConnectionParameterUpdateResponse: Hashable, Sendable, Custom
         /// 0x0001: Connection Parameters rejected.
         public static let rejected = Result(rawValue: 0x0001)
 
+        /// "accepted", "rejected", or "result 0x0002" when reserved.
         public var description: String {
             switch self {
             case .accepted: return "accepted"
@@ -77,6 +79,7 @@ public struct L2CAPConnectionParameterUpdateResponse: Hashable, Sendable, Custom
     /// Whether the parameters were accepted.
     public var result: Result
 
+    /// A response with `result`.
     public init(result: Result) { self.result = result }
 
     /// "Connection Parameter Update Response accepted".

@@ -19,6 +19,7 @@ public struct L2CAPCreditBasedConnectionRequest: Hashable, Sendable, CustomStrin
     /// The requester's endpoints, one per channel asked for.
     public var sourceCIDs: [UInt16]
 
+    /// A request; MTU and MPS in octets, one Source CID per channel asked for (1...5).
     public init(spsm: UInt16, mtu: UInt16, mps: UInt16, initialCredits: UInt16, sourceCIDs: [UInt16]) {
         self.spsm = spsm
         self.mtu = mtu
@@ -127,6 +128,7 @@ public struct L2CAPCreditBasedConnectionResponse: Hashable, Sendable, CustomStri
     /// The responder's endpoints, in the order of the request's Source CIDs; 0x0000 for a refused one.
     public var destinationCIDs: [UInt16]
 
+    /// A response; MTU and MPS in octets, one Destination CID per requested channel.
     public init(mtu: UInt16, mps: UInt16, initialCredits: UInt16, result: Result, destinationCIDs: [UInt16]) {
         self.mtu = mtu
         self.mps = mps

@@ -14,6 +14,7 @@ public struct L2CAPCreditBasedReconfigureRequest: Hashable, Sendable, CustomStri
     /// The channels to change, named by the receiver's endpoints.
     public var destinationCIDs: [UInt16]
 
+    /// A request; MTU and MPS in octets, the channels by the receiver's endpoints (1...5).
     public init(mtu: UInt16, mps: UInt16, destinationCIDs: [UInt16]) {
         self.mtu = mtu
         self.mps = mps
@@ -78,6 +79,7 @@ public struct L2CAPCreditBasedReconfigureResponse: Hashable, Sendable, CustomStr
     /// Whether the channels were reconfigured, and if not, why.
     public var result: Result
 
+    /// A response with `result`.
     public init(result: Result) { self.result = result }
 
     /// "Credit Based Reconfigure Response Reconfiguration successful (0x0000)".

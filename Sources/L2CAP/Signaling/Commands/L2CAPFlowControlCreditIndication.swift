@@ -12,6 +12,7 @@ public struct L2CAPFlowControlCreditIndication: Hashable, Sendable, CustomString
     /// The credits granted.
     public var credits: UInt16
 
+    /// Grants `credits` more K-frames on the channel the sender names `cid`.
     public init(cid: UInt16, credits: UInt16) {
         self.cid = cid
         self.credits = credits

@@ -20,6 +20,7 @@ public struct L2CAPLECreditBasedConnectionRequest: Hashable, Sendable, CustomStr
     /// The K-frames the peer may send before it needs more credits.
     public var initialCredits: UInt16
 
+    /// A request; MTU and MPS in octets.
     public init(spsm: UInt16, sourceCID: UInt16, mtu: UInt16, mps: UInt16, initialCredits: UInt16) {
         self.spsm = spsm
         self.sourceCID = sourceCID
@@ -115,6 +116,7 @@ public struct L2CAPLECreditBasedConnectionResponse: Hashable, Sendable, CustomSt
     /// Whether the channel was opened, and if not, why.
     public var result: Result
 
+    /// A response; MTU and MPS in octets, all zero with a refusal.
     public init(destinationCID: UInt16, mtu: UInt16, mps: UInt16, initialCredits: UInt16, result: Result) {
         self.destinationCID = destinationCID
         self.mtu = mtu
