@@ -1,1 +1,0 @@
-// The L2CAP layer. See docs/architecture.md.

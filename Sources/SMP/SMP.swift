@@ -1,1 +1,0 @@
-// The SMP layer. See docs/architecture.md.
