@@ -24,6 +24,12 @@ import BLECore
 ///   recently extended is dropped, its fragments lost), at most ``Limits/maximumDataLength``
 ///   octets per payload (1650 by default, the most extended advertising can carry). Every
 ///   eviction is reported in the ``Update`` that caused it.
+/// - Discarding: a chain that is still going when it is dropped or cut at the maximum length
+///   leaves a small marker (at most ``Limits/maximumPendingChains`` of them, the oldest forgotten
+///   first) so its remaining fragments, up to and including the one that ends it, are
+///   ``Disposition/discarded`` rather than taken for a new payload. A report of the other kind
+///   clears the marker. A chain cut short by a report of the other kind leaves no marker: the
+///   other kind shows that the chain's end was lost, so the next report starts afresh.
 public struct AdvertisementAccumulator: Sendable {
     /// The bounds the accumulator keeps to.
     public struct Limits: Hashable, Sendable {
@@ -55,8 +61,9 @@ public struct AdvertisementAccumulator: Sendable {
         case truncated
         /// The report is a fragment with more data to come; it is held until the chain ends.
         case pending
-        /// The report is a fragment of a chain already cut at ``Limits/maximumDataLength``; its
-        /// data are dropped (the chain is forgotten when its last fragment arrives).
+        /// The report is a later fragment of a chain that was cut at ``Limits/maximumDataLength``
+        /// or dropped to make room; its data are dropped (the chain is forgotten when the
+        /// fragment that ends it arrives).
         case discarded
     }
 
@@ -65,7 +72,8 @@ public struct AdvertisementAccumulator: Sendable {
         /// The least recently updated advertisement, forgotten to make room for a new advertiser.
         case advertisement(Advertisement)
         /// The least recently extended open fragment chain, dropped to make room for a new one:
-        /// its `octets` octets of advertising data (or scan-response data) are lost.
+        /// its `octets` octets of advertising data (or scan-response data) are lost, and its
+        /// remaining fragments will be ``Disposition/discarded``.
         case pendingChain(AdvertiserKey, isScanResponse: Bool, octets: Int)
     }
 
@@ -106,14 +114,19 @@ public struct AdvertisementAccumulator: Sendable {
     struct Chain: Sendable {
         var isScanResponse: Bool
         var data: [UInt8]
-        /// The chain reached the maximum length; later fragments are dropped until it ends.
-        var overflowed: Bool
         var lastUse: UInt64
         var meta: Meta
     }
 
+    /// A chain whose remaining fragments are to be dropped until the one that ends it.
+    struct Discarding: Sendable {
+        var isScanResponse: Bool
+        var lastUse: UInt64
+    }
+
     var entries: [AdvertiserKey: Entry] = [:]
     var chains: [AdvertiserKey: Chain] = [:]
+    var discarding: [AdvertiserKey: Discarding] = [:]
     /// Counts reports; orders entries and chains by last use (not a time).
     var tick: UInt64 = 0
 
@@ -145,6 +158,7 @@ public struct AdvertisementAccumulator: Sendable {
     @discardableResult
     public mutating func removeAdvertisement(for key: AdvertiserKey) -> Advertisement? {
         chains[key] = nil
+        discarding[key] = nil
         return entries.removeValue(forKey: key)?.advertisement
     }
 
@@ -152,6 +166,7 @@ public struct AdvertisementAccumulator: Sendable {
     public mutating func removeAll() {
         entries.removeAll()
         chains.removeAll()
+        discarding.removeAll()
     }
 
     // MARK: Adding reports
@@ -200,28 +215,26 @@ public struct AdvertisementAccumulator: Sendable {
         let moreToCome = status == .incompleteMoreToCome
         let maximum = limits.maximumDataLength
 
-        if var chain = chains.removeValue(forKey: key) {
-            if chain.isScanResponse != isScanResponse {
-                // The other kind of data arrived while this chain waited for more: store what it
-                // has, truncated, and handle the report on its own below.
-                if !chain.overflowed {
-                    store(key: key, isScanResponse: chain.isScanResponse, data: chain.data, truncated: true,
-                          meta: chain.meta, into: &update)
-                }
-            } else if chain.overflowed {
-                if moreToCome {
-                    chain.lastUse = tick
-                    chains[key] = chain
-                }
+        if let marker = discarding[key] {
+            if marker.isScanResponse == isScanResponse {
+                if moreToCome { discarding[key]?.lastUse = tick } else { discarding[key] = nil }
                 update.disposition = .discarded
                 return update
+            }
+            discarding[key] = nil
+        }
+
+        if var chain = chains.removeValue(forKey: key) {
+            if chain.isScanResponse != isScanResponse {
+                // The other kind of data arrived while this chain waited for more: its end was
+                // lost. Store what it has, truncated, and handle the report on its own below.
+                store(key: key, isScanResponse: chain.isScanResponse, data: chain.data, truncated: true,
+                      meta: chain.meta, into: &update)
             } else if data.count > maximum - chain.data.count {
                 chain.data.append(contentsOf: data.prefix(maximum - chain.data.count))
                 store(key: key, isScanResponse: isScanResponse, data: chain.data, truncated: true, meta: meta, into: &update)
                 update.disposition = .truncated
-                if moreToCome {
-                    chains[key] = Chain(isScanResponse: isScanResponse, data: [], overflowed: true, lastUse: tick, meta: meta)
-                }
+                if moreToCome { markDiscarding(key, isScanResponse: isScanResponse) }
                 return update
             } else {
                 chain.data.append(contentsOf: data)
@@ -239,29 +252,36 @@ public struct AdvertisementAccumulator: Sendable {
             }
         }
 
-        // No open chain of this kind for the key.
+        // No open chain of this kind for the key: the report starts a payload.
         let overflow = data.count > maximum
         let kept = overflow ? Array(data.prefix(maximum)) : data
-        if moreToCome {
-            if chains.count >= limits.maximumPendingChains, let oldest = chains.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+        if moreToCome && !overflow {
+            if chains.count >= limits.maximumPendingChains,
+               let oldest = chains.min(by: { $0.value.lastUse < $1.value.lastUse }) {
                 chains[oldest.key] = nil
+                markDiscarding(oldest.key, isScanResponse: oldest.value.isScanResponse)
                 update.evictions.append(.pendingChain(oldest.key, isScanResponse: oldest.value.isScanResponse,
                                                       octets: oldest.value.data.count))
             }
-            if overflow {
-                store(key: key, isScanResponse: isScanResponse, data: kept, truncated: true, meta: meta, into: &update)
-                chains[key] = Chain(isScanResponse: isScanResponse, data: [], overflowed: true, lastUse: tick, meta: meta)
-                update.disposition = .truncated
-            } else {
-                chains[key] = Chain(isScanResponse: isScanResponse, data: kept, overflowed: false, lastUse: tick, meta: meta)
-                update.disposition = .pending
-            }
+            chains[key] = Chain(isScanResponse: isScanResponse, data: kept, lastUse: tick, meta: meta)
+            update.disposition = .pending
             return update
         }
         let truncated = overflow || status != .complete
         store(key: key, isScanResponse: isScanResponse, data: kept, truncated: truncated, meta: meta, into: &update)
         update.disposition = truncated ? .truncated : .complete
+        if moreToCome { markDiscarding(key, isScanResponse: isScanResponse) }
         return update
+    }
+
+    /// Remembers that the rest of `key`'s chain is to be dropped, forgetting the oldest such
+    /// marker when there are ``Limits/maximumPendingChains`` already.
+    mutating func markDiscarding(_ key: AdvertiserKey, isScanResponse: Bool) {
+        if discarding[key] == nil, discarding.count >= limits.maximumPendingChains,
+           let oldest = discarding.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            discarding[oldest.key] = nil
+        }
+        discarding[key] = Discarding(isScanResponse: isScanResponse, lastUse: tick)
     }
 
     /// Stores a finished payload in the key's advertisement (making room if it is new) and puts
