@@ -29,8 +29,10 @@ public struct ADDiagnostic: Hashable, Sendable, CustomStringConvertible {
     public let offset: Int
     /// The structure's AD type; nil when the payload ends right after the Length octet.
     public let type: ADType?
+    /// What was wrong.
     public let reason: Reason
 
+    /// A diagnostic on the structure whose Length octet is at payload offset `offset`.
     public init(offset: Int, type: ADType?, reason: Reason) {
         self.offset = offset
         self.type = type

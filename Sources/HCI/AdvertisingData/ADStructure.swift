@@ -225,6 +225,7 @@ public enum ADEncodingError: Error, Hashable, Sendable, CustomStringConvertible 
     /// most 254 (Core v5.4, Vol 3, Part C, 11).
     case dataTooLong(type: ADType, index: Int, count: Int)
 
+    /// "AD structure 1 (Manufacturer Specific Data (0xFF)) has 255 AD data octets, at most 254 fit".
     public var description: String {
         switch self {
         case let .dataTooLong(type, index, count):

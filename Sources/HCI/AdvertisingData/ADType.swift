@@ -7,8 +7,11 @@ import BLECore
 /// Unknown and unassigned values are kept raw; ``name`` looks any value up in the generated
 /// assigned numbers.
 public struct ADType: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The AD type octet.
     public let rawValue: UInt8
+    /// The AD type with this octet, assigned or not.
     @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// The AD type with this octet, assigned or not: `ADType(0x09)`.
     @inlinable public init(_ rawValue: UInt8) { self.rawValue = rawValue }
 
     /// 0x01: Flags (CSS Part A, 1.3).
@@ -81,6 +84,7 @@ public struct ADType: RawRepresentable, Hashable, Sendable, Comparable, CustomSt
         return "AD type \(hex)"
     }
 
+    /// Orders AD types by value.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// How many AD data octets this type allows, from the Core Specification Supplement, Part A.
@@ -133,6 +137,7 @@ public enum ADDataLayout: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// "exactly 1 octet", "at least 2 octets", "a multiple of 16 octets".
     public var description: String {
         switch self {
         case .any: return "any number of octets"

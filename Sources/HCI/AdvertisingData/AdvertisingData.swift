@@ -159,5 +159,6 @@ public struct AdvertisingData: Hashable, Sendable, CustomStringConvertible {
     /// Two payloads are equal when their octets are (the elements follow from them).
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.bytes == rhs.bytes }
 
+    /// Hashes the payload's octets.
     public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
 }

@@ -13,6 +13,7 @@ public struct AdvertiserKey: Hashable, Sendable, Comparable, CustomStringConvert
     /// extended reports without an ADI field (SID 0xFF).
     public let advertisingSID: UInt8?
 
+    /// A key; an `advertisingSID` of 0xFF (no ADI field) is stored as nil, like a legacy report's.
     public init(address: BluetoothAddress, addressType: LEAddressType, advertisingSID: UInt8? = nil) {
         self.address = address
         self.addressType = addressType
@@ -26,6 +27,7 @@ public struct AdvertiserKey: Hashable, Sendable, Comparable, CustomStringConvert
         return s
     }
 
+    /// Orders keys by address, then address type, then SID (none last).
     public static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.address, lhs.addressType.rawValue, Int(lhs.advertisingSID ?? 0xFF))
             < (rhs.address, rhs.addressType.rawValue, Int(rhs.advertisingSID ?? 0xFF))

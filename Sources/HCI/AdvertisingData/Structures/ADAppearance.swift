@@ -4,7 +4,9 @@ import BLECore
 /// device, 2 octets, the same value as the GAP Appearance characteristic (Core v5.4, Vol 3,
 /// Part C, 12.2). Bits 15...6 are the category, bits 5...0 the sub-category (Assigned Numbers 2.6).
 public struct ADAppearance: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The 16-bit appearance value.
     public let rawValue: UInt16
+    /// The appearance with this value, assigned or not.
     @inlinable public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// A value from its category (10 bits) and sub-category (6 bits); higher bits are discarded.

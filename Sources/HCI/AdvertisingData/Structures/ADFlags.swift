@@ -12,7 +12,9 @@ import BLECore
 /// today sits in the first octet, so the decoder reads Flags of exactly one octet and keeps any
 /// other length raw with a diagnostic.
 public struct ADFlags: RawRepresentable, OptionSet, Hashable, Sendable, CustomStringConvertible {
+    /// The Flags octet.
     public let rawValue: UInt8
+    /// Flags from their octet; reserved bits are kept.
     @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Bit 0: LE Limited Discoverable Mode.

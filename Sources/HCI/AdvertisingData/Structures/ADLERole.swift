@@ -4,7 +4,9 @@ import BLECore
 /// device supports and which it prefers for connection establishment. Values 0x04...0xFF are
 /// reserved for future use and kept raw.
 public struct ADLERole: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The LE Role octet.
     public let rawValue: UInt8
+    /// The role with this value, reserved or not.
     @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// 0x00: Only Peripheral Role supported.

@@ -7,6 +7,7 @@ public struct ADLESupportedFeatures: Hashable, Sendable, CustomStringConvertible
     /// The feature octets as sent, bit 0 of the first octet first.
     public let bytes: [UInt8]
 
+    /// Features from their octets, least significant first (trailing zero octets may be left out).
     public init(bytes: [UInt8]) { self.bytes = bytes }
 
     /// Whether feature bit `bit` (Vol 6, Part B, 4.6, for example 0 for LE Encryption) is set;

@@ -12,6 +12,7 @@ public struct ADManufacturerSpecificData: Hashable, Sendable, CustomStringConver
     /// The octets after the Company ID, as sent.
     public let data: [UInt8]
 
+    /// Manufacturer Specific Data for `companyIdentifier` carrying `data`.
     public init(companyIdentifier: UInt16, data: [UInt8]) {
         self.companyIdentifier = companyIdentifier
         self.data = data

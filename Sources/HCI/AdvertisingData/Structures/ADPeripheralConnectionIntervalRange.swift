@@ -13,6 +13,7 @@ public struct ADPeripheralConnectionIntervalRange: Hashable, Sendable, CustomStr
     /// Conn_Interval_Max in units of 1.25 ms, or 0xFFFF for no specific maximum.
     public let maximum: UInt16
 
+    /// A range from raw values in units of 1.25 ms (0xFFFF for no specific value).
     public init(minimum: UInt16, maximum: UInt16) {
         self.minimum = minimum
         self.maximum = maximum

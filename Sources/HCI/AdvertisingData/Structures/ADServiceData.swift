@@ -10,6 +10,7 @@ public struct ADServiceData: Hashable, Sendable, CustomStringConvertible {
     /// The octets after the UUID, as sent.
     public let data: [UInt8]
 
+    /// Service Data for `uuid`, sent in the UUID's own width, carrying `data`.
     public init(uuid: BluetoothUUID, data: [UInt8]) {
         self.uuid = uuid
         self.data = data
