@@ -40,16 +40,20 @@ public struct ADDiagnostic: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The same fault as a ``BLEDecodingError`` naming the field and its payload offset, for
-    /// callers that report every decoding fault the same way.
+    /// callers that report every decoding fault the same way. The fields are those of Vol 3,
+    /// Part C, 11: a structure that runs past the payload is a truncated Data field (AD type and
+    /// AD data, Length octets, starting after the Length octet); a length its type does not
+    /// allow is an invalid Length; leftover list octets are trailing octets; a bad URI scheme is
+    /// an invalid value at the first AD data octet.
     public var decodingError: BLEDecodingError {
-        let field = type.map { "AD Data (\($0.name ?? $0.description))" } ?? "AD Type"
+        let typeName = type.map { $0.name ?? $0.description }
         switch reason {
         case let .runsPastEnd(declared, available):
-            return .truncated(field: type == nil ? "AD Type" : field, offset: offset + 1,
+            return .truncated(field: typeName.map { "Data (\($0))" } ?? "Data", offset: offset + 1,
                               needed: declared, available: available)
         case let .invalidLength(count, expected):
             return .invalidValue(field: "Length", offset: offset,
-                                 reason: "\(field) has \(count) octet\(count == 1 ? "" : "s"), expected \(expected)")
+                                 reason: "AD data of \(typeName ?? "the structure") has \(count) octet\(count == 1 ? "" : "s"), expected \(expected)")
         case let .partialTrailingEntry(_, offset, count):
             return .unexpectedTrailingOctets(offset: offset, count: count)
         case .invalidURIScheme:
@@ -67,7 +71,7 @@ public struct ADDiagnostic: Hashable, Sendable, CustomStringConvertible {
         case let .invalidLength(count, expected):
             detail = "\(count) AD data octet\(count == 1 ? "" : "s"), expected \(expected)"
         case let .partialTrailingEntry(entryLength, offset, count):
-            detail = "\(count) octet\(count == 1 ? "" : "s") at offset \(offset) do not make a whole \(entryLength)-octet entry"
+            detail = "\(count) octet\(count == 1 ? " does" : "s do") not make a whole \(entryLength)-octet entry at offset \(offset)"
         case .invalidURIScheme:
             detail = "the scheme code point is not valid UTF-8"
         }

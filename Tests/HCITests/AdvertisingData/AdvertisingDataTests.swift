@@ -70,7 +70,7 @@ struct AdvertisingDataTests {
         let d = try #require(e.diagnostic)
         #expect(d == ADDiagnostic(offset: 0, type: .completeServiceUUIDs32, reason: .partialTrailingEntry(entryLength: 4, offset: 6, count: 1)))
         #expect(d.decodingError == .unexpectedTrailingOctets(offset: 6, count: 1))
-        #expect(d.description == "Complete List of 32-bit Service or Service Class UUIDs (0x05) at offset 0: 1 octet at offset 6 do not make a whole 4-octet entry")
+        #expect(d.description == "Complete List of 32-bit Service or Service Class UUIDs (0x05) at offset 0: 1 octet does not make a whole 4-octet entry at offset 6")
         #expect(ad.serviceUUIDs == [BluetoothUUID(uuid32: 0xDDCC_BBAA)])
         #expect(ad.structures.count == 1)
         #expect(!ad.isWellFormed)
@@ -93,7 +93,7 @@ struct AdvertisingDataTests {
         #expect(bad.data == [0x4C])
         #expect(ad.diagnostics == [ADDiagnostic(offset: 9, type: .manufacturerSpecificData, reason: .invalidLength(count: 1, expected: .atLeast(2)))])
         #expect(ad.diagnostics[0].decodingError == .invalidValue(field: "Length", offset: 9,
-            reason: "AD Data (Manufacturer Specific Data) has 1 octet, expected at least 2 octets"))
+            reason: "AD data of Manufacturer Specific Data has 1 octet, expected at least 2 octets"))
         #expect(ad.description == #"Flags 0x06 (LE General Discoverable, BR/EDR Not Supported), Complete Local Name "ABCD", [Manufacturer Specific Data (0xFF) at offset 9: 1 AD data octet, expected at least 2 octets; octets 02 ff 4c]"#)
         #expect(ad.encoded == bytes)
 
@@ -101,7 +101,7 @@ struct AdvertisingDataTests {
         let cut = AdvertisingData(decoding: try octets("02 01 06 1a ff 4c 00 02"))
         #expect(cut.flags != nil)
         #expect(cut.diagnostics == [ADDiagnostic(offset: 3, type: .manufacturerSpecificData, reason: .runsPastEnd(declared: 26, available: 4))])
-        #expect(cut.diagnostics[0].decodingError == .truncated(field: "AD Data (Manufacturer Specific Data)", offset: 4, needed: 26, available: 4))
+        #expect(cut.diagnostics[0].decodingError == .truncated(field: "Data (Manufacturer Specific Data)", offset: 4, needed: 26, available: 4))
         #expect(cut.elements[1].octets == [0x1A, 0xFF, 0x4C, 0x00, 0x02])
     }
 
@@ -178,7 +178,7 @@ struct AdvertisingDataTests {
         #expect(last.data.isEmpty)
         #expect(last.structure == nil)
         #expect(last.diagnostic == ADDiagnostic(offset: 3, type: nil, reason: .runsPastEnd(declared: 5, available: 0)))
-        #expect(last.diagnostic?.decodingError == .truncated(field: "AD Type", offset: 4, needed: 5, available: 0))
+        #expect(last.diagnostic?.decodingError == .truncated(field: "Data", offset: 4, needed: 5, available: 0))
         #expect(last.diagnostic?.description == "AD structure at offset 3: Length 5 runs past the end of the payload (0 octets left)")
 
         // ff 01: Length 255 with only the AD type after it.
@@ -248,7 +248,7 @@ struct AdvertisingDataTests {
     @Test("every diagnostic maps to a BLEDecodingError naming the field and offset")
     func decodingErrors() {
         let past = ADDiagnostic(offset: 7, type: .completeLocalName, reason: .runsPastEnd(declared: 9, available: 3))
-        #expect(past.decodingError == .truncated(field: "AD Data (Complete Local Name)", offset: 8, needed: 9, available: 3))
+        #expect(past.decodingError == .truncated(field: "Data (Complete Local Name)", offset: 8, needed: 9, available: 3))
         let uri = ADDiagnostic(offset: 2, type: .uri, reason: .invalidURIScheme)
         #expect(uri.decodingError == .invalidValue(field: "URI scheme", offset: 4, reason: "not a valid UTF-8 character"))
         #expect(uri.description == "URI (0x24) at offset 2: the scheme code point is not valid UTF-8")

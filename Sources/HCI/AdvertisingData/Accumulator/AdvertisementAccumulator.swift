@@ -173,9 +173,12 @@ public struct AdvertisementAccumulator: Sendable {
 
     /// Adds one report of an LE Advertising Report event (legacy advertising, subevent 0x02).
     ///
-    /// Legacy data are never fragmented, so the disposition is ``Disposition/complete`` (or
-    /// ``Disposition/truncated`` if the data exceed ``Limits/maximumDataLength``), and the update
-    /// holds the advertisement. A SCAN_RSP fills the scan-response payload and leaves the
+    /// Legacy data are never fragmented, so the report completes its payload: the disposition is
+    /// ``Disposition/complete`` (or ``Disposition/truncated`` if the data exceed
+    /// ``Limits/maximumDataLength``) and the update holds the advertisement. (The one exception:
+    /// an extended advertiser with no ADI field shares the legacy key, and while its chain is
+    /// open a legacy report of the same kind ends that chain like any report would.)
+    /// A SCAN_RSP fills the scan-response payload and leaves the
     /// connectable, scannable and directed properties as the advertising reports set them; an
     /// unknown Event_Type fills the advertising payload and leaves them too.
     public mutating func add(_ report: LEAdvertisingReport) -> Update {
