@@ -22,7 +22,7 @@ struct ADStructureFixtureTests {
         #expect(!f.contains(.leLimitedDiscoverableMode))
         #expect(f.rawValue == 0x06)
         #expect(s.description == "Flags 0x06 (LE General Discoverable, BR/EDR Not Supported)")
-        try expectRoundTrip(try octets("02 01 06"))
+        try expectADRoundTrip(try adBytes("02 01 06"))
 
         // 02 01 e5: Limited (bit 0), Controller (bit 2)... reserved bits 5...7 are kept.
         let r = try onlyElement("02 01 e5")
@@ -30,7 +30,7 @@ struct ADStructureFixtureTests {
         #expect(reserved.rawValue == 0xE5)
         #expect(reserved.intersection(.reserved).rawValue == 0xE0)
         #expect(r.structure?.description == "Flags 0xE5 (LE Limited Discoverable, BR/EDR Not Supported, reserved 0xE0)")
-        try expectRoundTrip(try octets("02 01 e5"))
+        try expectADRoundTrip(try adBytes("02 01 e5"))
     }
 
     @Test("Incomplete and Complete List of 16-bit Service UUIDs (0x02, 0x03)")
@@ -53,13 +53,13 @@ struct ADStructureFixtureTests {
         #expect(list.width == .bits16)
         #expect(list.uuids == [BluetoothUUID(0x180D), BluetoothUUID(0x180F)])
         #expect(complete.structure?.description == "16-bit UUIDs 180D (Heart Rate), 180F (Battery)")
-        try expectRoundTrip(try octets("03 02 0d 18 05 03 0d 18 0f 18"))
+        try expectADRoundTrip(try adBytes("03 02 0d 18 05 03 0d 18 0f 18"))
 
         // 01 03     Length 1: a complete list with no UUIDs (no 16-bit services).
         let empty = try onlyElement("01 03")
         #expect(empty.diagnostic == nil)
         #expect(empty.structure == .serviceUUIDs(ADUUIDList(uuids16: []), isComplete: true))
-        try expectRoundTrip(try octets("01 03"))
+        try expectADRoundTrip(try adBytes("01 03"))
     }
 
     @Test("Incomplete and Complete List of 32-bit Service UUIDs (0x04, 0x05)")
@@ -78,7 +78,7 @@ struct ADStructureFixtureTests {
         #expect(list.width == .bits32)
         #expect(list.uuids == [BluetoothUUID(0x180D), BluetoothUUID(uuid32: 0xDEAD_BEEF)])
         #expect(list.uuids[0].width == .bits32)
-        try expectRoundTrip(try octets("05 04 78 56 34 12 09 05 0d 18 00 00 ef be ad de"))
+        try expectADRoundTrip(try adBytes("05 04 78 56 34 12 09 05 0d 18 00 00 ef be ad de"))
     }
 
     @Test("Incomplete and Complete List of 128-bit Service UUIDs (0x06, 0x07)")
@@ -98,7 +98,7 @@ struct ADStructureFixtureTests {
         guard case let .serviceUUIDs(list, false)? = i.structure else { Issue.record("not an incomplete list"); return }
         #expect(list.uuids == [BluetoothUUID(0x180D)])   // equal to its 16-bit alias...
         #expect(list.uuids[0].width == .bits128)          // ...but kept in 128 bits
-        try expectRoundTrip(try octets("11 07 21 a8 ff 2f 49 d8 00 00 00 10 00 00 00 00 01 00 11 06 fb 34 9b 5f 80 00 00 80 00 10 00 00 0d 18 00 00"))
+        try expectADRoundTrip(try adBytes("11 07 21 a8 ff 2f 49 d8 00 00 00 10 00 00 00 00 01 00 11 06 fb 34 9b 5f 80 00 00 80 00 10 00 00 0d 18 00 00"))
     }
 
     @Test("Shortened and Complete Local Name (0x08, 0x09)")
@@ -132,7 +132,7 @@ struct ADStructureFixtureTests {
         guard case .localName(let sx70)? = padded.structure else { Issue.record("not a name"); return }
         #expect(sx70.string == "SX70\0\0\0\0")
         #expect(sx70.description == #""SX70\0\0\0\0""#)
-        try expectRoundTrip(try octets("05 09 41 42 43 44 03 08 4c 42 05 09 41 42 ff 44 09 09 53 58 37 30 00 00 00 00"))
+        try expectADRoundTrip(try adBytes("05 09 41 42 43 44 03 08 4c 42 05 09 41 42 ff 44 09 09 53 58 37 30 00 00 00 00"))
     }
 
     @Test("Tx Power Level (0x0A)")
@@ -143,7 +143,7 @@ struct ADStructureFixtureTests {
         #expect(e.structure?.description == "Tx Power Level -8 dBm")
         // 02 0a 0b              +11 dBm
         #expect(try onlyElement("02 0a 0b").structure == .txPowerLevel(11))
-        try expectRoundTrip(try octets("02 0a f8 02 0a 0b 02 0a 81"))
+        try expectADRoundTrip(try adBytes("02 0a f8 02 0a 0b 02 0a 81"))
     }
 
     @Test("Peripheral Connection Interval Range (0x12)")
@@ -165,7 +165,7 @@ struct ADStructureFixtureTests {
         #expect(o.minimumMicroseconds == nil)
         #expect(o.maximumMicroseconds == 40_000)
         #expect(o.description == "no specific minimum...40 ms")
-        try expectRoundTrip(try octets("05 12 06 00 18 00 05 12 ff ff 20 00"))
+        try expectADRoundTrip(try adBytes("05 12 06 00 18 00 05 12 ff ff 20 00"))
     }
 
     @Test("Service Solicitation UUID lists (0x14, 0x1F, 0x15)")
@@ -182,7 +182,7 @@ struct ADStructureFixtureTests {
         let s128 = try onlyElement("11 15 c1 75 5f 04 a8 b4 b5 88 06 42 fb 95 6a 41 47 fd")
         let vendor = try #require(BluetoothUUID("FD47416A-95FB-4206-88B5-B4A8045F75C1"))
         #expect(s128.structure == .serviceSolicitation(ADUUIDList(uuids128: [vendor])))
-        try expectRoundTrip(try octets("03 14 12 18 05 1f 1a 18 00 00 11 15 c1 75 5f 04 a8 b4 b5 88 06 42 fb 95 6a 41 47 fd"))
+        try expectADRoundTrip(try adBytes("03 14 12 18 05 1f 1a 18 00 00 11 15 c1 75 5f 04 a8 b4 b5 88 06 42 fb 95 6a 41 47 fd"))
     }
 
     @Test("Service Data 16-, 32- and 128-bit (0x16, 0x20, 0x21)")
@@ -212,7 +212,7 @@ struct ADStructureFixtureTests {
 
         // 03 16 0f 18           only the UUID, no data: allowed
         #expect(try onlyElement("03 16 0f 18").structure == .serviceData(ADServiceData(uuid: BluetoothUUID(0x180F), data: [])))
-        try expectRoundTrip(try octets("04 16 0f 18 64 07 20 78 56 34 12 01 02 03 16 0f 18 15 21 c0 75 5f 04 a8 b4 b5 88 06 42 fb 95 6a 41 47 fd 17 03 00 05"))
+        try expectADRoundTrip(try adBytes("04 16 0f 18 64 07 20 78 56 34 12 01 02 03 16 0f 18 15 21 c0 75 5f 04 a8 b4 b5 88 06 42 fb 95 6a 41 47 fd 17 03 00 05"))
     }
 
     @Test("Public and Random Target Address (0x17, 0x18)")
@@ -227,7 +227,7 @@ struct ADStructureFixtureTests {
         // ff ee dd cc bb 4a     4A:BB:CC:DD:EE:FF
         let r = try onlyElement("0d 18 66 55 44 33 22 c1 ff ee dd cc bb 4a")
         #expect(r.structure == .randomTargetAddresses([BluetoothAddress(0xC122_3344_5566), BluetoothAddress(0x4ABB_CCDD_EEFF)]))
-        try expectRoundTrip(try octets("07 17 06 05 04 03 02 01 0d 18 66 55 44 33 22 c1 ff ee dd cc bb 4a"))
+        try expectADRoundTrip(try adBytes("07 17 06 05 04 03 02 01 0d 18 66 55 44 33 22 c1 ff ee dd cc bb 4a"))
     }
 
     @Test("Appearance (0x19)")
@@ -243,7 +243,7 @@ struct ADStructureFixtureTests {
         #expect(e.structure?.description == "Appearance 0x03C1 (Human Interface Device: Keyboard)")
         // 03 19 00 02           Appearance 0x0200 Tag (Canon camera scan response, capture frame 548)
         #expect(try onlyElement("03 19 00 02").structure == .appearance(ADAppearance(rawValue: 0x0200)))
-        try expectRoundTrip(try octets("03 19 c1 03 03 19 00 02"))
+        try expectADRoundTrip(try adBytes("03 19 c1 03 03 19 00 02"))
     }
 
     @Test("Advertising Interval (0x1A) and Advertising Interval - long (0x2F)")
@@ -271,7 +271,7 @@ struct ADStructureFixtureTests {
         #expect(long4.structure == .advertisingInterval(try #require(ADAdvertisingInterval(units: 1_000_000, octetCount: 4))))
         #expect(ADAdvertisingInterval(longUnits: 0x100_0000).octetCount == 4)
         #expect(ADAdvertisingInterval(units: 0x1_0000, octetCount: 2) == nil)
-        try expectRoundTrip(try octets("03 1a a0 00 04 2f 00 00 01 05 2f 40 42 0f 00"))
+        try expectADRoundTrip(try adBytes("03 1a a0 00 04 2f 00 00 01 05 2f 40 42 0f 00"))
     }
 
     @Test("LE Role (0x1C)")
@@ -283,7 +283,7 @@ struct ADStructureFixtureTests {
         // 02 1c 07              reserved value, kept raw
         #expect(try onlyElement("02 1c 07").structure == .leRole(ADLERole(rawValue: 0x07)))
         #expect(ADLERole(rawValue: 0x07).description == "0x07 (reserved)")
-        try expectRoundTrip(try octets("02 1c 00 02 1c 01 02 1c 02 02 1c 03 02 1c 07"))
+        try expectADRoundTrip(try adBytes("02 1c 00 02 1c 01 02 1c 02 02 1c 03 02 1c 07"))
     }
 
     @Test("URI (0x24)")
@@ -308,7 +308,7 @@ struct ADStructureFixtureTests {
         #expect(r.restBytes == [0x66, 0x6F, 0x6F])
         #expect(r.uriString == nil)
         #expect(r.description == #"scheme 0x00B9 "foo""#)
-        try expectRoundTrip(try octets("0f 24 17 2f 2f 65 78 61 6d 70 6c 65 2e 63 6f 6d 06 24 c2 b9 66 6f 6f"))
+        try expectADRoundTrip(try adBytes("0f 24 17 2f 2f 65 78 61 6d 70 6c 65 2e 63 6f 6d 06 24 c2 b9 66 6f 6f"))
     }
 
     @Test("LE Supported Features (0x27)")
@@ -325,7 +325,7 @@ struct ADStructureFixtureTests {
         #expect(!f.isSet(bit: 64))
         #expect(f.setBits == [0, 5, 8])
         #expect(e.structure?.description == "LE Supported Features bits 0, 5, 8 (21 01)")
-        try expectRoundTrip(try octets("03 27 21 01 01 27"))
+        try expectADRoundTrip(try adBytes("03 27 21 01 01 27"))
     }
 
     @Test("Manufacturer Specific Data (0xFF)")
@@ -350,7 +350,7 @@ struct ADStructureFixtureTests {
         #expect(tp.data == [0x00, 0x3A, 0x02, 0x2C])
         // 03 ff 59 00           Nordic Semiconductor ASA, no data
         #expect(try onlyElement("03 ff 59 00").structure == .manufacturerSpecificData(ADManufacturerSpecificData(companyIdentifier: 0x0059, data: [])))
-        try expectRoundTrip(try octets("1a ff 4c 00 02 15 74 27 8b da b6 44 45 20 8f 0c 72 0e af 05 99 35 01 00 71 11 c5 07 ff c2 9b 00 3a 02 2c"))
+        try expectADRoundTrip(try adBytes("1a ff 4c 00 02 15 74 27 8b da b6 44 45 20 8f 0c 72 0e af 05 99 35 01 00 71 11 c5 07 ff c2 9b 00 3a 02 2c"))
     }
 
     @Test("other AD types are kept raw as (type, data)")
@@ -365,7 +365,7 @@ struct ADStructureFixtureTests {
         #expect(unknown.diagnostic == nil)
         // 01 3f                     Length 1: an AD type with no AD data
         #expect(try onlyElement("01 3f").structure == .other(type: ADType(0x3F), data: []))
-        try expectRoundTrip(try octets("07 2e 01 02 03 04 05 06 03 3f aa bb 01 3f"))
+        try expectADRoundTrip(try adBytes("07 2e 01 02 03 04 05 06 03 3f aa bb 01 3f"))
     }
 
     @Test("encoding typed values writes Length, AD type and AD data")
@@ -376,7 +376,7 @@ struct ADStructureFixtureTests {
             .serviceUUIDs(ADUUIDList(uuids16: [0x180D]), isComplete: true),
         ])
         // 02 01 06 | 05 09 41 42 43 44 | 03 03 0d 18
-        #expect(ad.encoded == (try octets("02 01 06 05 09 41 42 43 44 03 03 0d 18")))
+        #expect(ad.encoded == (try adBytes("02 01 06 05 09 41 42 43 44 03 03 0d 18")))
         #expect(ad.encodedLength == 13)
         #expect(ad.fitsLegacyPDU)
         #expect(ad.description == #"Flags 0x06 (LE General Discoverable, BR/EDR Not Supported), Complete Local Name "ABCD", 16-bit UUIDs 180D (Heart Rate)"#)

@@ -3,20 +3,20 @@ import BLECore
 @testable import HCI
 
 /// Octets from hexadecimal text (spaces, comments and newlines allowed).
-func octets(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
+func adBytes(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
     try #require(Hex.decode(text), "bad hex fixture", sourceLocation: sourceLocation)
 }
 
 /// Decodes one AD structure payload and returns its only element, requiring that it is the only one.
 func onlyElement(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> ADElement {
-    let ad = AdvertisingData(decoding: try octets(text, sourceLocation: sourceLocation))
+    let ad = AdvertisingData(decoding: try adBytes(text, sourceLocation: sourceLocation))
     try #require(ad.elements.count == 1, "expected one AD structure in \(text)", sourceLocation: sourceLocation)
     return ad.elements[0]
 }
 
 /// Encode -> decode -> encode: the octets of `bytes` come back from their typed structures, and the
 /// structures come back from those octets.
-func expectRoundTrip(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) throws {
+func expectADRoundTrip(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) throws {
     let decoded = AdvertisingData(decoding: bytes)
     #expect(decoded.isWellFormed, "\(decoded.diagnostics)", sourceLocation: sourceLocation)
     let reencoded = try AdvertisingData(structures: decoded.structures)
@@ -26,8 +26,8 @@ func expectRoundTrip(_ bytes: [UInt8], sourceLocation: SourceLocation = #_source
     #expect(again.encoded == reencoded.encoded, sourceLocation: sourceLocation)
 }
 
-/// A small deterministic generator (SplitMix64), so random tests replay exactly from their seed.
-struct SplitMix64: RandomNumberGenerator {
+/// A small deterministic generator (ADTestRandom), so random tests replay exactly from their seed.
+struct ADTestRandom: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

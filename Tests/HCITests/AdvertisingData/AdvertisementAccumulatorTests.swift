@@ -41,7 +41,7 @@ struct AdvertisementAccumulatorTests {
         var acc = AdvertisementAccumulator()
         // ADV_IND, random address, AD: 02 01 06 (Flags) 03 03 0d 18 (Heart Rate), RSSI -70
         let first = acc.add(LEAdvertisingReport(eventType: .advInd, addressType: .random, address: Self.a,
-                                                data: try octets("02 01 06 03 03 0d 18"), rssi: -70))
+                                                data: try adBytes("02 01 06 03 03 0d 18"), rssi: -70))
         #expect(first.disposition == .complete)
         #expect(first.evictions.isEmpty)
         let adv = try #require(first.advertisement)
@@ -55,18 +55,18 @@ struct AdvertisementAccumulatorTests {
 
         // SCAN_RSP: 05 09 41 42 43 44 (Complete Local Name "ABCD"), RSSI 127 = not available
         let second = acc.add(LEAdvertisingReport(eventType: .scanRsp, addressType: .random, address: Self.a,
-                                                 data: try octets("05 09 41 42 43 44"), rssi: 127))
+                                                 data: try adBytes("05 09 41 42 43 44"), rssi: 127))
         let merged = try #require(second.advertisement)
         #expect(merged.localName?.string == "ABCD")
-        #expect(merged.advertisingData?.encoded == (try octets("02 01 06 03 03 0d 18")))
-        #expect(merged.scanResponseData?.encoded == (try octets("05 09 41 42 43 44")))
+        #expect(merged.advertisingData?.encoded == (try adBytes("02 01 06 03 03 0d 18")))
+        #expect(merged.scanResponseData?.encoded == (try adBytes("05 09 41 42 43 44")))
         #expect(merged.isConnectable)          // SCAN_RSP leaves the ADV_IND's properties
         #expect(merged.rssi == nil)
         #expect(merged.payloadCount == 2)
 
         // A new ADV_NONCONN_IND replaces the advertising data, keeps the scan response.
         let third = try #require(acc.add(LEAdvertisingReport(eventType: .advNonconnInd, addressType: .random, address: Self.a,
-                                                             data: try octets("02 01 04"), rssi: -71)).advertisement)
+                                                             data: try adBytes("02 01 04"), rssi: -71)).advertisement)
         #expect(third.flags == .brEDRNotSupported)
         #expect(third.serviceUUIDs.isEmpty)
         #expect(third.localName?.string == "ABCD")
@@ -79,7 +79,7 @@ struct AdvertisementAccumulatorTests {
     func scanResponseFirst() throws {
         var acc = AdvertisementAccumulator()
         let u = acc.add(LEAdvertisingReport(eventType: .scanRsp, addressType: .public, address: Self.a,
-                                            data: try octets("03 08 4c 42"), rssi: -40))
+                                            data: try adBytes("03 08 4c 42"), rssi: -40))
         let adv = try #require(u.advertisement)
         #expect(adv.advertisingData == nil)
         #expect(adv.localName == ADLocalName("LB", isComplete: false))
@@ -133,7 +133,7 @@ struct AdvertisementAccumulatorTests {
         var acc = AdvertisementAccumulator()
         // A Complete Local Name "LinuxBLE sensor" split across three reports:
         // 10 09 4c 69 6e | 75 78 42 4c 45 20 | 73 65 6e 73 6f 72
-        let name = try octets("10 09 4c 69 6e 75 78 42 4c 45 20 73 65 6e 73 6f 72")
+        let name = try adBytes("10 09 4c 69 6e 75 78 42 4c 45 20 73 65 6e 73 6f 72")
         let u1 = acc.add(Self.ext(Self.a, status: 1, data: Array(name[0..<5])))
         #expect(u1.disposition == .pending)
         #expect(u1.advertisement == nil)
@@ -178,7 +178,7 @@ struct AdvertisementAccumulatorTests {
         var acc = AdvertisementAccumulator()
         _ = acc.add(Self.ext(Self.a, status: 1, data: [0x02, 0x01, 0x06, 0x05]))
         // A scan response (Event_Type bit 3) arrives before the chain's last fragment.
-        let u = acc.add(Self.ext(Self.a, properties: 0x0003, scanResponse: true, data: try octets("05 09 41 42 43 44")))
+        let u = acc.add(Self.ext(Self.a, properties: 0x0003, scanResponse: true, data: try adBytes("05 09 41 42 43 44")))
         #expect(u.disposition == .complete)
         let adv = try #require(u.advertisement)
         #expect(adv.isAdvertisingDataTruncated)

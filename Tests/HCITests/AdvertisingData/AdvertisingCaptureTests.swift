@@ -30,14 +30,14 @@ struct AdvertisingCaptureTests {
         // 00 00 00 00*6 1e         no periodic advertising, no direct address, Data_Length 30
         // 02 01 06                 Flags 0x06
         // 1a ff 4c 00 02 15 ...    Manufacturer Specific Data, Apple, iBeacon (0x02 0x15, 21 octets)
-        let adv = try Self.extendedReports(event: try octets("""
+        let adv = try Self.extendedReports(event: try adBytes("""
             3e 38 0d 01 13 00 00 91 22 7f b3 46 b4 01 00 ff 7f b2 00 00 00 00 00 00 00 00 00 1e
             02 01 06 1a ff 4c 00 02 15 74 27 8b da b6 44 45 20 8f 0c 72 0e af 05 99 35 01 00 71 11 c5
             """))
         // 3e 32 0d 01 1b 00 ...    Event_Type 0x001B: legacy SCAN_RSP to an ADV_IND, Data_Length 24
         // 03 02 22 11              Incomplete List of 16-bit Service UUIDs: 1122
         // 13 09 53 66 ... 43       Complete Local Name "Sf2d9748e1b0b3108C"
-        let rsp = try Self.extendedReports(event: try octets("""
+        let rsp = try Self.extendedReports(event: try adBytes("""
             3e 32 0d 01 1b 00 00 91 22 7f b3 46 b4 01 00 ff 7f b2 00 00 00 00 00 00 00 00 00 18
             03 02 22 11 13 09 53 66 32 64 39 37 34 38 65 31 62 30 62 33 31 30 38 43
             """))
@@ -68,7 +68,7 @@ struct AdvertisingCaptureTests {
         // 02 01 06                         Flags 0x06
         // 11 07 21 a8 ... 01 00            Complete List of 128-bit UUIDs: 00010000-0000-1000-0000-D8492FFFA821
         // 09 ff a9 01 01 ee 32 9d 34 01    Manufacturer Specific Data, 0x01A9 Canon Inc., 6 octets
-        let adv = try Self.extendedReports(event: try octets("""
+        let adv = try Self.extendedReports(event: try adBytes("""
             3e 39 0d 01 13 00 00 ac 66 b2 d1 50 9c 01 00 ff 7f c3 00 00 00 00 00 00 00 00 00 1f
             02 01 06 11 07 21 a8 ff 2f 49 d8 00 00 00 10 00 00 00 00 01 00 09 ff a9 01 01 ee 32 9d 34 01
             """))
@@ -76,7 +76,7 @@ struct AdvertisingCaptureTests {
         // 02 0a 06                         Tx Power Level +6 dBm
         // 03 19 00 02                      Appearance 0x0200 (Tag)
         // 09 09 53 58 37 30 00 00 00 00    Complete Local Name "SX70" and four NULs
-        let rsp = try Self.extendedReports(event: try octets("""
+        let rsp = try Self.extendedReports(event: try adBytes("""
             3e 2b 0d 01 1b 00 00 ac 66 b2 d1 50 9c 01 00 ff 7f c4 00 00 00 00 00 00 00 00 00 11
             02 0a 06 03 19 00 02 09 09 53 58 37 30 00 00 00 00
             """))
@@ -102,7 +102,7 @@ struct AdvertisingCaptureTests {
         // 02 01 1a                         Flags 0x1A: LE General Discoverable, LE and BR/EDR Controller and Host
         // 0e ff 4c 00 0f 05 90 00 ...      Manufacturer Specific Data, Apple, 11 octets
         // 02 0a 00                         Tx Power Level 0 dBm
-        let reports = try Self.extendedReports(event: try octets("""
+        let reports = try Self.extendedReports(event: try adBytes("""
             3e 2f 0d 01 13 00 01 eb 0b 7b eb 9c 4c 01 00 ff 7f 9c 00 00 00 00 00 00 00 00 00 15
             02 01 1a 0e ff 4c 00 0f 05 90 00 eb 2e 62 10 02 2a 04 02 0a 00
             """))
@@ -113,7 +113,7 @@ struct AdvertisingCaptureTests {
         #expect(ad.txPowerLevel == 0)
         #expect(report.rssi == -100)
         #expect(report.addressType == .random)
-        try expectRoundTrip(ad.bytes)
+        try expectADRoundTrip(ad.bytes)
     }
 
     // MARK: Whole captures

@@ -17,8 +17,8 @@ struct AdvertisingDataTests {
         // 0c 16 01 a2                Service Data - 16-bit UUID A201 ...
         //       00 89 41 98 a1 9b e5 87 da    ... 9 octets of service data
         // 00 00 00 00 00 00 00 00    non-significant part (a zero Length ends the structures)
-        let adBytes = try octets("02 01 06 03 02 01 a2 0c 16 01 a2 00 89 41 98 a1 9b e5 87 da 00 00 00 00 00 00 00 00")
-        let ad = AdvertisingData(decoding: adBytes)
+        let advBytes = try adBytes("02 01 06 03 02 01 a2 0c 16 01 a2 00 89 41 98 a1 9b e5 87 da 00 00 00 00 00 00 00 00")
+        let ad = AdvertisingData(decoding: advBytes)
         #expect(ad.elements.map(\.offset) == [0, 3, 7])
         #expect(ad.terminatorOffset == 20)
         #expect(ad.significantLength == 20)
@@ -29,12 +29,12 @@ struct AdvertisingDataTests {
         #expect(!ad.hasCompleteServiceUUIDList(width: .bits16))
         #expect(ad.serviceData(for: BluetoothUUID(0xA201)) == [0x00, 0x89, 0x41, 0x98, 0xA1, 0x9B, 0xE5, 0x87, 0xDA])
         #expect(ad.localName == nil)
-        #expect(ad.encoded == adBytes)
-        try expectRoundTrip(adBytes)
+        #expect(ad.encoded == advBytes)
+        try expectADRoundTrip(advBytes)
 
         // Scan response, a separate payload:
         // 05 09 41 42 43 44          Complete Local Name "ABCD"
-        let srBytes = try octets("05 09 41 42 43 44")
+        let srBytes = try adBytes("05 09 41 42 43 44")
         let sr = AdvertisingData(decoding: srBytes)
         #expect(sr.localName?.string == "ABCD")
         #expect(sr.flags == nil)
@@ -43,7 +43,7 @@ struct AdvertisingDataTests {
         // Through the accumulator: ADV_IND then SCAN_RSP from the same address.
         var acc = AdvertisementAccumulator()
         let address = try #require(BluetoothAddress("C0:FF:EE:00:00:01"))
-        _ = acc.add(LEAdvertisingReport(eventType: .advInd, addressType: .random, address: address, data: adBytes, rssi: -60))
+        _ = acc.add(LEAdvertisingReport(eventType: .advInd, addressType: .random, address: address, data: advBytes, rssi: -60))
         let update = acc.add(LEAdvertisingReport(eventType: .scanRsp, addressType: .random, address: address, data: srBytes, rssi: -61))
         let merged = try #require(update.advertisement)
         #expect(update.disposition == .complete)
@@ -51,7 +51,7 @@ struct AdvertisingDataTests {
         #expect(merged.serviceUUIDs == [BluetoothUUID(0xA201)])
         #expect(merged.serviceData == [ADServiceData(uuid: BluetoothUUID(0xA201), data: [0x00, 0x89, 0x41, 0x98, 0xA1, 0x9B, 0xE5, 0x87, 0xDA])])
         #expect(merged.localName?.string == "ABCD")
-        #expect(merged.advertisingData?.encoded == adBytes)
+        #expect(merged.advertisingData?.encoded == advBytes)
         #expect(merged.scanResponseData?.encoded == srBytes)
         #expect(merged.isConnectable)
         #expect(merged.rssi == -61)
@@ -63,7 +63,7 @@ struct AdvertisingDataTests {
         // 05                Complete List of 32-bit Service UUIDs
         // aa bb cc dd       0xDDCCBBAA
         // ee                one octet: not a whole 32-bit UUID
-        let ad = AdvertisingData(decoding: try octets("06 05 aa bb cc dd ee"))
+        let ad = AdvertisingData(decoding: try adBytes("06 05 aa bb cc dd ee"))
         #expect(ad.elements.count == 1)
         let e = ad.elements[0]
         #expect(e.structure == .serviceUUIDs(ADUUIDList(uuids32: [0xDDCC_BBAA]), isComplete: true))
@@ -81,7 +81,7 @@ struct AdvertisingDataTests {
         // 02 01 06              Flags 0x06
         // 05 09 41 42 43 44     Complete Local Name "ABCD"
         // 02 ff 4c              Manufacturer Specific Data with 1 octet: no room for the Company ID
-        let bytes = try octets("02 01 06 05 09 41 42 43 44 02 ff 4c")
+        let bytes = try adBytes("02 01 06 05 09 41 42 43 44 02 ff 4c")
         let ad = AdvertisingData(decoding: bytes)
         #expect(ad.elements.map(\.offset) == [0, 3, 9])
         #expect(ad.flags == [.leGeneralDiscoverableMode, .brEDRNotSupported])
@@ -98,7 +98,7 @@ struct AdvertisingDataTests {
         #expect(ad.encoded == bytes)
 
         // The same Company ID cut off by the end of the payload: Length 0x1a runs past it.
-        let cut = AdvertisingData(decoding: try octets("02 01 06 1a ff 4c 00 02"))
+        let cut = AdvertisingData(decoding: try adBytes("02 01 06 1a ff 4c 00 02"))
         #expect(cut.flags != nil)
         #expect(cut.diagnostics == [ADDiagnostic(offset: 3, type: .manufacturerSpecificData, reason: .runsPastEnd(declared: 26, available: 4))])
         #expect(cut.diagnostics[0].decodingError == .truncated(field: "Data (Manufacturer Specific Data)", offset: 4, needed: 26, available: 4))
@@ -112,7 +112,7 @@ struct AdvertisingDataTests {
         // 02 01 06    Flags
         // 00          Length 0: end of the significant part
         // 05 09 41 42 43 44   padding (not zero, but not a structure either)
-        let bytes = try octets("02 01 06 00 05 09 41 42 43 44")
+        let bytes = try adBytes("02 01 06 00 05 09 41 42 43 44")
         let ad = AdvertisingData(decoding: bytes)
         #expect(ad.elements.count == 1)
         #expect(ad.terminatorOffset == 3)
@@ -139,7 +139,7 @@ struct AdvertisingDataTests {
     func truncatedAtEveryLength() throws {
         // 02 01 06          Flags                         offsets 0...2
         // 1a ff 4c 00 ...   Manufacturer Specific Data    offsets 3...29 (Length 26)
-        let full = try octets("02 01 06 1a ff 4c 00 02 15 74 27 8b da b6 44 45 20 8f 0c 72 0e af 05 99 35 01 00 71 11 c5")
+        let full = try adBytes("02 01 06 1a ff 4c 00 02 15 74 27 8b da b6 44 45 20 8f 0c 72 0e af 05 99 35 01 00 71 11 c5")
         let boundaries = [(offset: 0, length: 2), (offset: 3, length: 26)]
         let complete = AdvertisingData(decoding: full)
         #expect(complete.isWellFormed)
@@ -169,7 +169,7 @@ struct AdvertisingDataTests {
     func lengthOctetAtEnd() throws {
         // 02 01 06   Flags
         // 05         Length 5, then the payload ends
-        let ad = AdvertisingData(decoding: try octets("02 01 06 05"))
+        let ad = AdvertisingData(decoding: try adBytes("02 01 06 05"))
         #expect(ad.elements.count == 2)
         let last = ad.elements[1]
         #expect(last.type == nil)
@@ -210,7 +210,7 @@ struct AdvertisingDataTests {
           ])
     func invalidLengths(structure: String, reason: ADDiagnostic.Reason) throws {
         // <structure> then 02 0a 05 (Tx Power Level +5 dBm), which must survive.
-        let bytes = try octets(structure + " 02 0a 05")
+        let bytes = try adBytes(structure + " 02 0a 05")
         let ad = AdvertisingData(decoding: bytes)
         #expect(ad.elements.count == 2)
         let bad = ad.elements[0]
@@ -234,7 +234,7 @@ struct AdvertisingDataTests {
             ("06 18 01 02 03 04 05", 0, 6, 2, 5),                                        // Random Target Address, 5 octets
           ])
     func partialEntries(structure: String, whole: Int, entryLength: Int, leftoverOffset: Int, leftoverCount: Int) throws {
-        let ad = AdvertisingData(decoding: try octets(structure))
+        let ad = AdvertisingData(decoding: try adBytes(structure))
         let e = try #require(ad.elements.first)
         #expect(e.diagnostic?.reason == .partialTrailingEntry(entryLength: entryLength, offset: leftoverOffset, count: leftoverCount))
         let s = try #require(e.structure)
@@ -276,7 +276,7 @@ struct AdvertisingDataTests {
         // 05 12 10 00 20 00                 Connection Interval Range 20...40 ms
         // 02 27 01                          LE Supported Features bit 0
         // 02 24 01                          URI with the empty scheme
-        let ad = AdvertisingData(decoding: try octets("""
+        let ad = AdvertisingData(decoding: try adBytes("""
             08 09 4c 69 6e 75 78 42 4c  03 08 4c 69  03 02 0d 18  05 05 0f 18 00 00  03 14 12 18
             06 20 0d 18 00 00 63  04 ff 59 00 01  04 ff 4c 00 02  03 19 40 00  02 1c 00  03 1a 20 03
             07 17 01 00 00 00 00 00  07 18 02 00 00 00 00 c0  05 12 10 00 20 00  02 27 01  02 24 01
@@ -304,17 +304,17 @@ struct AdvertisingDataTests {
         #expect(ad.structures(ofType: .shortenedLocalName) == [.localName(ADLocalName("Li", isComplete: false))])
         #expect(ad.firstStructure(ofType: .leRole) == .leRole(.peripheralOnly))
         // Only a shortened name: it is the name.
-        #expect(AdvertisingData(decoding: try octets("03 08 4c 69")).localName == ADLocalName("Li", isComplete: false))
+        #expect(AdvertisingData(decoding: try adBytes("03 08 4c 69")).localName == ADLocalName("Li", isComplete: false))
         // A malformed Tx Power Level before a good one: the good one is found.
-        #expect(AdvertisingData(decoding: try octets("01 0a 02 0a 04")).txPowerLevel == 4)
+        #expect(AdvertisingData(decoding: try adBytes("01 0a 02 0a 04")).txPowerLevel == 4)
     }
 
     @Test("equality and hashing follow the payload's octets")
     func equality() throws {
-        let a = AdvertisingData(decoding: try octets("02 01 06"))
+        let a = AdvertisingData(decoding: try adBytes("02 01 06"))
         let b = try AdvertisingData(structures: [.flags(ADFlags(rawValue: 6))])
         #expect(a == b)
         #expect(a.hashValue == b.hashValue)
-        #expect(a != AdvertisingData(decoding: try octets("02 01 06 00")))
+        #expect(a != AdvertisingData(decoding: try adBytes("02 01 06 00")))
     }
 }
