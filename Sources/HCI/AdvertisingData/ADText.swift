@@ -1,0 +1,60 @@
+import BLECore
+
+/// Small text and octet helpers shared by the AD structure types (no Foundation).
+enum ADText {
+    static let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// Two upper-case hexadecimal digits.
+    static func hex(_ v: UInt8) -> String {
+        String(decoding: [digits[Int(v >> 4)], digits[Int(v & 0xF)]], as: UTF8.self)
+    }
+
+    /// Four upper-case hexadecimal digits.
+    static func hex(_ v: UInt16) -> String {
+        hex(UInt8(truncatingIfNeeded: v >> 8)) + hex(UInt8(truncatingIfNeeded: v))
+    }
+
+    /// At least four upper-case hexadecimal digits.
+    static func hex(_ v: UInt32) -> String {
+        v <= 0xFFFF ? hex(UInt16(v)) : String(v, radix: 16, uppercase: true)
+    }
+
+    /// "100 ms", "7.5 ms", "20.625 ms": an exact decimal rendering of a microsecond count.
+    static func milliseconds(microseconds us: UInt64) -> String {
+        let whole = us / 1000
+        var fraction = us % 1000
+        guard fraction != 0 else { return "\(whole) ms" }
+        var digits = 3
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        let f = String(fraction)
+        return "\(whole).\(String(repeating: "0", count: digits - f.count))\(f) ms"
+    }
+
+    /// Whether `bytes` are well-formed UTF-8.
+    static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+}
+
+/// Little-endian reads at a known-good index of a slice (the caller has checked the bounds).
+enum ADBytes {
+    @inline(__always)
+    static func uint32(_ d: ArraySlice<UInt8>, at i: Int) -> UInt32 {
+        UInt32(d[i]) | UInt32(d[i + 1]) << 8 | UInt32(d[i + 2]) << 16 | UInt32(d[i + 3]) << 24
+    }
+
+    @inline(__always)
+    static func uint64(_ d: ArraySlice<UInt8>, at i: Int) -> UInt64 {
+        var v: UInt64 = 0
+        for k in (0..<8).reversed() { v = v << 8 | UInt64(d[i + k]) }
+        return v
+    }
+}

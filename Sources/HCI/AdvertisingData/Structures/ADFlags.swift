@@ -1,0 +1,46 @@
+import BLECore
+
+/// The Flags AD data (AD type 0x01, CSS Part A, 1.3; Core v5.4, Vol 3, Part C, 9.2 and 11):
+/// the discoverable mode and BR/EDR support of the advertiser.
+///
+/// Bits: 0 LE Limited Discoverable Mode, 1 LE General Discoverable Mode, 2 BR/EDR Not Supported,
+/// 3 Simultaneous LE and BR/EDR to Same Device Capable (Controller), 4 Previously Used (was
+/// "Simultaneous LE and BR/EDR to Same Device Capable (Host)" before CSS v10), 5...7 reserved.
+/// Reserved bits are kept as received.
+///
+/// The Supplement lets the Flags field grow beyond one octet for future bits; every bit defined
+/// today sits in the first octet, so the decoder reads Flags of exactly one octet and keeps any
+/// other length raw with a diagnostic.
+public struct ADFlags: RawRepresentable, OptionSet, Hashable, Sendable, CustomStringConvertible {
+    /// The Flags octet.
+    public let rawValue: UInt8
+    /// Flags from their octet; reserved bits are kept.
+    @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Bit 0: LE Limited Discoverable Mode.
+    public static let leLimitedDiscoverableMode = ADFlags(rawValue: 0x01)
+    /// Bit 1: LE General Discoverable Mode.
+    public static let leGeneralDiscoverableMode = ADFlags(rawValue: 0x02)
+    /// Bit 2: BR/EDR Not Supported.
+    public static let brEDRNotSupported = ADFlags(rawValue: 0x04)
+    /// Bit 3: Simultaneous LE and BR/EDR to Same Device Capable (Controller).
+    public static let simultaneousLEAndBREDRController = ADFlags(rawValue: 0x08)
+    /// Bit 4: "Previously Used" since CSS v10; before, Simultaneous LE and BR/EDR to Same Device
+    /// Capable (Host).
+    public static let simultaneousLEAndBREDRHost = ADFlags(rawValue: 0x10)
+    /// Bits 5...7, reserved for future use.
+    public static let reserved = ADFlags(rawValue: 0xE0)
+
+    /// "0x06 (LE General Discoverable, BR/EDR Not Supported)"; "0x00" when no bit is set.
+    public var description: String {
+        var names: [String] = []
+        if contains(.leLimitedDiscoverableMode) { names.append("LE Limited Discoverable") }
+        if contains(.leGeneralDiscoverableMode) { names.append("LE General Discoverable") }
+        if contains(.brEDRNotSupported) { names.append("BR/EDR Not Supported") }
+        if contains(.simultaneousLEAndBREDRController) { names.append("LE and BR/EDR Controller") }
+        if contains(.simultaneousLEAndBREDRHost) { names.append("LE and BR/EDR Host (previously used)") }
+        if !intersection(.reserved).isEmpty { names.append("reserved 0x\(ADText.hex(rawValue & 0xE0))") }
+        let hex = "0x" + ADText.hex(rawValue)
+        return names.isEmpty ? hex : "\(hex) (\(names.joined(separator: ", ")))"
+    }
+}
