@@ -62,6 +62,10 @@ def main():
     companies = [(e["value"], e["name"]) for e in load(z, "company_identifiers/company_identifiers.yaml")["company_identifiers"]]
     parts.append(swift_table("companies", "company identifiers (Manufacturer Specific Data, LMP CompId)", companies, 4))
 
+    # 0x0001 is "empty scheme name": the URI carries no scheme prefix.
+    schemes = [(e["value"], "" if e["value"] == 1 else e["name"]) for e in load(z, "core/uri_schemes.yaml")["uri_schemes"]]
+    parts.append(swift_table("uriSchemes", "URI scheme name strings by code point (CSS Part A, 1.18)", schemes, 4))
+
     appearance = []
     for cat in load(z, "core/appearance_values.yaml")["appearance_values"]:
         base = cat["category"] << 6

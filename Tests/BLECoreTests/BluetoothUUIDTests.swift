@@ -59,3 +59,15 @@ struct BluetoothUUIDTests {
         #expect(AssignedNumbers.serviceName(0xFEAA) != nil)
     }
 }
+
+@Suite("AssignedNumbers")
+struct AssignedNumbersTests {
+    @Test("URI scheme names, with 0x0001 as the empty scheme name")
+    func uriSchemes() {
+        #expect(AssignedNumbers.uriSchemeName(0x0001) == "")
+        #expect(AssignedNumbers.uriSchemeName(0x0016) == "http:")
+        #expect(AssignedNumbers.uriSchemeName(0x0017) == "https:")
+        #expect(AssignedNumbers.uriSchemeName(0xFFFF) == nil)
+        #expect(AssignedNumbers.sourceVersion == "bluetooth-sig 0.6.0")
+    }
+}

@@ -34,6 +34,10 @@ public enum AssignedNumbers {
     /// The company that owns a company identifier (for example 0x004C, "Apple, Inc.").
     public static func companyName(_ identifier: UInt16) -> String? { Tables.companies[identifier] }
 
+    /// The URI scheme name string for a URI code point (for example 0x0017, "https:"); the
+    /// empty string for 0x0001, the "empty scheme name" (CSS Part A, 1.18).
+    public static func uriSchemeName(_ codePoint: UInt16) -> String? { Tables.uriSchemes[codePoint] }
+
     /// The name of a 16-bit appearance value, "Category" or "Category: Sub-category"
     /// (Core Specification Supplement, Part A, 1.12). An unknown sub-category falls back to
     /// its category's name.
@@ -54,6 +58,7 @@ enum Tables {
     static let adTypes = parse(AssignedNumbers.adTypesText)
     static let companies = parse(AssignedNumbers.companiesText)
     static let appearances = parse(AssignedNumbers.appearancesText)
+    static let uriSchemes = parse(AssignedNumbers.uriSchemesText)
 
     /// Every 16-bit UUID name; earlier tables win on the (rare) collisions.
     static let uuids: [UInt16: String] = {

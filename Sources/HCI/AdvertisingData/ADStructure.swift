@@ -144,7 +144,11 @@ public enum ADStructure: Hashable, Sendable, CustomStringConvertible {
         if case .multiple = layout {} else if !layout.accepts(count) { return nil }
         let i = data.startIndex
         switch type.rawValue {
-        case 0x01: self = .flags(ADFlags(rawValue: data[i]))
+        case 0x01:
+            // The Flags field "may be zero or more octets long" (CSS Part A, 1.3.1); every bit
+            // defined today is in the first octet. Other lengths are legal and kept raw.
+            guard count == 1 else { self = .other(type: type, data: Array(data)); return }
+            self = .flags(ADFlags(rawValue: data[i]))
         case 0x02, 0x03: self = .serviceUUIDs(ADUUIDList(decoding: data, width: .bits16), isComplete: type.rawValue == 0x03)
         case 0x04, 0x05: self = .serviceUUIDs(ADUUIDList(decoding: data, width: .bits32), isComplete: type.rawValue == 0x05)
         case 0x06, 0x07: self = .serviceUUIDs(ADUUIDList(decoding: data, width: .bits128), isComplete: type.rawValue == 0x07)

@@ -92,7 +92,7 @@ public struct ADType: RawRepresentable, Hashable, Sendable, Comparable, CustomSt
     /// length.
     public var dataLayout: ADDataLayout {
         switch rawValue {
-        case 0x01: return .exactly(1)                           // Flags: the one defined octet
+        case 0x01: return .any                                  // Flags: zero or more octets (CSS Part A 1.3.1)
         case 0x02, 0x03, 0x14: return .multiple(of: 2)          // 16-bit UUID lists
         case 0x04, 0x05, 0x1F: return .multiple(of: 4)          // 32-bit UUID lists
         case 0x06, 0x07, 0x15: return .multiple(of: 16)         // 128-bit UUID lists

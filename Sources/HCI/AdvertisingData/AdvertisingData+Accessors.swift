@@ -34,10 +34,14 @@ extension AdvertisingData {
         return out
     }
 
-    /// The Flags (0x01).
+    /// The Flags (0x01). A Flags field of zero octets means no flag is set; of more than one,
+    /// the first octet holds every bit defined today (CSS Part A, 1.3.1).
     public var flags: ADFlags? {
-        if case .flags(let f)? = firstStructure(ofType: .flags) { return f }
-        return nil
+        switch firstStructure(ofType: .flags) {
+        case .flags(let f)?: return f
+        case .other(_, let data)?: return ADFlags(rawValue: data.first ?? 0)
+        default: return nil
+        }
     }
 
     /// The Complete Local Name (0x09) if there is one, else the Shortened Local Name (0x08).

@@ -26,7 +26,7 @@ struct ADTypeTests {
 
     @Test("data layouts follow the Supplement's sizes")
     func layouts() {
-        #expect(ADType.flags.dataLayout == .exactly(1))
+        #expect(ADType.flags.dataLayout == .any)
         #expect(ADType.txPowerLevel.dataLayout == .exactly(1))
         #expect(ADType.appearance.dataLayout == .exactly(2))
         #expect(ADType.peripheralConnectionIntervalRange.dataLayout == .exactly(4))

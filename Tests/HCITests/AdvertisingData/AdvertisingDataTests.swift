@@ -189,9 +189,7 @@ struct AdvertisingDataTests {
     @Test("AD data lengths a type does not allow become diagnostics, and the next structure is kept",
           arguments: [
             // (structure octets, expected diagnostic reason)
-            ("01 01", ADDiagnostic.Reason.invalidLength(count: 0, expected: .exactly(1))),                 // Flags, no octet
-            ("03 01 06 00", .invalidLength(count: 2, expected: .exactly(1))),                             // Flags, 2 octets
-            ("01 0a", .invalidLength(count: 0, expected: .exactly(1))),                                   // Tx Power Level, none
+            ("01 0a", ADDiagnostic.Reason.invalidLength(count: 0, expected: .exactly(1))),               // Tx Power Level, none
             ("03 0a 01 02", .invalidLength(count: 2, expected: .exactly(1))),                             // Tx Power Level, 2
             ("02 19 c1", .invalidLength(count: 1, expected: .exactly(2))),                                // Appearance, 1
             ("04 19 c1 03 00", .invalidLength(count: 3, expected: .exactly(2))),                          // Appearance, 3
@@ -252,8 +250,25 @@ struct AdvertisingDataTests {
         let uri = ADDiagnostic(offset: 2, type: .uri, reason: .invalidURIScheme)
         #expect(uri.decodingError == .invalidValue(field: "URI scheme", offset: 4, reason: "not a valid UTF-8 character"))
         #expect(uri.description == "URI (0x24) at offset 2: the scheme code point is not valid UTF-8")
-        let flags = ADDiagnostic(offset: 0, type: .flags, reason: .invalidLength(count: 0, expected: .exactly(1)))
-        #expect(flags.description == "Flags (0x01) at offset 0: 0 AD data octets, expected exactly 1 octet")
+        let power = ADDiagnostic(offset: 0, type: .txPowerLevel, reason: .invalidLength(count: 0, expected: .exactly(1)))
+        #expect(power.description == "Tx Power Level (0x0A) at offset 0: 0 AD data octets, expected exactly 1 octet")
+    }
+
+    @Test("Flags of zero or of several octets are legal (CSS Part A, 1.3.1): kept raw, no diagnostic")
+    func flagsOfOtherLengths() throws {
+        // 01 01        Length 1, Flags with no octet: no flag set
+        // 03 01 06 80  Length 3, Flags 0x06 and a second (future) octet 0x80
+        // 02 0a f4     Tx Power Level -12 dBm, kept after both
+        let none = AdvertisingData(decoding: [0x01, 0x01, 0x02, 0x0A, 0xF4])
+        #expect(none.diagnostics.isEmpty)
+        #expect(none.flags == ADFlags(rawValue: 0))
+        #expect(none.structures.first == .other(type: .flags, data: []))
+        #expect(none.txPowerLevel == -12)
+        let wide = AdvertisingData(decoding: [0x03, 0x01, 0x06, 0x80, 0x02, 0x0A, 0xF4])
+        #expect(wide.diagnostics.isEmpty)
+        #expect(wide.flags == [.leGeneralDiscoverableMode, .brEDRNotSupported])
+        #expect(wide.structures.first == .other(type: .flags, data: [0x06, 0x80]))
+        #expect(try AdvertisingData(structures: wide.structures).encoded == wide.bytes)
     }
 
     // MARK: Accessors

@@ -8,9 +8,10 @@ import BLECore
 /// "Simultaneous LE and BR/EDR to Same Device Capable (Host)" before CSS v10), 5...7 reserved.
 /// Reserved bits are kept as received.
 ///
-/// The Supplement lets the Flags field grow beyond one octet for future bits; every bit defined
-/// today sits in the first octet, so the decoder reads Flags of exactly one octet and keeps any
-/// other length raw with a diagnostic.
+/// The Supplement lets the Flags field be zero or more octets long, so it can grow; every bit
+/// defined today sits in the first octet. The decoder gives ``ADStructure/flags(_:)`` for one
+/// octet and keeps any other length raw as ``ADStructure/other(type:data:)`` (legal, no
+/// diagnostic); ``AdvertisingData/flags`` reads either.
 public struct ADFlags: RawRepresentable, OptionSet, Hashable, Sendable, CustomStringConvertible {
     /// The Flags octet.
     public let rawValue: UInt8

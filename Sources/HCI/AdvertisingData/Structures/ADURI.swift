@@ -4,17 +4,14 @@ import BLECore
 /// by a code point from the URI scheme name string mapping in Assigned Numbers (2.7), written as
 /// the URI's first UTF-8 character. "https://example.com" goes as U+0017 then "//example.com".
 ///
-/// The code point is kept raw; ``schemeName`` knows the few mappings listed in ``knownSchemes``
-/// (the full table is not among the generated assigned numbers yet). The rest of the URI is kept
-/// as octets, so invalid UTF-8 there loses nothing.
+/// The code point is kept raw; ``schemeName`` maps it through the generated assigned numbers
+/// (``AssignedNumbers/uriSchemeName(_:)``). The rest of the URI is kept as octets, so invalid
+/// UTF-8 there loses nothing.
 public struct ADURI: Hashable, Sendable, CustomStringConvertible {
     /// The scheme code point (the first character).
     public let scheme: Unicode.Scalar
     /// The octets after the scheme code point, as sent.
     public let restBytes: [UInt8]
-
-    /// A few scheme code points from Assigned Numbers 2.7 (URI scheme name string mapping).
-    public static let knownSchemes: [UInt32: String] = [0x01: "", 0x16: "http:", 0x17: "https:"]
 
     /// A URI from its scheme code point and the octets that follow.
     public init(scheme: Unicode.Scalar, restBytes: [UInt8]) {
@@ -42,9 +39,11 @@ public struct ADURI: Hashable, Sendable, CustomStringConvertible {
     /// The scheme code point's value, for example 0x17.
     public var schemeCodePoint: UInt32 { scheme.value }
 
-    /// The scheme name for a code point in ``knownSchemes`` ("https:", or "" for code point 0x01,
-    /// the empty scheme name); nil otherwise.
-    public var schemeName: String? { Self.knownSchemes[scheme.value] }
+    /// The scheme name string for the code point from the assigned numbers ("https:" for 0x17,
+    /// "" for 0x01, the empty scheme name); nil for an unassigned code point.
+    public var schemeName: String? {
+        scheme.value <= 0xFFFF ? AssignedNumbers.uriSchemeName(UInt16(scheme.value)) : nil
+    }
 
     /// The rest of the URI as text; invalid UTF-8 becomes U+FFFD.
     public var rest: String { String(decoding: restBytes, as: UTF8.self) }

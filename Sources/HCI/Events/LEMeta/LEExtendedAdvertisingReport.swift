@@ -24,7 +24,14 @@ public struct LEExtendedAdvertisingReport: Hashable, Sendable {
         /// Bit 4: the report came from a legacy advertising PDU.
         public var isLegacy: Bool { rawValue & 0x0010 != 0 }
         /// Bits 5...6: whether the data are complete, to be continued, or truncated.
-        public var dataStatus: DataStatus { DataStatus(rawValue: UInt8(rawValue >> 5 & 0b11))! }
+        public var dataStatus: DataStatus {
+            switch rawValue >> 5 & 0b11 {
+            case 0b00: return .complete
+            case 0b01: return .incompleteMoreToCome
+            case 0b10: return .incompleteTruncated
+            default: return .reserved
+            }
+        }
         /// Bits 7...15, reserved for future use (non-zero in some real controllers' reports).
         public var reservedBits: UInt16 { rawValue & 0xFF80 }
 
