@@ -21,6 +21,7 @@ public struct CaptureFile: Sendable {
 
     /// The file's octets.
     public let bytes: [UInt8]
+    /// The container format, from the magic number.
     public let format: CaptureFormat
     /// The link type from the file header: the btsnoop datalink, the pcap LinkType (low 16
     /// bits), or the link type of the first pcapng interface (nil when no Interface

@@ -57,6 +57,9 @@ enum LinkTypeDecoding {
             let index = UInt16(octets[s]) << 8 | UInt16(octets[s + 1])
             let opcode = MonitorOpcode(rawValue: UInt16(octets[s + 2]) << 8 | UInt16(octets[s + 3]))
             return monitor(opcode: opcode, index: index, payload: octets[(s + 4)...])
+        case .ppi where octets.count >= 8 && !isLinkLayerInsidePPI(octets):
+            // PPI around a link type that is not the LE link layer: not ours to decode.
+            return DecodedPayload(packet: .unsupported(linkType: linkType, payload: Array(octets)), direction: .unknown)
         case .bluetoothLELL, .bluetoothLELLWithPHDR, .ppi:
             do {
                 return DecodedPayload(packet: .linkLayer(try LinkLayerRecord(decoding: octets, linkType: linkType)),
@@ -68,5 +71,13 @@ enum LinkTypeDecoding {
         default:
             return DecodedPayload(packet: .unsupported(linkType: linkType, payload: Array(octets)), direction: .unknown)
         }
+    }
+
+    /// Whether a PPI header's pph_dlt (octets 4...7, little-endian) is 251, 256 or 147.
+    private static func isLinkLayerInsidePPI(_ octets: ArraySlice<UInt8>) -> Bool {
+        let s = octets.startIndex
+        let dlt = LinkType(rawValue: UInt32(octets[s + 4]) | UInt32(octets[s + 5]) << 8
+                           | UInt32(octets[s + 6]) << 16 | UInt32(octets[s + 7]) << 24)
+        return dlt == .bluetoothLELL || dlt == .bluetoothLELLWithPHDR || dlt == .user0
     }
 }

@@ -29,6 +29,7 @@ public struct AdvertisingChannelPDU: Hashable, Sendable, CustomStringConvertible
     /// The largest AdvData or ScanRspData of a legacy advertising PDU, in octets.
     public static let maximumLegacyDataLength = 31
 
+    /// PDU Type (header bits 0...3).
     public var pduType: AdvertisingPDUType
     /// Header bit 4, reserved for future use, kept as received.
     public var reservedBit: Bool
@@ -38,6 +39,7 @@ public struct AdvertisingChannelPDU: Hashable, Sendable, CustomStringConvertible
     public var txAdd: Bool
     /// RxAdd: the receiver's address (TargetA or AdvA of a request) is random (true) or public (false).
     public var rxAdd: Bool
+    /// The payload, decoded by PDU type; Length is its encoded size.
     public var payload: Payload
 
     /// A PDU. The caller chooses a `payload` case that matches `pduType`; the Length field

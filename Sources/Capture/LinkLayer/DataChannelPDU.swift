@@ -51,6 +51,7 @@ public struct DataChannelPDU: Hashable, Sendable, CustomStringConvertible {
         case reserved([UInt8])
     }
 
+    /// LLID (header bits 0...1).
     public var llid: LLID
     /// NESN, the next expected sequence number (0 or 1).
     public var nesn: UInt8

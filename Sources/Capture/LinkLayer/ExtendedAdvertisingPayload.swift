@@ -30,12 +30,14 @@ public struct ExtendedAdvertisingPayload: Hashable, Sendable, CustomStringConver
         }
     }
 
+    /// AdvMode (bits 6...7 of the first octet).
     public var advMode: AdvMode
     /// The extended header; nil when Extended Header Length is 0 (no flags octet either).
     public var extendedHeader: ExtendedHeader?
     /// AdvData: advertising data (AD structures, undecoded) or a fragment of it.
     public var advData: [UInt8]
 
+    /// A payload; its Extended Header Length follows from `extendedHeader`.
     public init(advMode: AdvMode, extendedHeader: ExtendedHeader?, advData: [UInt8] = []) {
         self.advMode = advMode
         self.extendedHeader = extendedHeader
@@ -117,6 +119,7 @@ public struct ExtendedHeader: Hashable, Sendable, CustomStringConvertible {
     /// ACAD: Additional Controller Advertising Data, the octets after the announced fields.
     public var acad: [UInt8]
 
+    /// An extended header with the given fields; absent fields are left out, and the flags follow.
     public init(advA: BluetoothAddress? = nil, targetA: BluetoothAddress? = nil, cteInfo: UInt8? = nil,
                 adi: UInt16? = nil, auxPtr: AuxPointer? = nil, syncInfo: [UInt8]? = nil, txPower: Int8? = nil,
                 reservedFlag: Bool = false, acad: [UInt8] = []) {

@@ -95,8 +95,10 @@ public struct LELLPseudoHeader: Hashable, Sendable, CustomStringConvertible {
     public var accessAddressOffenses: UInt8
     /// The access address the capture tool was configured to look for.
     public var referenceAccessAddress: UInt32
+    /// The Flags field: validity bits, PDU type, CRC/MIC check results, PHY.
     public var flags: Flags
 
+    /// A pseudo-header; set the validity bits in `flags` for the fields that carry values.
     public init(rfChannel: UInt8, signalPower: Int8 = 0, noisePower: Int8 = 0, accessAddressOffenses: UInt8 = 0,
                 referenceAccessAddress: UInt32 = 0, flags: Flags) {
         self.rfChannel = rfChannel

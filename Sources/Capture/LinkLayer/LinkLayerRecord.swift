@@ -25,10 +25,12 @@ public struct LinkLayerRecord: Hashable, Sendable, CustomStringConvertible {
     public var ppi: PPIHeader?
     /// The access address (4 octets, little-endian on air).
     public var accessAddress: UInt32
+    /// The PDU: header and payload.
     public var pdu: LinkLayerPDU
     /// The CRC as a 24-bit register value, the form Wireshark prints (see ``LinkLayerCRC``).
     public var crc: UInt32
 
+    /// A packet with the given CRC register value (masked to 24 bits).
     public init(pseudoHeader: LELLPseudoHeader? = nil, ppi: PPIHeader? = nil, accessAddress: UInt32,
                 pdu: LinkLayerPDU, crc: UInt32) {
         self.pseudoHeader = pseudoHeader

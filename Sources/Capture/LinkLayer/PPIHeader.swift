@@ -26,6 +26,7 @@ public struct PPIHeader: Hashable, Sendable {
     /// The fields' octets, exactly as stored (pph_len - 8 octets).
     public var fieldOctets: [UInt8]
 
+    /// A PPI header; pph_len follows from `fieldOctets`.
     public init(version: UInt8 = 0, flags: UInt8 = 0, dlt: LinkType, fieldOctets: [UInt8] = []) {
         self.version = version
         self.flags = flags

@@ -6,7 +6,8 @@
 public struct CaptureRecord: Hashable, Sendable, CustomStringConvertible {
     /// The 0-based position of the record among the file's packet records.
     public var index: Int
-    /// Microseconds since the Unix epoch, rounded down.
+    /// Microseconds since the Unix epoch, rounded down (0 for a pcapng Simple Packet Block,
+    /// which has no timestamp).
     public var timestamp: Int64
     /// Nanoseconds beyond ``timestamp`` (0...999) when the file is finer than a microsecond.
     public var subMicrosecondNanoseconds: UInt16
@@ -29,6 +30,7 @@ public struct CaptureRecord: Hashable, Sendable, CustomStringConvertible {
     /// The record's octets stored in the file (the format's captured/included length).
     public var capturedLength: Int
 
+    /// A record; see the properties for each field's meaning and units.
     public init(index: Int, timestamp: Int64, subMicrosecondNanoseconds: UInt16 = 0,
                 direction: CaptureDirection = .unknown, controllerIndex: UInt16? = nil,
                 interfaceID: UInt32? = nil, cumulativeDrops: UInt32? = nil,
