@@ -1,0 +1,27 @@
+/// Why a record could not be written to a capture file.
+public enum CaptureWriteError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The writer does not produce this datalink (only ``LinkType/btsnoopH4`` and
+    /// ``LinkType/btsnoopMonitor`` are written).
+    case unsupportedDatalink(LinkType)
+    /// The record has no representation in the datalink (for example a monitor note in an H4
+    /// file, an LE link-layer packet in any btsnoop file, or an ACL packet whose direction is
+    /// unknown).
+    case notRepresentable(recordIndex: Int, reason: String)
+    /// The timestamp does not fit the btsnoop field (64-bit microseconds since the btsnoop epoch).
+    case timestampOutOfRange(recordIndex: Int, timestamp: Int64)
+    /// The packet is longer than ``CaptureFile/maximumRecordLength``, which readers refuse.
+    case recordTooLong(recordIndex: Int, length: Int)
+
+    public var description: String {
+        switch self {
+        case let .unsupportedDatalink(datalink):
+            return "cannot write \(datalink) files"
+        case let .notRepresentable(index, reason):
+            return "record \(index) cannot be written: \(reason)"
+        case let .timestampOutOfRange(index, timestamp):
+            return "record \(index): timestamp \(timestamp) us does not fit a btsnoop timestamp"
+        case let .recordTooLong(index, length):
+            return "record \(index): \(length) octets is more than the \(CaptureFile.maximumRecordLength)-octet maximum"
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// The Capture layer. See docs/architecture.md.
