@@ -300,15 +300,21 @@ struct ADStructureFixtureTests {
         #expect(e.structure?.description == #"URI "https://example.com""#)
         #expect(u == ADURI(scheme: "\u{17}", rest: "//example.com"))
 
-        // 06 24 c2 b9 66 6f 6f  Length 6, URI: scheme U+00B9 (two UTF-8 octets, "example:"), "foo";
-        // the code point is kept raw
-        let raw = try onlyElement("06 24 c2 b9 66 6f 6f")
+        // 06 24 c2 b9 66 6f 6f  Length 6, URI: scheme U+00B9 (two UTF-8 octets, "example:"), "foo"
+        let two = try onlyElement("06 24 c2 b9 66 6f 6f")
+        guard case .uri(let e2)? = two.structure else { Issue.record("not a URI"); return }
+        #expect(e2.schemeCodePoint == 0xB9)
+        #expect(e2.schemeName == "example:")
+        #expect(e2.uriString == "example:foo")
+
+        // 06 24 df bf 66 6f 6f  Length 6, URI: scheme U+07FF (unassigned), "foo"; the code point is kept raw
+        let raw = try onlyElement("06 24 df bf 66 6f 6f")
         guard case .uri(let r)? = raw.structure else { Issue.record("not a URI"); return }
-        #expect(r.schemeCodePoint == 0xB9)
+        #expect(r.schemeCodePoint == 0x7FF)
         #expect(r.restBytes == [0x66, 0x6F, 0x6F])
         #expect(r.uriString == nil)
-        #expect(r.description == #"scheme 0x00B9 "foo""#)
-        try expectADRoundTrip(try adBytes("0f 24 17 2f 2f 65 78 61 6d 70 6c 65 2e 63 6f 6d 06 24 c2 b9 66 6f 6f"))
+        #expect(r.description == #"scheme 0x07FF "foo""#)
+        try expectADRoundTrip(try adBytes("0f 24 17 2f 2f 65 78 61 6d 70 6c 65 2e 63 6f 6d 06 24 df bf 66 6f 6f"))
     }
 
     @Test("LE Supported Features (0x27)")
