@@ -1,0 +1,164 @@
+import ATT
+import BLECore
+import HCI
+import L2CAP
+import SMP
+
+extension DissectedPacket {
+    /// The packet as one JSON object (for `blectl decode --json`):
+    ///
+    /// - always: `index`, `time` (seconds since the first record), `timestamp_us` (since the Unix
+    ///   epoch), `direction`, `summary` (the text of ``summary``), and `controller` for monitor captures;
+    /// - by layer: `hci` (`type`, and `opcode` or `event_code`/`subevent`, `name`; for ACL `handle`,
+    ///   `packet_boundary`, `length`), `link_layer`, `l2cap` (`cid`, `length`), `att` (`opcode` as an
+    ///   integer, `name`, the PDU's fields, and `handle_names` from the capture's GATT discovery),
+    ///   `smp`, `signaling`;
+    /// - `error` (`layer`, `reason`) for a malformed packet, `notes` for diagnostics.
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("index", .int(index)),
+            ("time", .double(Double(relativeTime) / 1_000_000)),
+            ("timestamp_us", .int(Int(timestamp))),
+            ("direction", .string(Self.jsonDirection(direction))),
+        ]
+        if let controllerIndex { members.append(("controller", .int(Int(controllerIndex)))) }
+        members.append(("summary", .string(summary)))
+        switch content {
+        case let .command(packet, _):
+            members.append(("hci", .object([("type", .string("command")), ("opcode", .int(Int(packet.opcode.rawValue))),
+                                            ("name", .string(packet.opcode.name ?? "unknown"))])))
+        case let .event(packet, event, _):
+            var hci: [(String, JSONValue)] = [("type", .string("event")), ("event_code", .int(Int(packet.code.rawValue)))]
+            if case .leMeta(let meta) = event { hci.append(("subevent", .int(Int(meta.subeventCode.rawValue)))) }
+            hci.append(("name", .string(String(event.description.prefix { $0 != ":" }))))
+            members.append(("hci", .object(hci)))
+        case let .acl(acl, stage):
+            members.append(("hci", .object([("type", .string("acl")), ("handle", .int(Int(acl.handle))),
+                                            ("packet_boundary", .int(Int(acl.packetBoundary.rawValue))),
+                                            ("length", .int(acl.data.count))])))
+            members += Self.l2capMembers(stage)
+        case .sco(let sco):
+            members.append(("hci", .object([("type", .string("sco")), ("handle", .int(Int(sco.handle))), ("length", .int(sco.data.count))])))
+        case .iso:
+            members.append(("hci", .object([("type", .string("iso"))])))
+        case let .monitor(opcode, payload):
+            members.append(("monitor", .object([("opcode", .int(Int(opcode.rawValue))), ("name", .string(opcode.description)),
+                                                ("length", .int(payload.count))])))
+        case let .linkLayer(ll, stage):
+            members.append(("link_layer", .object([("access_address", .int(Int(ll.accessAddress))),
+                                                   ("stage", .string(stage.name))])))
+            if case .l2cap(let l2cap) = stage { members += Self.l2capMembers(l2cap) }
+        case let .unsupported(linkType, octets):
+            members.append(("unsupported", .object([("link_type", .int(Int(linkType.rawValue))), ("length", .int(octets))])))
+        case let .malformed(layer, reason, _):
+            members.append(("error", .object([("layer", .string(layer)), ("reason", .string(reason))])))
+        }
+        if !notes.isEmpty { members.append(("notes", .array(notes.map { .string($0) }))) }
+        return .object(members)
+    }
+
+    static func jsonDirection(_ d: CaptureDirection) -> String {
+        switch d {
+        case .hostToController: return "host_to_controller"
+        case .controllerToHost: return "controller_to_host"
+        case .centralToPeripheral: return "central_to_peripheral"
+        case .peripheralToCentral: return "peripheral_to_central"
+        case .unknown: return "unknown"
+        }
+    }
+
+    static func l2capMembers(_ stage: L2CAPStage) -> [(String, JSONValue)] {
+        guard case let .complete(frame, content) = stage else {
+            return [("l2cap", .object([("fragment", .bool(true))]))]
+        }
+        var members: [(String, JSONValue)] = [("l2cap", .object([("cid", .int(Int(frame.channelID.rawValue))),
+                                                                 ("length", .int(frame.payload.count))]))]
+        switch content {
+        case let .att(pdu, annotation):
+            var att: [(String, JSONValue)] = [("opcode", .int(Int(pdu.opcode.rawValue))), ("name", .string(pdu.opcode.name))]
+            att += pdu.fields.map { ($0.name, Self.json($0.value)) }
+            if !annotation.handleNames.isEmpty {
+                att.append(("handle_names", .object(annotation.handleNames.sorted { $0.key < $1.key }
+                    .map { (CaptureText.hex16($0.key), .string($0.value)) })))
+            }
+            members.append(("att", .object(att)))
+        case let .attMalformed(payload, error):
+            var att: [(String, JSONValue)] = []
+            if let opcode = payload.first {
+                att = [("opcode", .int(Int(opcode))), ("name", .string(ATTOpcode(rawValue: opcode).name)), ("malformed", .bool(true))]
+            }
+            members.append(("att", .object(att)))
+            members.append(("error", .object([("layer", .string("ATT")), ("reason", .string(error.description)),
+                                              ("offset", .int(error.offset))])))
+        case .smp(let pdu):
+            members.append(("smp", .object([("code", .int(Int(pdu.code.rawValue))), ("name", .string(pdu.code.description)),
+                                            ("description", .string(pdu.description))])))
+        case let .smpMalformed(_, error):
+            members.append(("error", .object([("layer", .string("SMP")), ("reason", .string(error.description))])))
+        case let .signaling(packet, command):
+            members.append(("signaling", .object([("code", .int(Int(packet.code.rawValue))), ("identifier", .int(Int(packet.identifier))),
+                                                  ("description", .string(command.description))])))
+        case let .signalingMalformed(_, error):
+            members.append(("error", .object([("layer", .string("L2CAP signaling")), ("reason", .string(error.description))])))
+        case .other:
+            break
+        }
+        return members
+    }
+
+    static func json(_ value: ATTFieldValue) -> JSONValue {
+        switch value {
+        case .integer(let i): return .int(i)
+        case .octets(let o): return .string(Hex.encode(o))
+        case .uuid(let u): return .string(u.description)
+        case .text(let t): return .string(t)
+        case .list(let entries): return .array(entries.map { .object($0.map { ($0.name, json($0.value)) }) })
+        }
+    }
+}
+
+extension DissectedPacket.LinkLayerStage {
+    var name: String {
+        switch self {
+        case .advertising: return "advertising"
+        case .linkControl: return "link_control"
+        case .l2cap: return "l2cap"
+        case .encrypted: return "encrypted"
+        case .retransmission: return "retransmission"
+        case .badCRC: return "bad_crc"
+        }
+    }
+}
+
+extension CaptureReport {
+    /// The report as one JSON object, `{"summary": {...}}`, printed after the packets by
+    /// `blectl decode --json`.
+    public var json: JSONValue {
+        let devices: [JSONValue] = self.devices.map { d in
+            var m: [(String, JSONValue)] = [("address", .string(d.address.description)), ("address_type", .string(d.addressType))]
+            if let name = d.name { m.append(("name", .string(name))) }
+            m.append(("advertising_reports", .int(d.advertisingReports)))
+            if let rssi = d.lastRSSI { m.append(("rssi", .int(Int(rssi)))) }
+            m.append(("connectable", .bool(d.connectable)))
+            return .object(m)
+        }
+        let connections: [JSONValue] = self.connections.map { c in
+            var m: [(String, JSONValue)] = [("link", .string(c.link.description))]
+            if let peer = c.peerAddress { m.append(("peer", .string(peer.description))) }
+            if let name = c.peerName { m.append(("peer_name", .string(name))) }
+            if let role = c.role { m.append(("role", .string(role))) }
+            m += [("first_record", .int(c.firstRecord)), ("last_record", .int(c.lastRecord)), ("att_pdus", .int(c.attPDUs))]
+            if let mtu = c.attMTU { m.append(("att_mtu", .int(mtu))) }
+            if let reason = c.disconnectReason { m.append(("disconnect_reason", .string(reason))) }
+            m.append(("gatt", .array(c.gatt.renderedLines().map { .string($0) })))
+            return .object(m)
+        }
+        return .object([("summary", .object([
+            ("records", .int(recordCount)),
+            ("malformed", .int(malformedCount)),
+            ("devices", .array(devices)),
+            ("connections", .array(connections)),
+            ("att_counts", .object(attCounts.map { ("0x" + Hex.encode([$0.opcode.rawValue]), .int($0.count)) })),
+        ]))])
+    }
+}

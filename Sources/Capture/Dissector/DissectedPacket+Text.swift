@@ -1,0 +1,161 @@
+import ATT
+import BLECore
+import HCI
+import L2CAP
+
+extension DissectedPacket {
+    /// The packet as one line: seconds since the first record, direction, the controller for
+    /// monitor captures, and a summary down to the deepest layer decoded, for example
+    /// `    0.512345 H>C ACL 0x0040 ATT Write Request handle 0x0012 (Heart Rate Control Point) value 01`.
+    ///
+    /// Directions: `H>C` host to controller, `C>H` controller to host, `C>P` central to
+    /// peripheral and `P>C` peripheral to central over the air, `---` unknown. Notes (reassembly
+    /// diagnostics, retransmissions) follow after ` !! `.
+    public var line: String {
+        var out = CaptureText.seconds(relativeTime).leftPadded(to: 12)
+        out += " " + CaptureText.direction(direction) + " "
+        if let controllerIndex { out += "[hci\(controllerIndex)] " }
+        out += summary
+        for note in notes { out += " !! " + note }
+        return out
+    }
+
+    /// The summary part of ``line``: what the packet is, down to ATT, SMP or signaling.
+    public var summary: String {
+        switch content {
+        case let .command(packet, value):
+            return "HCI Command " + (value?.description ?? packet.description)
+        case let .event(_, event, advertising):
+            if !advertising.isEmpty {
+                let name = event.description.prefix { $0 != ":" }
+                return "HCI Event \(name): " + advertising.map(\.description).joined(separator: "; ")
+            }
+            return "HCI Event \(event)"
+        case let .acl(acl, stage):
+            return "ACL \(CaptureText.hex16(acl.handle)) " + stage.summary(octets: acl.data.count, boundary: acl.packetBoundary.description)
+        case .sco(let sco):
+            return "SCO \(CaptureText.hex16(sco.handle)) \(sco.data.count) octets"
+        case .iso(let iso):
+            return "ISO \(iso)"
+        case let .monitor(opcode, payload):
+            return "Monitor \(opcode)" + CaptureText.monitorDetail(opcode, payload)
+        case let .linkLayer(ll, stage):
+            return stage.summary(ll)
+        case let .unsupported(linkType, octets):
+            return "\(linkType) record, \(octets) octets (not decoded)"
+        case let .malformed(layer, reason, octets):
+            return "malformed \(layer) (\(octets.count) octets): \(reason)"
+        }
+    }
+}
+
+extension DissectedPacket.L2CAPStage {
+    func summary(octets: Int, boundary: String) -> String {
+        switch self {
+        case .fragment: return "L2CAP fragment (\(boundary), \(octets) octets)"
+        case .complete(_, let content): return content.summary
+        case .dropped: return "L2CAP fragment dropped (\(boundary), \(octets) octets)"
+        }
+    }
+}
+
+extension DissectedPacket.LinkLayerStage {
+    func summary(_ ll: LinkLayerRecord) -> String {
+        let aa = "LL 0x" + String(ll.accessAddress, radix: 16)
+        switch self {
+        case .advertising(let data):
+            guard case .advertising(let adv) = ll.pdu else { return ll.description }
+            var text = "LL \(adv.pduType)"
+            if let advA = adv.advA { text += " \(advA) (\(adv.txAdd ? "random" : "public"))" }
+            if case let .connectIndication(initA, _, llData) = adv.payload {
+                text += " from \(initA) (\(adv.txAdd ? "random" : "public")) \(llData)"
+            }
+            if let data, !data.elements.isEmpty { text += ": \(data)" }
+            return text
+        case .linkControl:
+            guard case .data(let pdu) = ll.pdu else { return ll.description }
+            return "\(aa) \(pdu)"
+        case .l2cap(let stage):
+            guard case .data(let pdu) = ll.pdu else { return ll.description }
+            return "\(aa) " + stage.summary(octets: pdu.payload.count, boundary: pdu.llid.description)
+        case .encrypted:
+            guard case .data(let pdu) = ll.pdu else { return ll.description }
+            return "\(aa) encrypted \(pdu.llid) payload, \(pdu.payload.count) octets"
+        case .retransmission:
+            return "\(aa) retransmission"
+        case .badCRC:
+            return "\(aa) CRC error, not decoded"
+        }
+    }
+}
+
+extension AdvertisingSummary: CustomStringConvertible {
+    /// "D0:0D:FE:ED:48:52 (random) ADV_IND -58 dBm: Flags 0x06 (...), Complete Local Name "X"".
+    public var description: String {
+        var text = "\(address) (\(addressType)) \(eventType)"
+        if let rssi { text += " \(rssi) dBm" }
+        if !data.elements.isEmpty { text += ": \(data)" }
+        return text
+    }
+}
+
+/// Text helpers shared by the packet lines and the report.
+enum CaptureText {
+    static func hex16(_ v: UInt16) -> String { "0x" + Hex.encode([UInt8(v >> 8), UInt8(v & 0xFF)]) }
+
+    /// "12.345678": microseconds as seconds with six decimals.
+    static func seconds(_ microseconds: Int64) -> String {
+        let sign = microseconds < 0 ? "-" : ""
+        let m = microseconds.magnitude
+        let fraction = String(m % 1_000_000)
+        return "\(sign)\(m / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
+    }
+
+    static func direction(_ d: CaptureDirection) -> String {
+        switch d {
+        case .hostToController: return "H>C"
+        case .controllerToHost: return "C>H"
+        case .centralToPeripheral: return "C>P"
+        case .peripheralToCentral: return "P>C"
+        case .unknown: return "---"
+        }
+    }
+
+    /// The text of monitor records that carry text (System Note, User Logging).
+    static func monitorDetail(_ opcode: MonitorOpcode, _ payload: [UInt8]) -> String {
+        let printable = payload.filter { $0 >= 0x20 && $0 < 0x7F }
+        if opcode == .systemNote || opcode == .userLogging, !printable.isEmpty {
+            return ": " + String(decoding: printable, as: UTF8.self)
+        }
+        return payload.isEmpty ? "" : ", \(payload.count) octets"
+    }
+
+    /// "2025-01-25 16:53:02.430950 UTC" for microseconds since the Unix epoch (proleptic
+    /// Gregorian calendar).
+    static func utc(_ microseconds: Int64) -> String {
+        let seconds = microseconds >= 0 ? microseconds / 1_000_000 : (microseconds - 999_999) / 1_000_000
+        let micros = microseconds - seconds * 1_000_000
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        // Days to civil date (Howard Hinnant's algorithm, public domain).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let fraction = String(micros)
+        return "\(year)-\(two(month))-\(two(day)) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))."
+            + String(repeating: "0", count: 6 - fraction.count) + fraction + " UTC"
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -1,0 +1,80 @@
+import BLECore
+import Capture
+
+/// `blectl decode FILE [--json] [--no-summary]`: decodes a capture file to one line (or one JSON
+/// object) per packet, then a summary. A malformed packet prints its reason and offset and
+/// decoding goes on; a capture file that ends in a damaged record prints every good record,
+/// then the error with its file offset, and exits 1.
+enum DecodeCommand {
+    static func run(arguments: [String], output: inout OutputBuffer) -> Int32 {
+        var path: String?
+        var json = false
+        var summary = true
+        for argument in arguments {
+            switch argument {
+            case "--json": json = true
+            case "--no-summary": summary = false
+            case _ where argument.hasPrefix("-"):
+                printError("blectl decode: unknown option '\(argument)'\n\n\(BlectlCommand.usage)")
+                return 2
+            default:
+                guard path == nil else {
+                    printError("blectl decode: one capture file at a time ('\(path!)' and '\(argument)')")
+                    return 2
+                }
+                path = argument
+            }
+        }
+        guard let path else {
+            printError("blectl decode: which capture file? usage: blectl decode FILE [--json] [--no-summary]")
+            return 2
+        }
+
+        let file: CaptureFile
+        do { file = try CaptureFile(contentsOf: path) } catch {
+            printError("blectl decode: \(path): \(error)")
+            return 1
+        }
+        var reader = file.makeReader()
+        var dissector = Dissector()
+        var failure: CaptureError?
+        while true {
+            let record: CaptureRecord?
+            do { record = try reader.next() } catch {
+                failure = error
+                break
+            }
+            guard let record else { break }
+            let packet = dissector.dissect(record)
+            if json {
+                var text = ""
+                packet.json.write(to: &text)
+                output.line(text)
+            } else {
+                output.line(packet.line)
+            }
+        }
+        if let failure {
+            let message = "capture file damaged at offset \(failure.offset): \(failure)"
+            if json {
+                let object = JSONValue.object([("error", .object([("layer", .string("capture file")),
+                                                                  ("reason", .string(failure.description)),
+                                                                  ("offset", .int(failure.offset))]))])
+                output.line(object.description)
+            } else {
+                output.line("!! " + message)
+            }
+        }
+        if summary {
+            let report = dissector.report
+            if json {
+                var text = ""
+                report.json.write(to: &text)
+                output.line(text)
+            } else {
+                for line in report.renderedLines { output.line(line) }
+            }
+        }
+        return failure == nil ? 0 : 1
+    }
+}
