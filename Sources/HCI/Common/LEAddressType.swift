@@ -3,7 +3,7 @@ import BLECore
 /// An HCI LE address-type parameter such as Address_Type, Peer_Address_Type or
 /// Direct_Address_Type (Core v5.4, Vol 4, Part E, 7.7.65.2 and 7.7.65.13). Unknown values are
 /// kept raw.
-public struct LEAddressType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct LEAddressType: HCIFieldValue {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 

@@ -7,9 +7,9 @@ import BLECore
 /// Data (Data_Length octets, 0...31), RSSI (1, signed, dBm; 127 means not available).
 /// Reports follow one another, each complete, after the event's Num_Reports octet, as
 /// controllers send them.
-public struct LEAdvertisingReport: Hashable, Sendable {
+public struct LEAdvertisingReport: HCIParameterLayout {
     /// The legacy advertising PDU type that produced the report. Unknown values are kept raw.
-    public struct EventType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct EventType: HCIFieldValue {
         public let rawValue: UInt8
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -57,25 +57,18 @@ public struct LEAdvertisingReport: Hashable, Sendable {
         self.rssi = rssi
     }
 
-    /// Reads one report.
-    ///
-    /// - Throws: ``BLEDecodingError`` naming the field that ran past the event.
-    public init(from r: inout ByteReader) throws(BLEDecodingError) {
-        eventType = EventType(rawValue: try r.readUInt8("Event_Type"))
-        addressType = LEAddressType(rawValue: try r.readUInt8("Address_Type"))
-        address = try BluetoothAddress(from: &r, field: "Address")
-        let length = try r.readUInt8("Data_Length")
-        data = try r.readBytes(Int(length), "Data")
-        rssi = Int8(bitPattern: try r.readUInt8("RSSI"))
+    /// An empty ADV_IND report from the public address 00:00:00:00:00:00, which decoding fills in.
+    public init() {
+        self.init(eventType: .advInd, addressType: .public, address: .zero, data: [], rssi: 127)
     }
 
-    /// Appends the report's fields.
-    public func write(to w: inout ByteWriter) {
-        w.writeUInt8(eventType.rawValue)
-        w.writeUInt8(addressType.rawValue)
-        address.write(to: &w)
-        w.writeUInt8(UInt8(truncatingIfNeeded: data.count))
-        w.writeBytes(data)
-        w.writeUInt8(UInt8(bitPattern: rssi))
+    /// The report's fields in order; ``HCIParameterLayout/init(from:)`` reads one report and
+    /// ``HCIParameterLayout/write(to:)`` appends one.
+    public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
+        try coder.code(&eventType, "Event_Type")
+        try coder.code(&addressType, "Address_Type")
+        try coder.code(&address, "Address")
+        try coder.code(lengthPrefixed: &data, lengthField: "Data_Length", "Data")
+        try coder.code(dBm: &rssi, "RSSI")
     }
 }

@@ -7,9 +7,9 @@ import BLECore
 /// Secondary_PHY (1), Advertising_SID (1), TX_Power (1, signed dBm, 127 = not available),
 /// RSSI (1, signed dBm, 127 = not available), Periodic_Advertising_Interval (2, 1.25 ms units),
 /// Direct_Address_Type (1), Direct_Address (6), Data_Length (1), Data (Data_Length octets).
-public struct LEExtendedAdvertisingReport: Hashable, Sendable {
+public struct LEExtendedAdvertisingReport: HCIParameterLayout {
     /// The Event_Type bit field. Reserved bits (7...15) are kept as received.
-    public struct EventType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct EventType: HCIFieldValue {
         public let rawValue: UInt16
         public init(rawValue: UInt16) { self.rawValue = rawValue }
 
@@ -121,39 +121,26 @@ public struct LEExtendedAdvertisingReport: Hashable, Sendable {
         self.data = data
     }
 
-    /// Reads one report.
-    ///
-    /// - Throws: ``BLEDecodingError`` naming the field that ran past the event.
-    public init(from r: inout ByteReader) throws(BLEDecodingError) {
-        eventType = EventType(rawValue: try r.readUInt16("Event_Type"))
-        addressType = LEAddressType(rawValue: try r.readUInt8("Address_Type"))
-        address = try BluetoothAddress(from: &r, field: "Address")
-        primaryPHY = try r.readUInt8("Primary_PHY")
-        secondaryPHY = try r.readUInt8("Secondary_PHY")
-        advertisingSID = try r.readUInt8("Advertising_SID")
-        txPower = Int8(bitPattern: try r.readUInt8("TX_Power"))
-        rssi = Int8(bitPattern: try r.readUInt8("RSSI"))
-        periodicAdvertisingInterval = try r.readUInt16("Periodic_Advertising_Interval")
-        directAddressType = LEAddressType(rawValue: try r.readUInt8("Direct_Address_Type"))
-        directAddress = try BluetoothAddress(from: &r, field: "Direct_Address")
-        let length = try r.readUInt8("Data_Length")
-        data = try r.readBytes(Int(length), "Data")
+    /// An empty report with every field zero, which decoding fills in.
+    public init() {
+        self.init(eventType: EventType(rawValue: 0), addressType: .public, address: .zero,
+                  primaryPHY: 0, advertisingSID: 0, txPower: 0, rssi: 0, data: [])
     }
 
-    /// Appends the report's fields.
-    public func write(to w: inout ByteWriter) {
-        w.writeUInt16(eventType.rawValue)
-        w.writeUInt8(addressType.rawValue)
-        address.write(to: &w)
-        w.writeUInt8(primaryPHY)
-        w.writeUInt8(secondaryPHY)
-        w.writeUInt8(advertisingSID)
-        w.writeUInt8(UInt8(bitPattern: txPower))
-        w.writeUInt8(UInt8(bitPattern: rssi))
-        w.writeUInt16(periodicAdvertisingInterval)
-        w.writeUInt8(directAddressType.rawValue)
-        directAddress.write(to: &w)
-        w.writeUInt8(UInt8(truncatingIfNeeded: data.count))
-        w.writeBytes(data)
+    /// The report's fields in order; ``HCIParameterLayout/init(from:)`` reads one report and
+    /// ``HCIParameterLayout/write(to:)`` appends one.
+    public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
+        try coder.code(&eventType, "Event_Type")
+        try coder.code(&addressType, "Address_Type")
+        try coder.code(&address, "Address")
+        try coder.code(&primaryPHY, "Primary_PHY", format: .hex)
+        try coder.code(&secondaryPHY, "Secondary_PHY", format: .hex)
+        try coder.code(&advertisingSID, "Advertising_SID", format: .hex)
+        try coder.code(dBm: &txPower, "TX_Power")
+        try coder.code(dBm: &rssi, "RSSI")
+        try coder.code(&periodicAdvertisingInterval, "Periodic_Advertising_Interval")
+        try coder.code(&directAddressType, "Direct_Address_Type")
+        try coder.code(&directAddress, "Direct_Address")
+        try coder.code(lengthPrefixed: &data, lengthField: "Data_Length", "Data")
     }
 }

@@ -1,0 +1,18 @@
+/// HCI_Set_Event_Mask, opcode 0x0C01 (Core v5.4, Vol 4, Part E, 7.3.1): chooses the events the
+/// controller may send. Returns Status.
+///
+/// Parameters: Event_Mask (8).
+public struct HCISetEventMask: HCICommand {
+    public typealias ReturnParameters = HCIStatusReturnParameters
+    public static var opcode: HCIOpcode { .setEventMask }
+
+    /// Event_Mask: the events enabled.
+    public var eventMask: HCIEventMask
+
+    public init(eventMask: HCIEventMask) { self.eventMask = eventMask }
+    public init() { self.init(eventMask: []) }
+
+    public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
+        try coder.code(&eventMask, "Event_Mask")
+    }
+}

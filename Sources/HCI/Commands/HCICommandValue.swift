@@ -1,0 +1,218 @@
+import BLECore
+
+/// An HCI command, decoded: one case per command this package implements, and
+/// ``unknown(_:)`` for every other opcode (vendor commands included), kept whole.
+///
+/// ```swift
+/// let command = try HCICommandValue(decoding: [0x0C, 0x20, 0x02, 0x01, 0x00])
+/// command.description   // "LE Set Scan Enable le_scan_enable=1 filter_duplicates=0"
+/// ```
+public enum HCICommandValue: Hashable, Sendable, CustomStringConvertible {
+    case reset(HCIReset)
+    case setEventMask(HCISetEventMask)
+    case readLocalVersionInformation(HCIReadLocalVersionInformation)
+    case readLocalSupportedCommands(HCIReadLocalSupportedCommands)
+    case readLocalSupportedFeatures(HCIReadLocalSupportedFeatures)
+    case readBDADDR(HCIReadBDADDR)
+    case leSetEventMask(HCILESetEventMask)
+    case leReadBufferSize(HCILEReadBufferSize)
+    case leReadBufferSizeV2(HCILEReadBufferSizeV2)
+    case leReadLocalSupportedFeatures(HCILEReadLocalSupportedFeatures)
+    case leSetRandomAddress(HCILESetRandomAddress)
+    case leSetScanParameters(HCILESetScanParameters)
+    case leSetScanEnable(HCILESetScanEnable)
+    case leSetExtendedScanParameters(HCILESetExtendedScanParameters)
+    case leSetExtendedScanEnable(HCILESetExtendedScanEnable)
+    case leSetAdvertisingParameters(HCILESetAdvertisingParameters)
+    case leSetAdvertisingData(HCILESetAdvertisingData)
+    case leSetScanResponseData(HCILESetScanResponseData)
+    case leSetAdvertisingEnable(HCILESetAdvertisingEnable)
+    case leSetExtendedAdvertisingParameters(HCILESetExtendedAdvertisingParameters)
+    case leSetExtendedAdvertisingData(HCILESetExtendedAdvertisingData)
+    case leSetExtendedScanResponseData(HCILESetExtendedScanResponseData)
+    case leSetExtendedAdvertisingEnable(HCILESetExtendedAdvertisingEnable)
+    case leReadMaximumAdvertisingDataLength(HCILEReadMaximumAdvertisingDataLength)
+    case leCreateConnection(HCILECreateConnection)
+    case leExtendedCreateConnection(HCILEExtendedCreateConnection)
+    case leCreateConnectionCancel(HCILECreateConnectionCancel)
+    case disconnect(HCIDisconnect)
+    case leConnectionUpdate(HCILEConnectionUpdate)
+    case leSetDataLength(HCILESetDataLength)
+    case leReadPHY(HCILEReadPHY)
+    case leSetPHY(HCILESetPHY)
+    case leLongTermKeyRequestReply(HCILELongTermKeyRequestReply)
+    /// A command this package does not decode, as received.
+    case unknown(HCICommandPacket)
+
+    /// Decodes the parameters of `packet` when its opcode is one this package implements.
+    ///
+    /// - Throws: ``BLEDecodingError`` naming the field, with offsets counted from the first
+    ///   octet of the command packet (Opcode at 0, the parameters from 3), when the parameters
+    ///   of a known command are short, too long or invalid.
+    public init(packet: HCICommandPacket) throws(BLEDecodingError) {
+        let p = packet
+        switch packet.opcode {
+        case .reset: self = .reset(try .init(packet: p))
+        case .setEventMask: self = .setEventMask(try .init(packet: p))
+        case .readLocalVersionInformation: self = .readLocalVersionInformation(try .init(packet: p))
+        case .readLocalSupportedCommands: self = .readLocalSupportedCommands(try .init(packet: p))
+        case .readLocalSupportedFeatures: self = .readLocalSupportedFeatures(try .init(packet: p))
+        case .readBDADDR: self = .readBDADDR(try .init(packet: p))
+        case .leSetEventMask: self = .leSetEventMask(try .init(packet: p))
+        case .leReadBufferSize: self = .leReadBufferSize(try .init(packet: p))
+        case .leReadBufferSizeV2: self = .leReadBufferSizeV2(try .init(packet: p))
+        case .leReadLocalSupportedFeatures: self = .leReadLocalSupportedFeatures(try .init(packet: p))
+        case .leSetRandomAddress: self = .leSetRandomAddress(try .init(packet: p))
+        case .leSetScanParameters: self = .leSetScanParameters(try .init(packet: p))
+        case .leSetScanEnable: self = .leSetScanEnable(try .init(packet: p))
+        case .leSetExtendedScanParameters: self = .leSetExtendedScanParameters(try .init(packet: p))
+        case .leSetExtendedScanEnable: self = .leSetExtendedScanEnable(try .init(packet: p))
+        case .leSetAdvertisingParameters: self = .leSetAdvertisingParameters(try .init(packet: p))
+        case .leSetAdvertisingData: self = .leSetAdvertisingData(try .init(packet: p))
+        case .leSetScanResponseData: self = .leSetScanResponseData(try .init(packet: p))
+        case .leSetAdvertisingEnable: self = .leSetAdvertisingEnable(try .init(packet: p))
+        case .leSetExtendedAdvertisingParameters: self = .leSetExtendedAdvertisingParameters(try .init(packet: p))
+        case .leSetExtendedAdvertisingData: self = .leSetExtendedAdvertisingData(try .init(packet: p))
+        case .leSetExtendedScanResponseData: self = .leSetExtendedScanResponseData(try .init(packet: p))
+        case .leSetExtendedAdvertisingEnable: self = .leSetExtendedAdvertisingEnable(try .init(packet: p))
+        case .leReadMaximumAdvertisingDataLength: self = .leReadMaximumAdvertisingDataLength(try .init(packet: p))
+        case .leCreateConnection: self = .leCreateConnection(try .init(packet: p))
+        case .leExtendedCreateConnection: self = .leExtendedCreateConnection(try .init(packet: p))
+        case .leCreateConnectionCancel: self = .leCreateConnectionCancel(try .init(packet: p))
+        case .disconnect: self = .disconnect(try .init(packet: p))
+        case .leConnectionUpdate: self = .leConnectionUpdate(try .init(packet: p))
+        case .leSetDataLength: self = .leSetDataLength(try .init(packet: p))
+        case .leReadPHY: self = .leReadPHY(try .init(packet: p))
+        case .leSetPHY: self = .leSetPHY(try .init(packet: p))
+        case .leLongTermKeyRequestReply: self = .leLongTermKeyRequestReply(try .init(packet: p))
+        default: self = .unknown(packet)
+        }
+    }
+
+    /// Decodes a command packet (Opcode, Parameter_Total_Length, parameters; no H4 indicator)
+    /// and its parameters.
+    ///
+    /// - Throws: ``BLEDecodingError`` from ``HCICommandPacket/init(decoding:)`` when
+    ///   Parameter_Total_Length does not match the octets, or from ``init(packet:)``.
+    public init(decoding bytes: ArraySlice<UInt8>) throws(BLEDecodingError) {
+        try self.init(packet: try HCICommandPacket(decoding: bytes))
+    }
+
+    /// Decodes a command packet and its parameters.
+    ///
+    /// - Throws: as the slice overload does.
+    public init(decoding bytes: [UInt8]) throws(BLEDecodingError) { try self.init(decoding: bytes[...]) }
+
+    /// The decoded command; nil for ``unknown(_:)``.
+    public var command: (any HCICommand)? {
+        switch self {
+        case .reset(let c): return c
+        case .setEventMask(let c): return c
+        case .readLocalVersionInformation(let c): return c
+        case .readLocalSupportedCommands(let c): return c
+        case .readLocalSupportedFeatures(let c): return c
+        case .readBDADDR(let c): return c
+        case .leSetEventMask(let c): return c
+        case .leReadBufferSize(let c): return c
+        case .leReadBufferSizeV2(let c): return c
+        case .leReadLocalSupportedFeatures(let c): return c
+        case .leSetRandomAddress(let c): return c
+        case .leSetScanParameters(let c): return c
+        case .leSetScanEnable(let c): return c
+        case .leSetExtendedScanParameters(let c): return c
+        case .leSetExtendedScanEnable(let c): return c
+        case .leSetAdvertisingParameters(let c): return c
+        case .leSetAdvertisingData(let c): return c
+        case .leSetScanResponseData(let c): return c
+        case .leSetAdvertisingEnable(let c): return c
+        case .leSetExtendedAdvertisingParameters(let c): return c
+        case .leSetExtendedAdvertisingData(let c): return c
+        case .leSetExtendedScanResponseData(let c): return c
+        case .leSetExtendedAdvertisingEnable(let c): return c
+        case .leReadMaximumAdvertisingDataLength(let c): return c
+        case .leCreateConnection(let c): return c
+        case .leExtendedCreateConnection(let c): return c
+        case .leCreateConnectionCancel(let c): return c
+        case .disconnect(let c): return c
+        case .leConnectionUpdate(let c): return c
+        case .leSetDataLength(let c): return c
+        case .leReadPHY(let c): return c
+        case .leSetPHY(let c): return c
+        case .leLongTermKeyRequestReply(let c): return c
+        case .unknown: return nil
+        }
+    }
+
+    /// The command as an HCI Command packet.
+    public var packet: HCICommandPacket {
+        if case .unknown(let packet) = self { return packet }
+        return command.map { $0.packet } ?? HCICommandPacket(opcode: .noOperation)
+    }
+
+    /// The command's opcode.
+    public var opcode: HCIOpcode { packet.opcode }
+
+    /// The command's name and parameters on one line.
+    public var description: String {
+        if case .unknown(let packet) = self { return packet.description }
+        return command.map { $0.description } ?? ""
+    }
+
+    /// The command type this package implements for `opcode`; nil for the others. Command
+    /// Complete uses it to decode return parameters.
+    public static func commandType(for opcode: HCIOpcode) -> (any HCICommand.Type)? {
+        switch opcode {
+        case .reset: return HCIReset.self
+        case .setEventMask: return HCISetEventMask.self
+        case .readLocalVersionInformation: return HCIReadLocalVersionInformation.self
+        case .readLocalSupportedCommands: return HCIReadLocalSupportedCommands.self
+        case .readLocalSupportedFeatures: return HCIReadLocalSupportedFeatures.self
+        case .readBDADDR: return HCIReadBDADDR.self
+        case .leSetEventMask: return HCILESetEventMask.self
+        case .leReadBufferSize: return HCILEReadBufferSize.self
+        case .leReadBufferSizeV2: return HCILEReadBufferSizeV2.self
+        case .leReadLocalSupportedFeatures: return HCILEReadLocalSupportedFeatures.self
+        case .leSetRandomAddress: return HCILESetRandomAddress.self
+        case .leSetScanParameters: return HCILESetScanParameters.self
+        case .leSetScanEnable: return HCILESetScanEnable.self
+        case .leSetExtendedScanParameters: return HCILESetExtendedScanParameters.self
+        case .leSetExtendedScanEnable: return HCILESetExtendedScanEnable.self
+        case .leSetAdvertisingParameters: return HCILESetAdvertisingParameters.self
+        case .leSetAdvertisingData: return HCILESetAdvertisingData.self
+        case .leSetScanResponseData: return HCILESetScanResponseData.self
+        case .leSetAdvertisingEnable: return HCILESetAdvertisingEnable.self
+        case .leSetExtendedAdvertisingParameters: return HCILESetExtendedAdvertisingParameters.self
+        case .leSetExtendedAdvertisingData: return HCILESetExtendedAdvertisingData.self
+        case .leSetExtendedScanResponseData: return HCILESetExtendedScanResponseData.self
+        case .leSetExtendedAdvertisingEnable: return HCILESetExtendedAdvertisingEnable.self
+        case .leReadMaximumAdvertisingDataLength: return HCILEReadMaximumAdvertisingDataLength.self
+        case .leCreateConnection: return HCILECreateConnection.self
+        case .leExtendedCreateConnection: return HCILEExtendedCreateConnection.self
+        case .leCreateConnectionCancel: return HCILECreateConnectionCancel.self
+        case .disconnect: return HCIDisconnect.self
+        case .leConnectionUpdate: return HCILEConnectionUpdate.self
+        case .leSetDataLength: return HCILESetDataLength.self
+        case .leReadPHY: return HCILEReadPHY.self
+        case .leSetPHY: return HCILESetPHY.self
+        case .leLongTermKeyRequestReply: return HCILELongTermKeyRequestReply.self
+        default: return nil
+        }
+    }
+}
+
+extension HCICommand {
+    /// This command's Return_Parameters as "name=value" pairs: decoded when they are well formed
+    /// (or when Status alone reports a failure), in hexadecimal and marked malformed otherwise.
+    public static func describeReturnParameters(_ returnParameters: ArraySlice<UInt8>) -> String {
+        do {
+            switch try result(fromReturnParameters: returnParameters) {
+            case .success(let parameters):
+                return parameters.fieldsDescription
+            case .failure(let status, let parameters):
+                return parameters?.fieldsDescription ?? "status=\(status)"
+            }
+        } catch {
+            return "return_parameters=\(Hex.encode(returnParameters)) (malformed: \(error))"
+        }
+    }
+}

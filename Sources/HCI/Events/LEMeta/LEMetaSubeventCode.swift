@@ -1,0 +1,65 @@
+import BLECore
+
+/// The Subevent_Code that starts every HCI_LE_Meta event's parameters
+/// (Core v5.4, Vol 4, Part E, 7.7.65). Unknown values are kept raw.
+public struct LEMetaSubeventCode: HCIFieldValue {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// 0x01: HCI_LE_Connection_Complete (7.7.65.1).
+    public static let connectionComplete = LEMetaSubeventCode(rawValue: 0x01)
+    /// 0x02: HCI_LE_Advertising_Report (7.7.65.2).
+    public static let advertisingReport = LEMetaSubeventCode(rawValue: 0x02)
+    /// 0x03: HCI_LE_Connection_Update_Complete (7.7.65.3).
+    public static let connectionUpdateComplete = LEMetaSubeventCode(rawValue: 0x03)
+    /// 0x04: HCI_LE_Read_Remote_Features_Complete (7.7.65.4).
+    public static let readRemoteFeaturesComplete = LEMetaSubeventCode(rawValue: 0x04)
+    /// 0x05: HCI_LE_Long_Term_Key_Request (7.7.65.5).
+    public static let longTermKeyRequest = LEMetaSubeventCode(rawValue: 0x05)
+    /// 0x06: HCI_LE_Remote_Connection_Parameter_Request (7.7.65.6).
+    public static let remoteConnectionParameterRequest = LEMetaSubeventCode(rawValue: 0x06)
+    /// 0x07: HCI_LE_Data_Length_Change (7.7.65.7).
+    public static let dataLengthChange = LEMetaSubeventCode(rawValue: 0x07)
+    /// 0x0A: HCI_LE_Enhanced_Connection_Complete [v1] (7.7.65.10).
+    public static let enhancedConnectionComplete = LEMetaSubeventCode(rawValue: 0x0A)
+    /// 0x0C: HCI_LE_PHY_Update_Complete (7.7.65.12).
+    public static let phyUpdateComplete = LEMetaSubeventCode(rawValue: 0x0C)
+    /// 0x0D: HCI_LE_Extended_Advertising_Report (7.7.65.13).
+    public static let extendedAdvertisingReport = LEMetaSubeventCode(rawValue: 0x0D)
+    /// 0x14: HCI_LE_Channel_Selection_Algorithm (7.7.65.20).
+    public static let channelSelectionAlgorithm = LEMetaSubeventCode(rawValue: 0x14)
+    /// 0x29: HCI_LE_Enhanced_Connection_Complete [v2] (7.7.65.10).
+    public static let enhancedConnectionCompleteV2 = LEMetaSubeventCode(rawValue: 0x29)
+
+    /// The subevent's name in the specification's words (as in "LE Connection Complete"); nil
+    /// when this package does not know it.
+    public var name: String? {
+        switch rawValue {
+        case 0x01: return "LE Connection Complete"
+        case 0x02: return "LE Advertising Report"
+        case 0x03: return "LE Connection Update Complete"
+        case 0x04: return "LE Read Remote Features Complete"
+        case 0x05: return "LE Long Term Key Request"
+        case 0x06: return "LE Remote Connection Parameter Request"
+        case 0x07: return "LE Data Length Change"
+        case 0x08: return "LE Read Local P-256 Public Key Complete"
+        case 0x09: return "LE Generate DHKey Complete"
+        case 0x0A: return "LE Enhanced Connection Complete [v1]"
+        case 0x0B: return "LE Directed Advertising Report"
+        case 0x0C: return "LE PHY Update Complete"
+        case 0x0D: return "LE Extended Advertising Report"
+        case 0x0E: return "LE Periodic Advertising Sync Established [v1]"
+        case 0x0F: return "LE Periodic Advertising Report [v1]"
+        case 0x10: return "LE Periodic Advertising Sync Lost"
+        case 0x11: return "LE Scan Timeout"
+        case 0x12: return "LE Advertising Set Terminated"
+        case 0x13: return "LE Scan Request Received"
+        case 0x14: return "LE Channel Selection Algorithm"
+        case 0x29: return "LE Enhanced Connection Complete [v2]"
+        default: return nil
+        }
+    }
+
+    /// The subevent's name, or "LE subevent 0x42" when it has none here.
+    public var description: String { name ?? "LE subevent 0x\(Hex.encode([rawValue]).uppercased())" }
+}

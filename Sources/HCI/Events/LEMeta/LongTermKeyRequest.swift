@@ -1,0 +1,32 @@
+extension LEMetaEvent {
+    /// HCI_LE_Long_Term_Key_Request, subevent 0x05 (Core v5.4, Vol 4, Part E, 7.7.65.5): the
+    /// central started encryption and this peripheral's controller asks the host for the key
+    /// (answered with HCI_LE_Long_Term_Key_Request_Reply or its negative reply).
+    ///
+    /// Parameters after Subevent_Code: Connection_Handle (2), Random_Number (8),
+    /// Encrypted_Diversifier (2). Both are zero for LE Secure Connections keys.
+    public struct LongTermKeyRequest: LEMetaSubeventParameters {
+        public static var subeventCode: LEMetaSubeventCode { .longTermKeyRequest }
+
+        /// Connection_Handle.
+        public var connectionHandle: UInt16
+        /// Random_Number (Rand) that identifies a legacy-pairing LTK.
+        public var randomNumber: UInt64
+        /// Encrypted_Diversifier (EDIV) that identifies a legacy-pairing LTK.
+        public var encryptedDiversifier: UInt16
+
+        public init(connectionHandle: UInt16, randomNumber: UInt64, encryptedDiversifier: UInt16) {
+            self.connectionHandle = connectionHandle
+            self.randomNumber = randomNumber
+            self.encryptedDiversifier = encryptedDiversifier
+        }
+
+        public init() { self.init(connectionHandle: 0, randomNumber: 0, encryptedDiversifier: 0) }
+
+        public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
+            try coder.code(&connectionHandle, "Connection_Handle", format: .hex)
+            try coder.code(&randomNumber, "Random_Number", format: .hex)
+            try coder.code(&encryptedDiversifier, "Encrypted_Diversifier", format: .hex)
+        }
+    }
+}

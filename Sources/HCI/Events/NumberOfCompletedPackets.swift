@@ -1,0 +1,41 @@
+extension HCIEvent {
+    /// HCI_Number_Of_Completed_Packets, event 0x13 (Core v5.4, Vol 4, Part E, 7.7.19): how many
+    /// data packets the controller has finished with, per connection; the host's flow control
+    /// returns that many buffers.
+    ///
+    /// Parameters: Num_Handles (1), then per handle Connection_Handle[i] (2) and
+    /// Num_Completed_Packets[i] (2), element by element (Vol 4, Part E, 5.2).
+    public struct NumberOfCompletedPackets: HCIEventParameters {
+        public static var eventCode: HCIEventCode { .numberOfCompletedPackets }
+
+        /// One connection's count.
+        public struct Entry: HCIParameterLayout {
+            /// Connection_Handle[i].
+            public var connectionHandle: UInt16
+            /// Num_Completed_Packets[i]: packets completed since the previous event.
+            public var numCompletedPackets: UInt16
+
+            public init(connectionHandle: UInt16, numCompletedPackets: UInt16) {
+                self.connectionHandle = connectionHandle
+                self.numCompletedPackets = numCompletedPackets
+            }
+
+            public init() { self.init(connectionHandle: 0, numCompletedPackets: 0) }
+
+            public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
+                try coder.code(&connectionHandle, "Connection_Handle", format: .hex)
+                try coder.code(&numCompletedPackets, "Num_Completed_Packets")
+            }
+        }
+
+        /// The counts, Num_Handles of them.
+        public var entries: [Entry]
+
+        public init(entries: [Entry]) { self.entries = entries }
+        public init() { self.init(entries: []) }
+
+        public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
+            try coder.code(counted: &entries, countField: "Num_Handles", "Handles")
+        }
+    }
+}
