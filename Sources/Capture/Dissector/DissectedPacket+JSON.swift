@@ -30,7 +30,7 @@ extension DissectedPacket {
         case let .event(packet, event, _):
             var hci: [(String, JSONValue)] = [("type", .string("event")), ("event_code", .int(Int(packet.code.rawValue)))]
             if case .leMeta(let meta) = event { hci.append(("subevent", .int(Int(meta.subeventCode.rawValue)))) }
-            hci.append(("name", .string(String(event.description.prefix { $0 != ":" }))))
+            hci.append(("name", .string(event.name)))
             members.append(("hci", .object(hci)))
         case let .acl(acl, stage):
             members.append(("hci", .object([("type", .string("acl")), ("handle", .int(Int(acl.handle))),

@@ -27,8 +27,7 @@ extension DissectedPacket {
             return "HCI Command " + (value?.description ?? packet.description)
         case let .event(_, event, advertising):
             if !advertising.isEmpty {
-                let name = event.description.prefix { $0 != ":" }
-                return "HCI Event \(name): " + advertising.map(\.description).joined(separator: "; ")
+                return "HCI Event \(event.name): " + advertising.map(\.description).joined(separator: "; ")
             }
             return "HCI Event \(event)"
         case let .acl(acl, stage):
@@ -96,6 +95,14 @@ extension AdvertisingSummary: CustomStringConvertible {
         if let rssi { text += " \(rssi) dBm" }
         if !data.elements.isEmpty { text += ": \(data)" }
         return text
+    }
+}
+
+extension HCIEvent {
+    /// The event's name: the LE subevent's for LE Meta events ("LE Advertising Report").
+    var name: String {
+        if case .leMeta(let meta) = self { return meta.subeventCode.description }
+        return code.description
     }
 }
 

@@ -90,7 +90,8 @@ struct LinkState: Sendable {
         case .prepareWriteResponse(let p): return [p.handle]
         case .handleValueNotification(let p): return [p.handle]
         case .handleValueIndication(let p): return [p.handle]
-        case .errorResponse(let p): return [p.attributeHandleInError]
+        // An Error Response's handle may be the start of a searched range (Attribute Not
+        // Found): it is named through the request it answers, when that names one attribute.
         default: return []
         }
     }
