@@ -9,7 +9,9 @@ import BLECore
 /// HCIOpcode.leSetScanEnable.name                         // "LE Set Scan Enable"
 /// ```
 public struct HCIOpcode: HCIFieldValue, Comparable {
+    /// The value as carried on the wire.
     public let rawValue: UInt16
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// The opcode for group `ogf` (6 bits) and command `ocf` (10 bits); extra bits are discarded.
@@ -35,6 +37,7 @@ public struct HCIOpcode: HCIFieldValue, Comparable {
         return isVendorSpecific ? "Vendor Command \(hex)" : "Opcode \(hex)"
     }
 
+    /// Orders by raw value.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
     // MARK: No operation
