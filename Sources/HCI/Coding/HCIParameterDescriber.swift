@@ -68,9 +68,10 @@ public struct HCIParameterDescriber: HCIParameterCoder {
         append(field, Self.integer(value, format))
     }
 
-    /// Prints the value with "dBm".
+    /// Prints the value with "dBm"; 127, which these fields use for "not available" or "no
+    /// preference", prints as "127 (n/a)".
     public mutating func code(dBm value: inout Int8, _ field: String) {
-        append(field, "\(value) dBm")
+        append(field, value == 127 ? "127 (n/a)" : "\(value) dBm")
     }
 
     /// Prints the address as "AA:BB:CC:DD:EE:FF".

@@ -68,7 +68,7 @@ extension HCIEvent {
 
         /// Status, Connection_Handle and Encryption_Enabled, laid out as in v1.
         public var change: EncryptionChange
-        /// Encryption_Key_Size: the key size in octets (7...16).
+        /// Encryption_Key_Size: the encryption key size in octets (at most 16).
         public var encryptionKeySize: UInt8
 
         /// A value from its fields.
