@@ -5,6 +5,7 @@ import BLECore
 /// Errors name the specification's field and its offset from the first octet the reader was
 /// given; an element of an arrayed parameter is named with its index, as in "Event_Type[2]".
 public struct HCIParameterDecoder: HCIParameterCoder {
+    /// Decoding fails with the field and offset.
     public typealias Failure = BLEDecodingError
 
     /// The reader, positioned after the last field decoded.
@@ -18,54 +19,65 @@ public struct HCIParameterDecoder: HCIParameterCoder {
     @inlinable
     public init(reader: ByteReader) { self.reader = reader }
 
+    /// Always true.
     @inlinable public var isDecoding: Bool { true }
     @inlinable public var offset: Int { reader.offset }
 
+    /// Reads one octet.
     @inlinable
     public mutating func code(_ value: inout UInt8, _ field: String, format: HCIFieldFormat) throws(BLEDecodingError) {
         value = try reader.readUInt8(field)
     }
 
+    /// Reads two octets, least significant first.
     @inlinable
     public mutating func code(_ value: inout UInt16, _ field: String, format: HCIFieldFormat) throws(BLEDecodingError) {
         value = try reader.readUInt16(field)
     }
 
+    /// Reads three octets, least significant first.
     @inlinable
     public mutating func codeUInt24(_ value: inout UInt32, _ field: String, format: HCIFieldFormat) throws(BLEDecodingError) {
         value = try reader.readUInt24(field)
     }
 
+    /// Reads four octets, least significant first.
     @inlinable
     public mutating func code(_ value: inout UInt32, _ field: String, format: HCIFieldFormat) throws(BLEDecodingError) {
         value = try reader.readUInt32(field)
     }
 
+    /// Reads eight octets, least significant first.
     @inlinable
     public mutating func code(_ value: inout UInt64, _ field: String, format: HCIFieldFormat) throws(BLEDecodingError) {
         value = try reader.readUInt64(field)
     }
 
+    /// Reads one octet as a signed dBm value.
     @inlinable
     public mutating func code(dBm value: inout Int8, _ field: String) throws(BLEDecodingError) {
         value = Int8(bitPattern: try reader.readUInt8(field))
     }
 
+    /// Reads a six-octet address, least significant octet first.
     @inlinable
     public mutating func code(_ value: inout BluetoothAddress, _ field: String) throws(BLEDecodingError) {
         value = try BluetoothAddress(from: &reader, field: field)
     }
 
+    /// Reads exactly `count` octets.
     @inlinable
     public mutating func code(_ value: inout [UInt8], count: Int, _ field: String) throws(BLEDecodingError) {
         value = try reader.readBytes(count, field)
     }
 
+    /// Reads every octet left.
     @inlinable
     public mutating func codeRemaining(_ value: inout [UInt8], _ field: String) throws(BLEDecodingError) {
         value = reader.readRemaining()
     }
 
+    /// Reads `count` elements; an element's error gets "[index]" after its field name.
     @inlinable
     public mutating func code<E: HCIParameterLayout>(_ elements: inout [E], count: Int, _ field: String) throws(BLEDecodingError) {
         elements.removeAll(keepingCapacity: true)
@@ -84,6 +96,7 @@ public struct HCIParameterDecoder: HCIParameterCoder {
         }
     }
 
+    /// Throws ``BLEDecodingError/invalidValue(field:offset:reason:)`` unless `condition` holds.
     @inlinable
     public mutating func check(_ condition: Bool, _ field: String, offset: Int, _ reason: @autoclosure () -> String) throws(BLEDecodingError) {
         if !condition { throw .invalidValue(field: field, offset: offset, reason: reason()) }

@@ -8,6 +8,7 @@ import BLECore
 /// addresses as "AA:BB:CC:DD:EE:FF", octet strings in hexadecimal, elements of an arrayed
 /// parameter in braces.
 public struct HCIParameterDescriber: HCIParameterCoder {
+    /// Describing never fails.
     public typealias Failure = Never
 
     /// The pairs printed so far.
@@ -19,7 +20,9 @@ public struct HCIParameterDescriber: HCIParameterCoder {
     /// The pairs joined by single spaces.
     public var text: String { parts.joined(separator: " ") }
 
+    /// Always false.
     public var isDecoding: Bool { false }
+    /// Describers do not count octets: always 0.
     public var offset: Int { 0 }
 
     mutating func append(_ field: String, _ value: String) {
@@ -37,14 +40,17 @@ public struct HCIParameterDescriber: HCIParameterCoder {
         }
     }
 
+    /// Prints the octet in `format`.
     public mutating func code(_ value: inout UInt8, _ field: String, format: HCIFieldFormat) {
         append(field, Self.integer(value, format))
     }
 
+    /// Prints the value in `format`.
     public mutating func code(_ value: inout UInt16, _ field: String, format: HCIFieldFormat) {
         append(field, Self.integer(value, format))
     }
 
+    /// Prints the value in `format`.
     public mutating func codeUInt24(_ value: inout UInt32, _ field: String, format: HCIFieldFormat) {
         switch format {
         case .decimal: append(field, String(value))
@@ -52,38 +58,48 @@ public struct HCIParameterDescriber: HCIParameterCoder {
         }
     }
 
+    /// Prints the value in `format`.
     public mutating func code(_ value: inout UInt32, _ field: String, format: HCIFieldFormat) {
         append(field, Self.integer(value, format))
     }
 
+    /// Prints the value in `format`.
     public mutating func code(_ value: inout UInt64, _ field: String, format: HCIFieldFormat) {
         append(field, Self.integer(value, format))
     }
 
+    /// Prints the value with "dBm"; 127, which these fields use for "not available" or "no
+    /// preference", prints as "127 (n/a)".
     public mutating func code(dBm value: inout Int8, _ field: String) {
-        append(field, "\(value) dBm")
+        append(field, value == 127 ? "127 (n/a)" : "\(value) dBm")
     }
 
+    /// Prints the address as "AA:BB:CC:DD:EE:FF".
     public mutating func code(_ value: inout BluetoothAddress, _ field: String) {
         append(field, value.description)
     }
 
+    /// Prints the octets in hexadecimal, "(none)" when empty.
     public mutating func code(_ value: inout [UInt8], count: Int, _ field: String) {
         append(field, value.isEmpty ? "(none)" : Hex.encode(value))
     }
 
+    /// Prints the octets in hexadecimal, "(none)" when empty.
     public mutating func codeRemaining(_ value: inout [UInt8], _ field: String) {
         append(field, value.isEmpty ? "(none)" : Hex.encode(value))
     }
 
+    /// Prints the value's own description (a name, a duration with its unit).
     public mutating func code<T: HCIFieldValue>(_ value: inout T, _ field: String) {
         append(field, value.description)
     }
 
+    /// Prints the elements in braces inside brackets.
     public mutating func code<E: HCIParameterLayout>(_ elements: inout [E], count: Int, _ field: String) {
         let items = elements.map { "{\($0.fieldsDescription)}" }
         append(field, "[" + items.joined(separator: ", ") + "]")
     }
 
+    /// Describers check nothing.
     public mutating func check(_ condition: Bool, _ field: String, offset: Int, _ reason: @autoclosure () -> String) {}
 }

@@ -138,8 +138,10 @@ public struct HCIStatusReturnParameters: HCIReturnParameters {
 
     /// Return parameters with `status`.
     public init(status: HCIStatus) { self.status = status }
+    /// Every field zero or empty: the value decoding starts from.
     public init() { status = .success }
 
+    /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
     public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
         try coder.code(&status, "Status")
     }

@@ -8,38 +8,71 @@ import BLECore
 /// command.description   // "LE Set Scan Enable le_scan_enable=1 filter_duplicates=0"
 /// ```
 public enum HCICommandValue: Hashable, Sendable, CustomStringConvertible {
+    /// HCI_Reset, opcode 0x0C03.
     case reset(HCIReset)
+    /// HCI_Set_Event_Mask, opcode 0x0C01.
     case setEventMask(HCISetEventMask)
+    /// HCI_Read_Local_Version_Information, opcode 0x1001.
     case readLocalVersionInformation(HCIReadLocalVersionInformation)
+    /// HCI_Read_Local_Supported_Commands, opcode 0x1002.
     case readLocalSupportedCommands(HCIReadLocalSupportedCommands)
+    /// HCI_Read_Local_Supported_Features, opcode 0x1003.
     case readLocalSupportedFeatures(HCIReadLocalSupportedFeatures)
+    /// HCI_Read_BD_ADDR, opcode 0x1009.
     case readBDADDR(HCIReadBDADDR)
+    /// HCI_LE_Set_Event_Mask, opcode 0x2001.
     case leSetEventMask(HCILESetEventMask)
+    /// HCI_LE_Read_Buffer_Size [v1], opcode 0x2002.
     case leReadBufferSize(HCILEReadBufferSize)
+    /// HCI_LE_Read_Buffer_Size [v2], opcode 0x2060.
     case leReadBufferSizeV2(HCILEReadBufferSizeV2)
+    /// HCI_LE_Read_Local_Supported_Features, opcode 0x2003.
     case leReadLocalSupportedFeatures(HCILEReadLocalSupportedFeatures)
+    /// HCI_LE_Set_Random_Address, opcode 0x2005.
     case leSetRandomAddress(HCILESetRandomAddress)
+    /// HCI_LE_Set_Scan_Parameters, opcode 0x200B.
     case leSetScanParameters(HCILESetScanParameters)
+    /// HCI_LE_Set_Scan_Enable, opcode 0x200C.
     case leSetScanEnable(HCILESetScanEnable)
+    /// HCI_LE_Set_Extended_Scan_Parameters, opcode 0x2041.
     case leSetExtendedScanParameters(HCILESetExtendedScanParameters)
+    /// HCI_LE_Set_Extended_Scan_Enable, opcode 0x2042.
     case leSetExtendedScanEnable(HCILESetExtendedScanEnable)
+    /// HCI_LE_Set_Advertising_Parameters, opcode 0x2006.
     case leSetAdvertisingParameters(HCILESetAdvertisingParameters)
+    /// HCI_LE_Set_Advertising_Data, opcode 0x2008.
     case leSetAdvertisingData(HCILESetAdvertisingData)
+    /// HCI_LE_Set_Scan_Response_Data, opcode 0x2009.
     case leSetScanResponseData(HCILESetScanResponseData)
+    /// HCI_LE_Set_Advertising_Enable, opcode 0x200A.
     case leSetAdvertisingEnable(HCILESetAdvertisingEnable)
+    /// HCI_LE_Set_Extended_Advertising_Parameters [v1], opcode 0x2036.
     case leSetExtendedAdvertisingParameters(HCILESetExtendedAdvertisingParameters)
+    /// HCI_LE_Set_Extended_Advertising_Data, opcode 0x2037.
     case leSetExtendedAdvertisingData(HCILESetExtendedAdvertisingData)
+    /// HCI_LE_Set_Extended_Scan_Response_Data, opcode 0x2038.
     case leSetExtendedScanResponseData(HCILESetExtendedScanResponseData)
+    /// HCI_LE_Set_Extended_Advertising_Enable, opcode 0x2039.
     case leSetExtendedAdvertisingEnable(HCILESetExtendedAdvertisingEnable)
+    /// HCI_LE_Read_Maximum_Advertising_Data_Length, opcode 0x203A.
     case leReadMaximumAdvertisingDataLength(HCILEReadMaximumAdvertisingDataLength)
+    /// HCI_LE_Create_Connection, opcode 0x200D.
     case leCreateConnection(HCILECreateConnection)
+    /// HCI_LE_Extended_Create_Connection [v1], opcode 0x2043.
     case leExtendedCreateConnection(HCILEExtendedCreateConnection)
+    /// HCI_LE_Create_Connection_Cancel, opcode 0x200E.
     case leCreateConnectionCancel(HCILECreateConnectionCancel)
+    /// HCI_Disconnect, opcode 0x0406.
     case disconnect(HCIDisconnect)
+    /// HCI_LE_Connection_Update, opcode 0x2013.
     case leConnectionUpdate(HCILEConnectionUpdate)
+    /// HCI_LE_Set_Data_Length, opcode 0x2022.
     case leSetDataLength(HCILESetDataLength)
+    /// HCI_LE_Read_PHY, opcode 0x2030.
     case leReadPHY(HCILEReadPHY)
+    /// HCI_LE_Set_PHY, opcode 0x2032.
     case leSetPHY(HCILESetPHY)
+    /// HCI_LE_Long_Term_Key_Request_Reply, opcode 0x201A.
     case leLongTermKeyRequestReply(HCILELongTermKeyRequestReply)
     /// A command this package does not decode, as received.
     case unknown(HCICommandPacket)

@@ -9,7 +9,9 @@ import BLECore
 /// HCIOpcode.leSetScanEnable.name                         // "LE Set Scan Enable"
 /// ```
 public struct HCIOpcode: HCIFieldValue, Comparable {
+    /// The value as carried on the wire.
     public let rawValue: UInt16
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// The opcode for group `ogf` (6 bits) and command `ocf` (10 bits); extra bits are discarded.
@@ -35,6 +37,7 @@ public struct HCIOpcode: HCIFieldValue, Comparable {
         return isVendorSpecific ? "Vendor Command \(hex)" : "Opcode \(hex)"
     }
 
+    /// Orders by raw value.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
     // MARK: No operation
@@ -240,17 +243,39 @@ public struct HCIOpcode: HCIFieldValue, Comparable {
     static func names(_ raw: UInt16) -> String? {
         switch raw {
         case 0x0000: return "No Operation"
+        case 0x0401: return "Inquiry"
+        case 0x0402: return "Inquiry Cancel"
         case 0x0406: return "Disconnect"
         case 0x041D: return "Read Remote Version Information"
+        case 0x080F: return "Write Default Link Policy Settings"
         case 0x0C01: return "Set Event Mask"
         case 0x0C03: return "Reset"
+        case 0x0C05: return "Set Event Filter"
+        case 0x0C12: return "Delete Stored Link Key"
+        case 0x0C13: return "Write Local Name"
+        case 0x0C14: return "Read Local Name"
+        case 0x0C18: return "Write Page Timeout"
+        case 0x0C1A: return "Write Scan Enable"
+        case 0x0C1C: return "Write Page Scan Activity"
+        case 0x0C1E: return "Write Inquiry Scan Activity"
+        case 0x0C24: return "Write Class Of Device"
+        case 0x0C26: return "Write Voice Setting"
         case 0x0C2D: return "Read Transmit Power Level"
         case 0x0C31: return "Set Controller To Host Flow Control"
         case 0x0C33: return "Host Buffer Size"
         case 0x0C35: return "Host Number Of Completed Packets"
+        case 0x0C3A: return "Write Current IAC LAP"
+        case 0x0C43: return "Write Inquiry Scan Type"
+        case 0x0C45: return "Write Inquiry Mode"
+        case 0x0C47: return "Write Page Scan Type"
+        case 0x0C52: return "Write Extended Inquiry Response"
+        case 0x0C56: return "Write Simple Pairing Mode"
+        case 0x0C5A: return "Read Default Erroneous Data Reporting"
+        case 0x0C5B: return "Write Default Erroneous Data Reporting"
         case 0x0C63: return "Set Event Mask Page 2"
         case 0x0C6C: return "Read LE Host Support"
         case 0x0C6D: return "Write LE Host Support"
+        case 0x0C7A: return "Write Secure Connections Host Support"
         case 0x0C7B: return "Read Authenticated Payload Timeout"
         case 0x0C7C: return "Write Authenticated Payload Timeout"
         case 0x1001: return "Read Local Version Information"
@@ -259,6 +284,8 @@ public struct HCIOpcode: HCIFieldValue, Comparable {
         case 0x1004: return "Read Local Extended Features"
         case 0x1005: return "Read Buffer Size"
         case 0x1009: return "Read BD_ADDR"
+        case 0x100B: return "Read Local Supported Codecs [v1]"
+        case 0x100C: return "Read Local Simple Pairing Options"
         case 0x1405: return "Read RSSI"
         case 0x2001: return "LE Set Event Mask"
         case 0x2002: return "LE Read Buffer Size [v1]"

@@ -27,6 +27,7 @@ public enum HCITimeUnit1280ms: HCITimeUnit { public static var microseconds: Int
 public struct HCIDuration<Unit: HCITimeUnit>: HCIFieldValue, Comparable {
     /// The count of units, as carried on the wire.
     public let rawValue: UInt16
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// The duration nearest to `milliseconds`; nil when it is negative or above what two octets hold.
@@ -46,6 +47,7 @@ public struct HCIDuration<Unit: HCITimeUnit>: HCIFieldValue, Comparable {
     /// The duration with its unit, as in "30 ms", "11.25 ms" or "328 µs".
     public var description: String { HCITimeFormat.text(microseconds: microseconds, unit: Unit.microseconds) }
 
+    /// Orders by raw value.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
@@ -81,6 +83,7 @@ public struct LEExtendedAdvertisingInterval: HCIFieldValue, Comparable {
     /// The interval in milliseconds, as in "100 ms".
     public var description: String { HCITimeFormat.text(microseconds: microseconds, unit: 625) }
 
+    /// Orders by raw value.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 

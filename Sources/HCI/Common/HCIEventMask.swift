@@ -3,7 +3,9 @@
 /// (Command Complete, Command Status, Number Of Completed Packets) are reserved, as those events
 /// cannot be masked.
 public struct HCIEventMask: OptionSet, HCIFieldValue {
+    /// The value as carried on the wire.
     public let rawValue: UInt64
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 
     /// The mask that enables the event with `code` (codes 0x01...0x40), the empty mask otherwise.

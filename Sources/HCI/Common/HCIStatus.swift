@@ -6,7 +6,9 @@ import BLECore
 /// 0x00 is success; every other value is an error, and ``HCIStatus`` is itself an `Error` so a
 /// host can throw the status a controller returned.
 public struct HCIStatus: HCIFieldValue, Error {
+    /// The value as carried on the wire.
     public let rawValue: UInt8
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// 0x00: Success.

@@ -23,6 +23,7 @@ public struct HCISupportedCommands: HCIParameterLayout, CustomStringConvertible 
         if octets.count < Self.octetCount { self.octets += Array(repeating: 0, count: Self.octetCount - octets.count) }
     }
 
+    /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
     public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
         try coder.code(&octets, count: Self.octetCount, "Supported_Commands")
     }
@@ -94,5 +95,6 @@ public struct HCISupportedCommands: HCIParameterLayout, CustomStringConvertible 
         return "supported_commands=\(count) commands (\(Hex.encode(octets)))"
     }
 
+    /// The value on one line, for logs and capture decoders.
     public var description: String { fieldsDescription }
 }

@@ -4,7 +4,9 @@ import BLECore
 /// Direct_Address_Type (Core v5.4, Vol 4, Part E, 7.7.65.2 and 7.7.65.13). Unknown values are
 /// kept raw.
 public struct LEAddressType: HCIFieldValue {
+    /// The value as carried on the wire.
     public let rawValue: UInt8
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// 0x00: Public Device Address.
@@ -30,6 +32,7 @@ public struct LEAddressType: HCIFieldValue {
         }
     }
 
+    /// The value on one line, for logs and capture decoders.
     public var description: String {
         switch self {
         case .public: return "public"

@@ -3,7 +3,9 @@ import BLECore
 /// The Central_Clock_Accuracy parameter of the LE connection events: the central's sleep clock
 /// accuracy (Core v5.4, Vol 4, Part E, 7.7.65.1). Unknown values are kept raw.
 public struct LEClockAccuracy: HCIFieldValue {
+    /// The value as carried on the wire.
     public let rawValue: UInt8
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// The accuracy in parts per million for the defined values 0x00...0x07 (500, 250, 150, 100,

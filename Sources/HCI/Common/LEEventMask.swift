@@ -1,7 +1,9 @@
 /// The LE_Event_Mask of HCI_LE_Set_Event_Mask (Core v5.4, Vol 4, Part E, 7.8.1): which LE Meta
 /// subevents the controller may send. Bit n enables the subevent whose Subevent_Code is n + 1.
 public struct LEEventMask: OptionSet, HCIFieldValue {
+    /// The value as carried on the wire.
     public let rawValue: UInt64
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 
     /// The mask that enables the subevent with `code` (codes 0x01...0x40), the empty mask otherwise.

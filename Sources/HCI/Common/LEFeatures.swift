@@ -5,7 +5,9 @@
 /// A host chooses between the legacy and the extended advertising and scanning commands from
 /// ``leExtendedAdvertising`` (never mixing the two on one controller).
 public struct LEFeatures: OptionSet, HCIFieldValue {
+    /// The value as carried on the wire.
     public let rawValue: UInt64
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 
     /// Bit 0: LE Encryption.

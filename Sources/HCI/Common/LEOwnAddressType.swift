@@ -4,7 +4,9 @@ import BLECore
 /// which of its addresses the controller uses (Core v5.4, Vol 4, Part E, 7.8.5 and 7.8.10).
 /// Unknown values are kept raw.
 public struct LEOwnAddressType: HCIFieldValue {
+    /// The value as carried on the wire.
     public let rawValue: UInt8
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// 0x00: the Public Device Address.
@@ -18,6 +20,7 @@ public struct LEOwnAddressType: HCIFieldValue {
     /// address when the list has no match.
     public static let resolvableOrRandom = LEOwnAddressType(rawValue: 0x03)
 
+    /// The value on one line, for logs and capture decoders.
     public var description: String {
         switch self {
         case .public: return "public"

@@ -5,7 +5,9 @@
 /// In the commands with one parameter set per PHY, the sets follow in bit order, one for each
 /// bit set.
 public struct LEPHYs: OptionSet, HCIFieldValue {
+    /// The value as carried on the wire.
     public let rawValue: UInt8
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Bit 0: LE 1M.

@@ -2,7 +2,9 @@
 /// returns them (Core v5.4, Vol 2, Part C, 3.3, "Feature mask definition"). Only the bits an LE
 /// host consults have names; every bit is kept.
 public struct LMPFeatures: OptionSet, HCIFieldValue {
+    /// The value as carried on the wire.
     public let rawValue: UInt64
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 
     /// Bit 2: Encryption (BR/EDR).

@@ -7,6 +7,7 @@ extension HCIEvent {
     /// Parameters: Num_HCI_Command_Packets (1), Command_Opcode (2), Return_Parameters (the rest,
     /// whose layout depends on the command; see ``result(as:)``).
     public struct CommandComplete: HCIEventParameters {
+        /// The event code this type decodes.
         public static var eventCode: HCIEventCode { .commandComplete }
 
         /// Num_HCI_Command_Packets: how many commands the host may send now.
@@ -17,6 +18,7 @@ extension HCIEvent {
         /// Return_Parameters, undecoded (empty for ``HCIOpcode/noOperation``).
         public var returnParameters: [UInt8]
 
+        /// A value from its fields.
         public init(numHCICommandPackets: UInt8, commandOpcode: HCIOpcode, returnParameters: [UInt8]) {
             self.numHCICommandPackets = numHCICommandPackets
             self.commandOpcode = commandOpcode
@@ -29,8 +31,10 @@ extension HCIEvent {
                       returnParameters: returnParameters.encoded)
         }
 
+        /// Every field zero or empty: the value decoding starts from.
         public init() { self.init(numHCICommandPackets: 0, commandOpcode: .noOperation, returnParameters: []) }
 
+        /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
         public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
             try coder.code(&numHCICommandPackets, "Num_HCI_Command_Packets")
             try coder.code(&commandOpcode, "Command_Opcode")

@@ -4,6 +4,7 @@ extension HCIEvent {
     ///
     /// Parameters: Status (1), Num_HCI_Command_Packets (1), Command_Opcode (2).
     public struct CommandStatus: HCIEventParameters {
+        /// The event code this type decodes.
         public static var eventCode: HCIEventCode { .commandStatus }
 
         /// Status: 0x00 when the command is pending, an error code when it was refused.
@@ -13,14 +14,17 @@ extension HCIEvent {
         /// Command_Opcode: the command this status is for.
         public var commandOpcode: HCIOpcode
 
+        /// A value from its fields.
         public init(status: HCIStatus, numHCICommandPackets: UInt8, commandOpcode: HCIOpcode) {
             self.status = status
             self.numHCICommandPackets = numHCICommandPackets
             self.commandOpcode = commandOpcode
         }
 
+        /// Every field zero or empty: the value decoding starts from.
         public init() { self.init(status: .success, numHCICommandPackets: 0, commandOpcode: .noOperation) }
 
+        /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
         public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
             try coder.code(&status, "Status")
             try coder.code(&numHCICommandPackets, "Num_HCI_Command_Packets")

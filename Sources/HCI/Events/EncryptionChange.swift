@@ -6,11 +6,14 @@ extension HCIEvent {
     ///
     /// Parameters: Status (1), Connection_Handle (2), Encryption_Enabled (1).
     public struct EncryptionChange: HCIEventParameters {
+        /// The event code this type decodes.
         public static var eventCode: HCIEventCode { .encryptionChange }
 
         /// The Encryption_Enabled parameter. Unknown values are kept raw.
         public struct EncryptionEnabled: HCIFieldValue {
+            /// The value as carried on the wire.
             public let rawValue: UInt8
+            /// The value whose raw value is `rawValue`; every raw value is accepted.
             public init(rawValue: UInt8) { self.rawValue = rawValue }
 
             /// 0x00: link-level encryption is off.
@@ -20,6 +23,7 @@ extension HCIEvent {
             /// 0x02: encryption is on with AES-CCM on BR/EDR.
             public static let onAESCCMBREDR = EncryptionEnabled(rawValue: 0x02)
 
+            /// The value on one line, for logs and capture decoders.
             public var description: String {
                 switch rawValue {
                 case 0x00: return "off"
@@ -37,14 +41,17 @@ extension HCIEvent {
         /// Encryption_Enabled: the connection's encryption now.
         public var encryptionEnabled: EncryptionEnabled
 
+        /// A value from its fields.
         public init(status: HCIStatus = .success, connectionHandle: UInt16, encryptionEnabled: EncryptionEnabled) {
             self.status = status
             self.connectionHandle = connectionHandle
             self.encryptionEnabled = encryptionEnabled
         }
 
+        /// Every field zero or empty: the value decoding starts from.
         public init() { self.init(connectionHandle: 0, encryptionEnabled: .off) }
 
+        /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
         public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
             try coder.code(&status, "Status")
             try coder.code(&connectionHandle, "Connection_Handle", format: .hex)
@@ -56,18 +63,21 @@ extension HCIEvent {
     /// parameters followed by Encryption_Key_Size (1, in octets).
     @dynamicMemberLookup
     public struct EncryptionChangeV2: HCIEventParameters {
+        /// The event code this type decodes.
         public static var eventCode: HCIEventCode { .encryptionChangeV2 }
 
         /// Status, Connection_Handle and Encryption_Enabled, laid out as in v1.
         public var change: EncryptionChange
-        /// Encryption_Key_Size: the key size in octets (7...16).
+        /// Encryption_Key_Size: the encryption key size in octets (at most 16).
         public var encryptionKeySize: UInt8
 
+        /// A value from its fields.
         public init(change: EncryptionChange, encryptionKeySize: UInt8) {
             self.change = change
             self.encryptionKeySize = encryptionKeySize
         }
 
+        /// Every field zero or empty: the value decoding starts from.
         public init() { self.init(change: EncryptionChange(), encryptionKeySize: 0) }
 
         /// The v1 fields, read and written in place (`event.connectionHandle`).
@@ -76,6 +86,7 @@ extension HCIEvent {
             set { change[keyPath: keyPath] = newValue }
         }
 
+        /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
         public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
             try change.layout(&coder)
             try coder.code(&encryptionKeySize, "Encryption_Key_Size")

@@ -5,7 +5,7 @@ import BLECore
 ///
 /// ```swift
 /// let event = try HCIEvent(decoding: [0x05, 0x04, 0x00, 0x40, 0x00, 0x13])
-/// // .disconnectionComplete(status: Success, connection_handle=0x0040, reason: 0x13)
+/// if case .disconnectionComplete(let complete) = event { complete.reason }   // .remoteUserTerminatedConnection
 /// event.description
 /// // "Disconnection Complete status=Success connection_handle=0x0040 reason=Remote User Terminated Connection (0x13)"
 /// ```

@@ -3,7 +3,9 @@ import BLECore
 /// An HCI Event_Code (Core v5.4, Vol 4, Part E, 7.7). 0xFF is reserved for vendor-specific
 /// events (Vol 4, Part E, 5.4.4). Unknown values are kept raw.
 public struct HCIEventCode: HCIFieldValue {
+    /// The value as carried on the wire.
     public let rawValue: UInt8
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// 0x05: HCI_Disconnection_Complete (7.7.5).

@@ -31,6 +31,7 @@ public struct H4StreamDeframer: Sendable {
         /// deframer never traps.
         case malformedPacket(type: HCIPacketType, error: BLEDecodingError, streamOffset: Int)
 
+        /// The value on one line, for logs and capture decoders.
         public var description: String {
             switch self {
             case let .unknownPacketIndicator(value, offset):

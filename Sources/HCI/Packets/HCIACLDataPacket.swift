@@ -8,7 +8,9 @@ import BLECore
 public struct HCIACLDataPacket: Hashable, Sendable {
     /// The Packet_Boundary_Flag (2 bits).
     public struct PacketBoundary: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The value as carried on the wire.
         public let rawValue: UInt8
+        /// The value whose raw value is `rawValue`; every raw value is accepted.
         public init(rawValue: UInt8) { self.rawValue = rawValue & 0b11 }
 
         /// 0b00: first fragment of a non-automatically-flushable L2CAP PDU (host to controller).
@@ -23,6 +25,7 @@ public struct HCIACLDataPacket: Hashable, Sendable {
         /// Whether this fragment starts an L2CAP PDU.
         public var isStart: Bool { self != .continuing }
 
+        /// The value on one line, for logs and capture decoders.
         public var description: String {
             switch rawValue {
             case 0b00: return "first (non-flushable)"

@@ -12,6 +12,7 @@ public struct HCIISODataPacket: Hashable, Sendable {
 
     /// The PB_Flag (2 bits) of an ISO Data packet.
     public struct PacketBoundary: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The value as carried on the wire.
         public let rawValue: UInt8
         /// A flag from its two low bits.
         public init(rawValue: UInt8) { self.rawValue = rawValue & 0b11 }
@@ -25,6 +26,7 @@ public struct HCIISODataPacket: Hashable, Sendable {
         /// 0b11: the last fragment of a fragmented SDU.
         public static let lastFragment = PacketBoundary(rawValue: 0b11)
 
+        /// The value on one line, for logs and capture decoders.
         public var description: String {
             switch rawValue {
             case 0b00: return "first fragment"

@@ -3,7 +3,9 @@ import BLECore
 /// The HCI packet indicator that precedes every packet on an H4 (UART) transport and in
 /// btsnoop/pcap H4 captures (Core v5.4, Vol 4, Part A, 2). Unknown indicators are kept raw.
 public struct HCIPacketType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The value as carried on the wire.
     public let rawValue: UInt8
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// 0x01: HCI Command packet, host to controller.
@@ -17,6 +19,7 @@ public struct HCIPacketType: RawRepresentable, Hashable, Sendable, CustomStringC
     /// 0x05: HCI ISO Data packet, both ways.
     public static let iso = HCIPacketType(rawValue: 0x05)
 
+    /// The value on one line, for logs and capture decoders.
     public var description: String {
         switch self {
         case .command: return "Command"

@@ -71,3 +71,20 @@ struct UnitsAndMasksTests {
         #expect(LEMetaSubeventCode(rawValue: 0x29).description == "LE Enhanced Connection Complete [v2]")
     }
 }
+
+@Suite("Descriptions")
+struct DescriptionTests {
+    @Test("dBm fields print 127 as not available")
+    func dBm() {
+        let report = LEExtendedAdvertisingReport(eventType: .init(rawValue: 0x10), addressType: .random,
+                                                 address: BluetoothAddress(0x02_7EF8_8A3C_56), rssi: -55, data: [])
+        #expect(report.fieldsDescription.contains("tx_power=127 (n/a) rssi=-55 dBm"))
+    }
+
+    @Test("names of common commands this package does not decode")
+    func commonCommandNames() {
+        #expect(HCIOpcode(rawValue: 0x0C14).description == "Read Local Name")
+        #expect(HCIOpcode(rawValue: 0x0C1A).description == "Write Scan Enable")
+        #expect(HCIOpcode(rawValue: 0x100B).description == "Read Local Supported Codecs [v1]")
+    }
+}

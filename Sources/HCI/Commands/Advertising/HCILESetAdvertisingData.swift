@@ -6,7 +6,9 @@ import BLECore
 /// Parameters: Advertising_Data_Length (1, 0...31), Advertising_Data (31 octets, of which the
 /// first Advertising_Data_Length are significant). The command always carries 32 octets.
 public struct HCILESetAdvertisingData: HCICommand {
+    /// Command Complete returns only Status.
     public typealias ReturnParameters = HCIStatusReturnParameters
+    /// Opcode 0x2008.
     public static var opcode: HCIOpcode { .leSetAdvertisingData }
 
     /// The significant part of Advertising_Data: AD structures, 0...31 octets.
@@ -15,11 +17,13 @@ public struct HCILESetAdvertisingData: HCICommand {
     /// all zero (so that re-encoding gives back the octets received); empty means zeros.
     public var padding: [UInt8]
 
+    /// The command with these parameters.
     public init(advertisingData: [UInt8], padding: [UInt8] = []) {
         self.advertisingData = advertisingData
         self.padding = padding
     }
 
+    /// Every field zero or empty: the value decoding starts from.
     public init() { self.init(advertisingData: []) }
 
     /// - Throws (decoding): ``BLEDecodingError/invalidValue(field:offset:reason:)`` for

@@ -7,7 +7,9 @@ import BLECore
 /// 0.625 ms units), Advertising_Type (1), Own_Address_Type (1), Peer_Address_Type (1),
 /// Peer_Address (6), Advertising_Channel_Map (1), Advertising_Filter_Policy (1).
 public struct HCILESetAdvertisingParameters: HCICommand {
+    /// Command Complete returns only Status.
     public typealias ReturnParameters = HCIStatusReturnParameters
+    /// Opcode 0x2006.
     public static var opcode: HCIOpcode { .leSetAdvertisingParameters }
 
     /// Advertising_Interval_Min, 20 ms...10.24 s (default 1.28 s).
@@ -27,6 +29,7 @@ public struct HCILESetAdvertisingParameters: HCICommand {
     /// Advertising_Filter_Policy.
     public var advertisingFilterPolicy: LEAdvertisingFilterPolicy
 
+    /// The command with these parameters.
     public init(advertisingIntervalMin: LESlotDuration, advertisingIntervalMax: LESlotDuration,
                 advertisingType: LEAdvertisingType = .advInd, ownAddressType: LEOwnAddressType = .public,
                 peerAddressType: LEAddressType = .public, peerAddress: BluetoothAddress = .zero,
@@ -42,11 +45,13 @@ public struct HCILESetAdvertisingParameters: HCICommand {
         self.advertisingFilterPolicy = advertisingFilterPolicy
     }
 
+    /// Every field zero or empty: the value decoding starts from.
     public init() {
         self.init(advertisingIntervalMin: .init(rawValue: 0), advertisingIntervalMax: .init(rawValue: 0),
                   advertisingChannelMap: [])
     }
 
+    /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
     public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
         try coder.code(&advertisingIntervalMin, "Advertising_Interval_Min")
         try coder.code(&advertisingIntervalMax, "Advertising_Interval_Max")

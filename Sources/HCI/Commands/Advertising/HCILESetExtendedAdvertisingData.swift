@@ -4,7 +4,9 @@
 /// Parameters: Advertising_Handle (1), Operation (1), Fragment_Preference (1),
 /// Advertising_Data_Length (1, 0...251), Advertising_Data (Advertising_Data_Length octets).
 public struct HCILESetExtendedAdvertisingData: HCICommand {
+    /// Command Complete returns only Status.
     public typealias ReturnParameters = HCIStatusReturnParameters
+    /// Opcode 0x2037.
     public static var opcode: HCIOpcode { .leSetExtendedAdvertisingData }
 
     /// Advertising_Handle: the advertising set.
@@ -16,6 +18,7 @@ public struct HCILESetExtendedAdvertisingData: HCICommand {
     /// Advertising_Data: AD structures, or a fragment of them, 0...251 octets.
     public var advertisingData: [UInt8]
 
+    /// The command with these parameters.
     public init(advertisingHandle: UInt8, operation: LEAdvertisingDataOperation = .complete,
                 fragmentPreference: LEFragmentPreference = .shouldNotFragment, advertisingData: [UInt8]) {
         self.advertisingHandle = advertisingHandle
@@ -24,8 +27,10 @@ public struct HCILESetExtendedAdvertisingData: HCICommand {
         self.advertisingData = advertisingData
     }
 
+    /// Every field zero or empty: the value decoding starts from.
     public init() { self.init(advertisingHandle: 0, operation: .intermediateFragment, fragmentPreference: .mayFragment, advertisingData: []) }
 
+    /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
     public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
         try coder.code(&advertisingHandle, "Advertising_Handle", format: .hex)
         try coder.code(&operation, "Operation")

@@ -11,6 +11,7 @@ import BLECore
 /// Secondary_Advertising_Max_Skip (1), Secondary_Advertising_PHY (1), Advertising_SID (1),
 /// Scan_Request_Notification_Enable (1). 25 octets.
 public struct HCILESetExtendedAdvertisingParameters: HCICommand {
+    /// Opcode 0x2036.
     public static var opcode: HCIOpcode { .leSetExtendedAdvertisingParameters }
 
     /// Advertising_Handle: the advertising set, 0x00...0xEF.
@@ -45,6 +46,7 @@ public struct HCILESetExtendedAdvertisingParameters: HCICommand {
     /// Received event.
     public var scanRequestNotificationEnable: UInt8
 
+    /// The command with these parameters.
     public init(advertisingHandle: UInt8, advertisingEventProperties: LEAdvertisingEventProperties,
                 primaryAdvertisingIntervalMin: LEExtendedAdvertisingInterval,
                 primaryAdvertisingIntervalMax: LEExtendedAdvertisingInterval,
@@ -71,6 +73,7 @@ public struct HCILESetExtendedAdvertisingParameters: HCICommand {
         self.scanRequestNotificationEnable = scanRequestNotificationEnable
     }
 
+    /// Every field zero or empty: the value decoding starts from.
     public init() {
         self.init(advertisingHandle: 0, advertisingEventProperties: [],
                   primaryAdvertisingIntervalMin: .init(rawValue: 0), primaryAdvertisingIntervalMax: .init(rawValue: 0),
@@ -78,6 +81,7 @@ public struct HCILESetExtendedAdvertisingParameters: HCICommand {
                   secondaryAdvertisingPHY: .init(rawValue: 0))
     }
 
+    /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
     public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
         try coder.code(&advertisingHandle, "Advertising_Handle", format: .hex)
         try coder.code(&advertisingEventProperties, "Advertising_Event_Properties")
@@ -103,13 +107,16 @@ public struct HCILESetExtendedAdvertisingParameters: HCICommand {
         /// Selected_TX_Power: the power the controller chose, -127...+20 dBm.
         public var selectedTXPower: Int8
 
+        /// Return parameters from their values.
         public init(status: HCIStatus = .success, selectedTXPower: Int8) {
             self.status = status
             self.selectedTXPower = selectedTXPower
         }
 
+        /// Every field zero or empty: the value decoding starts from.
         public init() { self.init(selectedTXPower: 0) }
 
+        /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
         public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
             try coder.code(&status, "Status")
             try coder.code(dBm: &selectedTXPower, "Selected_TX_Power")

@@ -4,7 +4,9 @@
 /// Parameters: Advertising_Handle (1), Operation (1), Fragment_Preference (1),
 /// Scan_Response_Data_Length (1, 0...251), Scan_Response_Data (Scan_Response_Data_Length octets).
 public struct HCILESetExtendedScanResponseData: HCICommand {
+    /// Command Complete returns only Status.
     public typealias ReturnParameters = HCIStatusReturnParameters
+    /// Opcode 0x2038.
     public static var opcode: HCIOpcode { .leSetExtendedScanResponseData }
 
     /// Advertising_Handle: the advertising set.
@@ -17,6 +19,7 @@ public struct HCILESetExtendedScanResponseData: HCICommand {
     /// Scan_Response_Data: AD structures, or a fragment of them, 0...251 octets.
     public var scanResponseData: [UInt8]
 
+    /// The command with these parameters.
     public init(advertisingHandle: UInt8, operation: LEAdvertisingDataOperation = .complete,
                 fragmentPreference: LEFragmentPreference = .shouldNotFragment, scanResponseData: [UInt8]) {
         self.advertisingHandle = advertisingHandle
@@ -25,8 +28,10 @@ public struct HCILESetExtendedScanResponseData: HCICommand {
         self.scanResponseData = scanResponseData
     }
 
+    /// Every field zero or empty: the value decoding starts from.
     public init() { self.init(advertisingHandle: 0, operation: .intermediateFragment, fragmentPreference: .mayFragment, scanResponseData: []) }
 
+    /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
     public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
         try coder.code(&advertisingHandle, "Advertising_Handle", format: .hex)
         try coder.code(&operation, "Operation")

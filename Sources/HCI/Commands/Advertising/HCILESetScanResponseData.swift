@@ -6,7 +6,9 @@ import BLECore
 /// Parameters: Scan_Response_Data_Length (1, 0...31), Scan_Response_Data (31 octets, of which
 /// the first Scan_Response_Data_Length are significant). The command always carries 32 octets.
 public struct HCILESetScanResponseData: HCICommand {
+    /// Command Complete returns only Status.
     public typealias ReturnParameters = HCIStatusReturnParameters
+    /// Opcode 0x2009.
     public static var opcode: HCIOpcode { .leSetScanResponseData }
 
     /// The significant part of Scan_Response_Data: AD structures, 0...31 octets.
@@ -15,11 +17,13 @@ public struct HCILESetScanResponseData: HCICommand {
     /// all zero; empty means zeros.
     public var padding: [UInt8]
 
+    /// The command with these parameters.
     public init(scanResponseData: [UInt8], padding: [UInt8] = []) {
         self.scanResponseData = scanResponseData
         self.padding = padding
     }
 
+    /// Every field zero or empty: the value decoding starts from.
     public init() { self.init(scanResponseData: []) }
 
     /// - Throws (decoding): ``BLEDecodingError/invalidValue(field:offset:reason:)`` for

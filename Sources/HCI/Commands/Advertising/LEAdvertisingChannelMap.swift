@@ -1,7 +1,9 @@
 /// The Advertising_Channel_Map and Primary_Advertising_Channel_Map parameters: which primary
 /// advertising channels to use (Core v5.4, Vol 4, Part E, 7.8.5 and 7.8.53). Reserved bits are kept.
 public struct LEAdvertisingChannelMap: OptionSet, HCIFieldValue {
+    /// The value as carried on the wire.
     public let rawValue: UInt8
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Bit 0: channel 37.

@@ -4,7 +4,9 @@ import BLECore
 /// HCI_LE_Set_Extended_Scan_Response_Data: which part of the data this command carries
 /// (Core v5.4, Vol 4, Part E, 7.8.54). Unknown values are kept raw.
 public struct LEAdvertisingDataOperation: HCIFieldValue {
+    /// The value as carried on the wire.
     public let rawValue: UInt8
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// 0x00: an intermediate fragment.
@@ -18,6 +20,7 @@ public struct LEAdvertisingDataOperation: HCIFieldValue {
     /// 0x04: unchanged data, only a new Advertising DID (advertising data only).
     public static let unchangedData = LEAdvertisingDataOperation(rawValue: 0x04)
 
+    /// The value on one line, for logs and capture decoders.
     public var description: String {
         switch self {
         case .intermediateFragment: return "intermediate fragment"
@@ -33,7 +36,9 @@ public struct LEAdvertisingDataOperation: HCIFieldValue {
 /// The Fragment_Preference parameter of the extended advertising data commands
 /// (Core v5.4, Vol 4, Part E, 7.8.54). Unknown values are kept raw.
 public struct LEFragmentPreference: HCIFieldValue {
+    /// The value as carried on the wire.
     public let rawValue: UInt8
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// 0x00: the controller may fragment all data.
@@ -41,6 +46,7 @@ public struct LEFragmentPreference: HCIFieldValue {
     /// 0x01: the controller should not fragment, or should minimize fragmentation.
     public static let shouldNotFragment = LEFragmentPreference(rawValue: 0x01)
 
+    /// The value on one line, for logs and capture decoders.
     public var description: String {
         switch self {
         case .mayFragment: return "may fragment"

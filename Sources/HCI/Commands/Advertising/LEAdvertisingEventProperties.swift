@@ -1,7 +1,9 @@
 /// The Advertising_Event_Properties parameter of HCI_LE_Set_Extended_Advertising_Parameters
 /// (Core v5.4, Vol 4, Part E, 7.8.53). Reserved bits (7...15) are kept.
 public struct LEAdvertisingEventProperties: OptionSet, HCIFieldValue {
+    /// The value as carried on the wire.
     public let rawValue: UInt16
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// Bit 0: connectable advertising.

@@ -3,7 +3,9 @@ import BLECore
 /// The Advertising_Filter_Policy parameter: which scan and connection requests an advertiser
 /// accepts (Core v5.4, Vol 4, Part E, 7.8.5 and 7.8.53). Unknown values are kept raw.
 public struct LEAdvertisingFilterPolicy: HCIFieldValue {
+    /// The value as carried on the wire.
     public let rawValue: UInt8
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// 0x00: scan and connection requests from any device.
@@ -15,6 +17,7 @@ public struct LEAdvertisingFilterPolicy: HCIFieldValue {
     /// 0x03: both only from the Filter Accept List.
     public static let filterBoth = LEAdvertisingFilterPolicy(rawValue: 0x03)
 
+    /// The value on one line, for logs and capture decoders.
     public var description: String {
         switch self {
         case .acceptAll: return "accept all"

@@ -3,7 +3,9 @@ import BLECore
 /// The Advertising_Type parameter of HCI_LE_Set_Advertising_Parameters: the legacy advertising
 /// PDU to send (Core v5.4, Vol 4, Part E, 7.8.5). Unknown values are kept raw.
 public struct LEAdvertisingType: HCIFieldValue {
+    /// The value as carried on the wire.
     public let rawValue: UInt8
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// 0x00: connectable and scannable undirected (ADV_IND), the default.
@@ -17,6 +19,7 @@ public struct LEAdvertisingType: HCIFieldValue {
     /// 0x04: connectable low duty cycle directed (ADV_DIRECT_IND).
     public static let advDirectIndLowDutyCycle = LEAdvertisingType(rawValue: 0x04)
 
+    /// The value on one line, for logs and capture decoders.
     public var description: String {
         switch self {
         case .advInd: return "ADV_IND"

@@ -7,13 +7,16 @@ public struct HCIConnectionHandleReturnParameters: HCIReturnParameters {
     /// Connection_Handle: the connection the command was for.
     public var connectionHandle: UInt16
 
+    /// Return parameters from their values.
     public init(status: HCIStatus = .success, connectionHandle: UInt16) {
         self.status = status
         self.connectionHandle = connectionHandle
     }
 
+    /// Every field zero or empty: the value decoding starts from.
     public init() { self.init(connectionHandle: 0) }
 
+    /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
     public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
         try coder.code(&status, "Status")
         try coder.code(&connectionHandle, "Connection_Handle", format: .hex)

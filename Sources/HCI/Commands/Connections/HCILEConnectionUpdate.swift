@@ -4,8 +4,11 @@
 ///
 /// Parameters: Connection_Handle (2), then ``LEConnectionParameters`` (12). 14 octets.
 public struct HCILEConnectionUpdate: HCICommand {
+    /// Only Status, in Command Status; the outcome comes in a later event.
     public typealias ReturnParameters = HCIStatusReturnParameters
+    /// Opcode 0x2013.
     public static var opcode: HCIOpcode { .leConnectionUpdate }
+    /// Command Status answers the command; the outcome comes in a later event.
     public static var completion: HCICommandCompletion { .commandStatus }
 
     /// Connection_Handle.
@@ -13,13 +16,16 @@ public struct HCILEConnectionUpdate: HCICommand {
     /// The parameters wanted.
     public var connectionParameters: LEConnectionParameters
 
+    /// The command with these parameters.
     public init(connectionHandle: UInt16, connectionParameters: LEConnectionParameters) {
         self.connectionHandle = connectionHandle
         self.connectionParameters = connectionParameters
     }
 
+    /// Every field zero or empty: the value decoding starts from.
     public init() { self.init(connectionHandle: 0, connectionParameters: LEConnectionParameters()) }
 
+    /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
     public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
         try coder.code(&connectionHandle, "Connection_Handle", format: .hex)
         try connectionParameters.layout(&coder)

@@ -8,8 +8,11 @@ import BLECore
 /// Initiator_Filter_Policy (1), Peer_Address_Type (1), Peer_Address (6), Own_Address_Type (1),
 /// then ``LEConnectionParameters`` (12). 25 octets.
 public struct HCILECreateConnection: HCICommand {
+    /// Only Status, in Command Status; the outcome comes in a later event.
     public typealias ReturnParameters = HCIStatusReturnParameters
+    /// Opcode 0x200D.
     public static var opcode: HCIOpcode { .leCreateConnection }
+    /// Command Status answers the command; the outcome comes in a later event.
     public static var completion: HCICommandCompletion { .commandStatus }
 
     /// LE_Scan_Interval: how often to listen for the advertiser.
@@ -27,6 +30,7 @@ public struct HCILECreateConnection: HCICommand {
     /// The connection parameters wanted.
     public var connectionParameters: LEConnectionParameters
 
+    /// The command with these parameters.
     public init(leScanInterval: LESlotDuration, leScanWindow: LESlotDuration,
                 initiatorFilterPolicy: LEInitiatorFilterPolicy = .peerAddress,
                 peerAddressType: LEAddressType, peerAddress: BluetoothAddress,
@@ -40,11 +44,13 @@ public struct HCILECreateConnection: HCICommand {
         self.connectionParameters = connectionParameters
     }
 
+    /// Every field zero or empty: the value decoding starts from.
     public init() {
         self.init(leScanInterval: .init(rawValue: 0), leScanWindow: .init(rawValue: 0), peerAddressType: .public,
                   peerAddress: .zero, connectionParameters: LEConnectionParameters())
     }
 
+    /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
     public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
         try coder.code(&leScanInterval, "LE_Scan_Interval")
         try coder.code(&leScanWindow, "LE_Scan_Window")

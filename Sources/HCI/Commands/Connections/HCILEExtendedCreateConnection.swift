@@ -9,8 +9,11 @@ import BLECore
 /// 2M, LE Coded, in that order): Scan_Interval[i] (2, 0.625 ms units), Scan_Window[i] (2,
 /// 0.625 ms units), then ``LEConnectionParameters`` (12).
 public struct HCILEExtendedCreateConnection: HCICommand {
+    /// Only Status, in Command Status; the outcome comes in a later event.
     public typealias ReturnParameters = HCIStatusReturnParameters
+    /// Opcode 0x2043.
     public static var opcode: HCIOpcode { .leExtendedCreateConnection }
+    /// Command Status answers the command; the outcome comes in a later event.
     public static var completion: HCICommandCompletion { .commandStatus }
 
     /// The initiating parameters for one PHY.
@@ -22,17 +25,20 @@ public struct HCILEExtendedCreateConnection: HCICommand {
         /// The connection parameters wanted on this PHY.
         public var connectionParameters: LEConnectionParameters
 
+        /// A value from its fields.
         public init(scanInterval: LESlotDuration, scanWindow: LESlotDuration, connectionParameters: LEConnectionParameters) {
             self.scanInterval = scanInterval
             self.scanWindow = scanWindow
             self.connectionParameters = connectionParameters
         }
 
+        /// Every field zero or empty: the value decoding starts from.
         public init() {
             self.init(scanInterval: .init(rawValue: 0), scanWindow: .init(rawValue: 0),
                       connectionParameters: LEConnectionParameters())
         }
 
+        /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
         public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
             try coder.code(&scanInterval, "Scan_Interval")
             try coder.code(&scanWindow, "Scan_Window")
@@ -54,6 +60,7 @@ public struct HCILEExtendedCreateConnection: HCICommand {
     /// their number equal to the bits set.
     public var phyParameters: [PHYParameters]
 
+    /// The command with these parameters.
     public init(initiatorFilterPolicy: LEInitiatorFilterPolicy = .peerAddress, ownAddressType: LEOwnAddressType = .public,
                 peerAddressType: LEAddressType, peerAddress: BluetoothAddress,
                 initiatingPHYs: LEPHYs, phyParameters: [PHYParameters]) {
@@ -65,6 +72,7 @@ public struct HCILEExtendedCreateConnection: HCICommand {
         self.phyParameters = phyParameters
     }
 
+    /// Every field zero or empty: the value decoding starts from.
     public init() { self.init(peerAddressType: .public, peerAddress: .zero, initiatingPHYs: [], phyParameters: []) }
 
     /// The set for `phy` (a single bit), when ``initiatingPHYs`` has it.
@@ -74,6 +82,7 @@ public struct HCILEExtendedCreateConnection: HCICommand {
         return phyParameters.indices.contains(index) ? phyParameters[index] : nil
     }
 
+    /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
     public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
         try coder.code(&initiatorFilterPolicy, "Initiator_Filter_Policy")
         try coder.code(&ownAddressType, "Own_Address_Type")

@@ -5,7 +5,9 @@ import BLECore
 ///
 /// Parameters: Connection_Handle (2), Long_Term_Key (16, least significant octet first).
 public struct HCILELongTermKeyRequestReply: HCICommand {
+    /// Command Complete returns Status and Connection_Handle.
     public typealias ReturnParameters = HCIConnectionHandleReturnParameters
+    /// Opcode 0x201A.
     public static var opcode: HCIOpcode { .leLongTermKeyRequestReply }
 
     /// Connection_Handle.
@@ -13,13 +15,16 @@ public struct HCILELongTermKeyRequestReply: HCICommand {
     /// Long_Term_Key: 16 octets as they travel (least significant first).
     public var longTermKey: [UInt8]
 
+    /// The command with these parameters.
     public init(connectionHandle: UInt16, longTermKey: [UInt8]) {
         self.connectionHandle = connectionHandle
         self.longTermKey = longTermKey
     }
 
+    /// Every field zero or empty: the value decoding starts from.
     public init() { self.init(connectionHandle: 0, longTermKey: Array(repeating: 0, count: 16)) }
 
+    /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
     public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
         try coder.code(&connectionHandle, "Connection_Handle", format: .hex)
         try coder.code(&longTermKey, count: 16, "Long_Term_Key")

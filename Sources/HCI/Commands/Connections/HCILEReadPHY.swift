@@ -2,14 +2,18 @@
 ///
 /// Parameters: Connection_Handle (2).
 public struct HCILEReadPHY: HCICommand {
+    /// Opcode 0x2030.
     public static var opcode: HCIOpcode { .leReadPHY }
 
     /// Connection_Handle.
     public var connectionHandle: UInt16
 
+    /// The command with these parameters.
     public init(connectionHandle: UInt16) { self.connectionHandle = connectionHandle }
+    /// Every field zero or empty: the value decoding starts from.
     public init() { self.init(connectionHandle: 0) }
 
+    /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
     public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
         try coder.code(&connectionHandle, "Connection_Handle", format: .hex)
     }
@@ -25,6 +29,7 @@ public struct HCILEReadPHY: HCICommand {
         /// RX_PHY: the receiver PHY.
         public var rxPHY: LEPHY
 
+        /// Return parameters from their values.
         public init(status: HCIStatus = .success, connectionHandle: UInt16, txPHY: LEPHY, rxPHY: LEPHY) {
             self.status = status
             self.connectionHandle = connectionHandle
@@ -32,8 +37,10 @@ public struct HCILEReadPHY: HCICommand {
             self.rxPHY = rxPHY
         }
 
-        public init() { self.init(connectionHandle: 0, txPHY: .le1M, rxPHY: .le1M) }
+        /// Every field zero or empty: the value decoding starts from.
+        public init() { self.init(connectionHandle: 0, txPHY: .init(rawValue: 0), rxPHY: .init(rawValue: 0)) }
 
+        /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
         public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
             try coder.code(&status, "Status")
             try coder.code(&connectionHandle, "Connection_Handle", format: .hex)

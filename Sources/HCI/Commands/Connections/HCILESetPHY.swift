@@ -5,13 +5,18 @@ import BLECore
 ///
 /// Parameters: Connection_Handle (2), All_PHYs (1), TX_PHYs (1), RX_PHYs (1), PHY_Options (2).
 public struct HCILESetPHY: HCICommand {
+    /// Only Status, in Command Status; the outcome comes in a later event.
     public typealias ReturnParameters = HCIStatusReturnParameters
+    /// Opcode 0x2032.
     public static var opcode: HCIOpcode { .leSetPHY }
+    /// Command Status answers the command; the outcome comes in a later event.
     public static var completion: HCICommandCompletion { .commandStatus }
 
     /// The All_PHYs parameter: which directions the host has no preference for. Reserved bits are kept.
     public struct AllPHYs: OptionSet, HCIFieldValue {
+        /// The value as carried on the wire.
         public let rawValue: UInt8
+        /// The value whose raw value is `rawValue`; every raw value is accepted.
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
         /// Bit 0: no preference among transmitter PHYs (TX_PHYs is ignored).
@@ -19,6 +24,7 @@ public struct HCILESetPHY: HCICommand {
         /// Bit 1: no preference among receiver PHYs (RX_PHYs is ignored).
         public static let noRXPreference = AllPHYs(rawValue: 1 << 1)
 
+        /// The value on one line, for logs and capture decoders.
         public var description: String {
             HCIBitNames.describe(UInt64(rawValue)) { bit in
                 bit == 0 ? "no TX preference" : bit == 1 ? "no RX preference" : nil
@@ -28,7 +34,9 @@ public struct HCILESetPHY: HCICommand {
 
     /// The PHY_Options parameter: the coding preferred on LE Coded. Unknown values are kept raw.
     public struct PHYOptions: HCIFieldValue {
+        /// The value as carried on the wire.
         public let rawValue: UInt16
+        /// The value whose raw value is `rawValue`; every raw value is accepted.
         public init(rawValue: UInt16) { self.rawValue = rawValue }
 
         /// 0: no preferred coding.
@@ -38,6 +46,7 @@ public struct HCILESetPHY: HCICommand {
         /// 2: S=8 coding preferred.
         public static let s8 = PHYOptions(rawValue: 2)
 
+        /// The value on one line, for logs and capture decoders.
         public var description: String {
             switch rawValue {
             case 0: return "no preferred coding"
@@ -59,6 +68,7 @@ public struct HCILESetPHY: HCICommand {
     /// PHY_Options.
     public var phyOptions: PHYOptions
 
+    /// The command with these parameters.
     public init(connectionHandle: UInt16, allPHYs: AllPHYs = [], txPHYs: LEPHYs, rxPHYs: LEPHYs,
                 phyOptions: PHYOptions = .noPreference) {
         self.connectionHandle = connectionHandle
@@ -68,8 +78,10 @@ public struct HCILESetPHY: HCICommand {
         self.phyOptions = phyOptions
     }
 
+    /// Every field zero or empty: the value decoding starts from.
     public init() { self.init(connectionHandle: 0, txPHYs: [], rxPHYs: []) }
 
+    /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
     public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
         try coder.code(&connectionHandle, "Connection_Handle", format: .hex)
         try coder.code(&allPHYs, "All_PHYs")

@@ -19,6 +19,7 @@ public struct LEConnectionParameters: HCIParameterLayout, CustomStringConvertibl
     /// Max_CE_Length: the longest connection event wanted (a hint).
     public var maxCELength: LESlotDuration
 
+    /// A value from its fields.
     public init(connectionIntervalMin: LEConnectionInterval, connectionIntervalMax: LEConnectionInterval,
                 maxLatency: UInt16 = 0, supervisionTimeout: LESupervisionTimeout,
                 minCELength: LESlotDuration = .init(rawValue: 0), maxCELength: LESlotDuration = .init(rawValue: 0)) {
@@ -30,11 +31,13 @@ public struct LEConnectionParameters: HCIParameterLayout, CustomStringConvertibl
         self.maxCELength = maxCELength
     }
 
+    /// Every field zero or empty: the value decoding starts from.
     public init() {
         self.init(connectionIntervalMin: .init(rawValue: 0), connectionIntervalMax: .init(rawValue: 0),
                   supervisionTimeout: .init(rawValue: 0))
     }
 
+    /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
     public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
         try coder.code(&connectionIntervalMin, "Connection_Interval_Min")
         try coder.code(&connectionIntervalMax, "Connection_Interval_Max")
@@ -44,5 +47,6 @@ public struct LEConnectionParameters: HCIParameterLayout, CustomStringConvertibl
         try coder.code(&maxCELength, "Max_CE_Length")
     }
 
+    /// The value on one line, for logs and capture decoders.
     public var description: String { fieldsDescription }
 }

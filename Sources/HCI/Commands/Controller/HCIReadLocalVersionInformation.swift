@@ -1,10 +1,13 @@
 /// HCI_Read_Local_Version_Information, opcode 0x1001 (Core v5.4, Vol 4, Part E, 7.4.1): the
 /// controller's HCI and Link Layer versions and manufacturer. No parameters.
 public struct HCIReadLocalVersionInformation: HCICommand {
+    /// Opcode 0x1001.
     public static var opcode: HCIOpcode { .readLocalVersionInformation }
 
+    /// The command, which has no parameters.
     public init() {}
 
+    /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
     public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {}
 
     /// Status (1), HCI_Version (1), HCI_Subversion (2), LMP_Version (1), Company_Identifier (2),
@@ -23,6 +26,7 @@ public struct HCIReadLocalVersionInformation: HCICommand {
         /// LMP_Subversion: the manufacturer's Link Layer revision.
         public var lmpSubversion: UInt16
 
+        /// Return parameters from their values.
         public init(status: HCIStatus = .success, hciVersion: UInt8, hciSubversion: UInt16, lmpVersion: UInt8,
                     companyIdentifier: UInt16, lmpSubversion: UInt16) {
             self.status = status
@@ -33,8 +37,10 @@ public struct HCIReadLocalVersionInformation: HCICommand {
             self.lmpSubversion = lmpSubversion
         }
 
+        /// Every field zero or empty: the value decoding starts from.
         public init() { self.init(hciVersion: 0, hciSubversion: 0, lmpVersion: 0, companyIdentifier: 0, lmpSubversion: 0) }
 
+        /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
         public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
             try coder.code(&status, "Status")
             try coder.code(&hciVersion, "HCI_Version", format: .hex)

@@ -6,15 +6,20 @@ import BLECore
 ///
 /// Parameters: Random_Address (6).
 public struct HCILESetRandomAddress: HCICommand {
+    /// Command Complete returns only Status.
     public typealias ReturnParameters = HCIStatusReturnParameters
+    /// Opcode 0x2005.
     public static var opcode: HCIOpcode { .leSetRandomAddress }
 
     /// Random_Address: a static, resolvable private or non-resolvable private address.
     public var randomAddress: BluetoothAddress
 
+    /// The command with these parameters.
     public init(randomAddress: BluetoothAddress) { self.randomAddress = randomAddress }
+    /// Every field zero or empty: the value decoding starts from.
     public init() { self.init(randomAddress: .zero) }
 
+    /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
     public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
         try coder.code(&randomAddress, "Random_Address")
     }

@@ -5,7 +5,9 @@
 /// each bit set in Scanning_PHYs (LE 1M first, then LE Coded): Scan_Type[i] (1),
 /// Scan_Interval[i] (2, 0.625 ms units), Scan_Window[i] (2, 0.625 ms units).
 public struct HCILESetExtendedScanParameters: HCICommand {
+    /// Command Complete returns only Status.
     public typealias ReturnParameters = HCIStatusReturnParameters
+    /// Opcode 0x2041.
     public static var opcode: HCIOpcode { .leSetExtendedScanParameters }
 
     /// The scanning parameters for one PHY.
@@ -17,14 +19,17 @@ public struct HCILESetExtendedScanParameters: HCICommand {
         /// Scan_Window[i]: how long each scan lasts on this PHY.
         public var scanWindow: LESlotDuration
 
+        /// A value from its fields.
         public init(scanType: LEScanType, scanInterval: LESlotDuration, scanWindow: LESlotDuration) {
             self.scanType = scanType
             self.scanInterval = scanInterval
             self.scanWindow = scanWindow
         }
 
+        /// Every field zero or empty: the value decoding starts from.
         public init() { self.init(scanType: .passive, scanInterval: .init(rawValue: 0), scanWindow: .init(rawValue: 0)) }
 
+        /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
         public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
             try coder.code(&scanType, "Scan_Type")
             try coder.code(&scanInterval, "Scan_Interval")
@@ -62,6 +67,7 @@ public struct HCILESetExtendedScanParameters: HCICommand {
                   scanningPHYs: phys, phyParameters: sets)
     }
 
+    /// Every field zero or empty: the value decoding starts from.
     public init() { self.init(ownAddressType: .public, scanningPHYs: [], phyParameters: []) }
 
     /// The set for `phy` (a single bit), when ``scanningPHYs`` has it.
@@ -71,6 +77,7 @@ public struct HCILESetExtendedScanParameters: HCICommand {
         return phyParameters.indices.contains(index) ? phyParameters[index] : nil
     }
 
+    /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
     public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
         try coder.code(&ownAddressType, "Own_Address_Type")
         try coder.code(&scanningFilterPolicy, "Scanning_Filter_Policy")

@@ -4,7 +4,9 @@
 /// Parameters: LE_Scan_Type (1), LE_Scan_Interval (2, 0.625 ms units), LE_Scan_Window (2,
 /// 0.625 ms units), Own_Address_Type (1), Scanning_Filter_Policy (1).
 public struct HCILESetScanParameters: HCICommand {
+    /// Command Complete returns only Status.
     public typealias ReturnParameters = HCIStatusReturnParameters
+    /// Opcode 0x200B.
     public static var opcode: HCIOpcode { .leSetScanParameters }
 
     /// LE_Scan_Type: passive or active.
@@ -18,6 +20,7 @@ public struct HCILESetScanParameters: HCICommand {
     /// Scanning_Filter_Policy.
     public var scanningFilterPolicy: LEScanningFilterPolicy
 
+    /// The command with these parameters.
     public init(leScanType: LEScanType, leScanInterval: LESlotDuration, leScanWindow: LESlotDuration,
                 ownAddressType: LEOwnAddressType, scanningFilterPolicy: LEScanningFilterPolicy = .basicUnfiltered) {
         self.leScanType = leScanType
@@ -27,11 +30,13 @@ public struct HCILESetScanParameters: HCICommand {
         self.scanningFilterPolicy = scanningFilterPolicy
     }
 
+    /// Every field zero or empty: the value decoding starts from.
     public init() {
         self.init(leScanType: .passive, leScanInterval: .init(rawValue: 0), leScanWindow: .init(rawValue: 0),
                   ownAddressType: .public)
     }
 
+    /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
     public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
         try coder.code(&leScanType, "LE_Scan_Type")
         try coder.code(&leScanInterval, "LE_Scan_Interval")

@@ -3,7 +3,9 @@ import BLECore
 /// The Scanning_Filter_Policy parameter (Core v5.4, Vol 4, Part E, 7.8.10 and 7.8.64).
 /// Unknown values are kept raw.
 public struct LEScanningFilterPolicy: HCIFieldValue {
+    /// The value as carried on the wire.
     public let rawValue: UInt8
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// 0x00: accept every advertising PDU except directed ones not addressed to this device.
@@ -15,6 +17,7 @@ public struct LEScanningFilterPolicy: HCIFieldValue {
     /// 0x03: as 0x01, also accepting directed PDUs whose target is a resolvable private address.
     public static let extendedFiltered = LEScanningFilterPolicy(rawValue: 0x03)
 
+    /// The value on one line, for logs and capture decoders.
     public var description: String {
         switch self {
         case .basicUnfiltered: return "basic unfiltered"

@@ -9,6 +9,7 @@ extension LEMetaEvent {
     /// Peripheral_Latency (2, connection events), Supervision_Timeout (2, 10 ms units),
     /// Central_Clock_Accuracy (1).
     public struct ConnectionComplete: LEMetaSubeventParameters {
+        /// The LE Meta subevent code this type decodes.
         public static var subeventCode: LEMetaSubeventCode { .connectionComplete }
 
         /// Status: 0x00 when the connection exists; for example 0x02 Unknown Connection
@@ -31,6 +32,7 @@ extension LEMetaEvent {
         /// Central_Clock_Accuracy (only meaningful on the peripheral).
         public var centralClockAccuracy: LEClockAccuracy
 
+        /// A value from its fields.
         public init(status: HCIStatus = .success, connectionHandle: UInt16, role: LERole,
                     peerAddressType: LEAddressType, peerAddress: BluetoothAddress,
                     connectionInterval: LEConnectionInterval, peripheralLatency: UInt16,
@@ -46,12 +48,14 @@ extension LEMetaEvent {
             self.centralClockAccuracy = centralClockAccuracy
         }
 
+        /// Every field zero or empty: the value decoding starts from.
         public init() {
             self.init(connectionHandle: 0, role: .central, peerAddressType: .public, peerAddress: .zero,
                       connectionInterval: .init(rawValue: 0), peripheralLatency: 0,
                       supervisionTimeout: .init(rawValue: 0), centralClockAccuracy: .init(rawValue: 0))
         }
 
+        /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
         public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
             try coder.code(&status, "Status")
             try coder.code(&connectionHandle, "Connection_Handle", format: .hex)

@@ -5,6 +5,7 @@ extension LEMetaEvent {
     /// Parameters after Subevent_Code: Status (1), Connection_Handle (2), Connection_Interval (2,
     /// 1.25 ms units), Peripheral_Latency (2), Supervision_Timeout (2, 10 ms units).
     public struct ConnectionUpdateComplete: LEMetaSubeventParameters {
+        /// The LE Meta subevent code this type decodes.
         public static var subeventCode: LEMetaSubeventCode { .connectionUpdateComplete }
 
         /// Status: 0x00 when the new parameters are in force.
@@ -18,6 +19,7 @@ extension LEMetaEvent {
         /// Supervision_Timeout now in use.
         public var supervisionTimeout: LESupervisionTimeout
 
+        /// A value from its fields.
         public init(status: HCIStatus = .success, connectionHandle: UInt16, connectionInterval: LEConnectionInterval,
                     peripheralLatency: UInt16, supervisionTimeout: LESupervisionTimeout) {
             self.status = status
@@ -27,11 +29,13 @@ extension LEMetaEvent {
             self.supervisionTimeout = supervisionTimeout
         }
 
+        /// Every field zero or empty: the value decoding starts from.
         public init() {
             self.init(connectionHandle: 0, connectionInterval: .init(rawValue: 0), peripheralLatency: 0,
                       supervisionTimeout: .init(rawValue: 0))
         }
 
+        /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
         public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
             try coder.code(&status, "Status")
             try coder.code(&connectionHandle, "Connection_Handle", format: .hex)

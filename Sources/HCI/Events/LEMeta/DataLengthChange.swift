@@ -5,6 +5,7 @@ extension LEMetaEvent {
     /// Parameters after Subevent_Code: Connection_Handle (2), Max_TX_Octets (2), Max_TX_Time (2,
     /// µs), Max_RX_Octets (2), Max_RX_Time (2, µs).
     public struct DataLengthChange: LEMetaSubeventParameters {
+        /// The LE Meta subevent code this type decodes.
         public static var subeventCode: LEMetaSubeventCode { .dataLengthChange }
 
         /// Connection_Handle.
@@ -18,6 +19,7 @@ extension LEMetaEvent {
         /// Max_RX_Time: the longest time it expects one to take, 328...17040 µs.
         public var maxRXTime: HCIDuration<HCITimeUnit1us>
 
+        /// A value from its fields.
         public init(connectionHandle: UInt16, maxTXOctets: UInt16, maxTXTime: HCIDuration<HCITimeUnit1us>,
                     maxRXOctets: UInt16, maxRXTime: HCIDuration<HCITimeUnit1us>) {
             self.connectionHandle = connectionHandle
@@ -27,11 +29,13 @@ extension LEMetaEvent {
             self.maxRXTime = maxRXTime
         }
 
+        /// Every field zero or empty: the value decoding starts from.
         public init() {
             self.init(connectionHandle: 0, maxTXOctets: 0, maxTXTime: .init(rawValue: 0),
                       maxRXOctets: 0, maxRXTime: .init(rawValue: 0))
         }
 
+        /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
         public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
             try coder.code(&connectionHandle, "Connection_Handle", format: .hex)
             try coder.code(&maxTXOctets, "Max_TX_Octets")

@@ -9,6 +9,7 @@ extension LEMetaEvent {
     /// Peer_Resolvable_Private_Address (6), Connection_Interval (2, 1.25 ms units),
     /// Peripheral_Latency (2), Supervision_Timeout (2, 10 ms units), Central_Clock_Accuracy (1).
     public struct EnhancedConnectionComplete: LEMetaSubeventParameters {
+        /// The LE Meta subevent code this type decodes.
         public static var subeventCode: LEMetaSubeventCode { .enhancedConnectionComplete }
 
         /// Status: 0x00 when the connection exists.
@@ -34,6 +35,7 @@ extension LEMetaEvent {
         /// Central_Clock_Accuracy.
         public var centralClockAccuracy: LEClockAccuracy
 
+        /// A value from its fields.
         public init(status: HCIStatus = .success, connectionHandle: UInt16, role: LERole,
                     peerAddressType: LEAddressType, peerAddress: BluetoothAddress,
                     localResolvablePrivateAddress: BluetoothAddress = .zero,
@@ -53,12 +55,14 @@ extension LEMetaEvent {
             self.centralClockAccuracy = centralClockAccuracy
         }
 
+        /// Every field zero or empty: the value decoding starts from.
         public init() {
             self.init(connectionHandle: 0, role: .central, peerAddressType: .public, peerAddress: .zero,
                       connectionInterval: .init(rawValue: 0), peripheralLatency: 0,
                       supervisionTimeout: .init(rawValue: 0), centralClockAccuracy: .init(rawValue: 0))
         }
 
+        /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
         public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
             try coder.code(&status, "Status")
             try coder.code(&connectionHandle, "Connection_Handle", format: .hex)
@@ -79,6 +83,7 @@ extension LEMetaEvent {
     /// which say which advertising set or periodic advertising train the connection came from.
     @dynamicMemberLookup
     public struct EnhancedConnectionCompleteV2: LEMetaSubeventParameters {
+        /// The LE Meta subevent code this type decodes.
         public static var subeventCode: LEMetaSubeventCode { .enhancedConnectionCompleteV2 }
 
         /// The parameters v1 also carries, laid out as in v1.
@@ -88,12 +93,14 @@ extension LEMetaEvent {
         /// Sync_Handle: the periodic advertising train (PAwR); 0xFFFF when none.
         public var syncHandle: UInt16
 
+        /// A value from its fields.
         public init(connection: EnhancedConnectionComplete, advertisingHandle: UInt8 = 0xFF, syncHandle: UInt16 = 0xFFFF) {
             self.connection = connection
             self.advertisingHandle = advertisingHandle
             self.syncHandle = syncHandle
         }
 
+        /// Every field zero or empty: the value decoding starts from.
         public init() { self.init(connection: EnhancedConnectionComplete(), advertisingHandle: 0, syncHandle: 0) }
 
         /// The v1 fields, read and written in place (`event.connectionHandle`).
@@ -102,6 +109,7 @@ extension LEMetaEvent {
             set { connection[keyPath: keyPath] = newValue }
         }
 
+        /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
         public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
             try connection.layout(&coder)
             try coder.code(&advertisingHandle, "Advertising_Handle", format: .hex)

@@ -10,7 +10,9 @@ import BLECore
 public struct LEAdvertisingReport: HCIParameterLayout {
     /// The legacy advertising PDU type that produced the report. Unknown values are kept raw.
     public struct EventType: HCIFieldValue {
+        /// The value as carried on the wire.
         public let rawValue: UInt8
+        /// The value whose raw value is `rawValue`; every raw value is accepted.
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
         /// 0x00: connectable and scannable undirected advertising (ADV_IND).
@@ -29,6 +31,7 @@ public struct LEAdvertisingReport: HCIParameterLayout {
         /// Whether the report carries scan-response data rather than advertising data.
         public var isScanResponse: Bool { self == .scanRsp }
 
+        /// The value on one line, for logs and capture decoders.
         public var description: String {
             switch self {
             case .advInd: return "ADV_IND"
@@ -41,14 +44,18 @@ public struct LEAdvertisingReport: HCIParameterLayout {
         }
     }
 
+    /// Event_Type: the legacy PDU received.
     public var eventType: EventType
+    /// Address_Type: the advertiser's address type (public, random, or a resolved identity).
     public var addressType: LEAddressType
+    /// Address: the advertiser's address.
     public var address: BluetoothAddress
     /// Advertising data or scan-response data (AD structures, undecoded), 0...31 octets.
     public var data: [UInt8]
     /// Received signal strength in dBm, -127...+20; 127 means not available.
     public var rssi: Int8
 
+    /// A value from its fields.
     public init(eventType: EventType, addressType: LEAddressType, address: BluetoothAddress, data: [UInt8], rssi: Int8) {
         self.eventType = eventType
         self.addressType = addressType

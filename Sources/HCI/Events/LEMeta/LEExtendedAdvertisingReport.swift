@@ -10,7 +10,9 @@ import BLECore
 public struct LEExtendedAdvertisingReport: HCIParameterLayout {
     /// The Event_Type bit field. Reserved bits (7...15) are kept as received.
     public struct EventType: HCIFieldValue {
+        /// The value as carried on the wire.
         public let rawValue: UInt16
+        /// The value whose raw value is `rawValue`; every raw value is accepted.
         public init(rawValue: UInt16) { self.rawValue = rawValue }
 
         /// Bit 0: connectable advertising.
@@ -48,6 +50,7 @@ public struct LEExtendedAdvertisingReport: HCIParameterLayout {
             }
         }
 
+        /// The value on one line, for logs and capture decoders.
         public var description: String {
             var parts: [String] = []
             if let legacy = legacyPDU { parts.append("legacy \(legacy)") } else if isLegacy { parts.append("legacy") }
@@ -72,6 +75,7 @@ public struct LEExtendedAdvertisingReport: HCIParameterLayout {
         /// 0b11: reserved for future use.
         case reserved = 3
 
+        /// The value on one line, for logs and capture decoders.
         public var description: String {
             switch self {
             case .complete: return "complete"
@@ -82,8 +86,11 @@ public struct LEExtendedAdvertisingReport: HCIParameterLayout {
         }
     }
 
+    /// Event_Type: the PDU's properties and data status, reserved bits kept.
     public var eventType: EventType
+    /// Address_Type: the advertiser's address type; 0xFF for anonymous advertising.
     public var addressType: LEAddressType
+    /// Address: the advertiser's address.
     public var address: BluetoothAddress
     /// Primary_PHY: 0x01 LE 1M, 0x03 LE Coded.
     public var primaryPHY: UInt8
@@ -97,11 +104,14 @@ public struct LEExtendedAdvertisingReport: HCIParameterLayout {
     public var rssi: Int8
     /// Periodic_Advertising_Interval in 1.25 ms units; 0 when there is no periodic advertising.
     public var periodicAdvertisingInterval: UInt16
+    /// Direct_Address_Type: the target's address type, for directed advertising.
     public var directAddressType: LEAddressType
+    /// Direct_Address: the target's address, for directed advertising.
     public var directAddress: BluetoothAddress
     /// This report's fragment of the advertising or scan-response data (0...229 octets).
     public var data: [UInt8]
 
+    /// A value from its fields.
     public init(eventType: EventType, addressType: LEAddressType, address: BluetoothAddress,
                 primaryPHY: UInt8 = 0x01, secondaryPHY: UInt8 = 0x00, advertisingSID: UInt8 = 0xFF,
                 txPower: Int8 = 127, rssi: Int8 = 127, periodicAdvertisingInterval: UInt16 = 0,

@@ -3,7 +3,9 @@ import BLECore
 /// The Subevent_Code that starts every HCI_LE_Meta event's parameters
 /// (Core v5.4, Vol 4, Part E, 7.7.65). Unknown values are kept raw.
 public struct LEMetaSubeventCode: HCIFieldValue {
+    /// The value as carried on the wire.
     public let rawValue: UInt8
+    /// The value whose raw value is `rawValue`; every raw value is accepted.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// 0x01: HCI_LE_Connection_Complete (7.7.65.1).

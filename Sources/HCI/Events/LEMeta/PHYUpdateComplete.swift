@@ -4,6 +4,7 @@ extension LEMetaEvent {
     ///
     /// Parameters after Subevent_Code: Status (1), Connection_Handle (2), TX_PHY (1), RX_PHY (1).
     public struct PHYUpdateComplete: LEMetaSubeventParameters {
+        /// The LE Meta subevent code this type decodes.
         public static var subeventCode: LEMetaSubeventCode { .phyUpdateComplete }
 
         /// Status: 0x00 when the PHYs below are in use.
@@ -15,6 +16,7 @@ extension LEMetaEvent {
         /// RX_PHY: the receiver PHY now in use.
         public var rxPHY: LEPHY
 
+        /// A value from its fields.
         public init(status: HCIStatus = .success, connectionHandle: UInt16, txPHY: LEPHY, rxPHY: LEPHY) {
             self.status = status
             self.connectionHandle = connectionHandle
@@ -22,8 +24,10 @@ extension LEMetaEvent {
             self.rxPHY = rxPHY
         }
 
-        public init() { self.init(connectionHandle: 0, txPHY: .le1M, rxPHY: .le1M) }
+        /// Every field zero or empty: the value decoding starts from.
+        public init() { self.init(connectionHandle: 0, txPHY: .init(rawValue: 0), rxPHY: .init(rawValue: 0)) }
 
+        /// Hands the fields above to `coder` in the order and sizes listed (see ``HCIParameterLayout/layout(_:)``).
         public mutating func layout<C: HCIParameterCoder>(_ coder: inout C) throws(C.Failure) {
             try coder.code(&status, "Status")
             try coder.code(&connectionHandle, "Connection_Handle", format: .hex)
