@@ -2,19 +2,6 @@ import Testing
 import BLECore
 @testable import ATT
 
-/// SplitMix64: a small seeded generator, so every run tests the same inputs.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D1_049B_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("Property: decode never traps; when it succeeds, encode(decode(x)) == x")
 struct PropertyTests {
     /// What one input taught us: whether it decoded, and any broken property.

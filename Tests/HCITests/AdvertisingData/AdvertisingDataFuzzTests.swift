@@ -55,7 +55,7 @@ struct AdvertisingDataFuzzTests {
                                             0x2F, 0xFF, 0x2E, 0x3F, 0x10, 0x00]
 
     /// AD data lengths each type likes, so structured payloads are often well formed.
-    static func plausibleLength(for type: UInt8, _ rng: inout ADTestRandom) -> Int {
+    static func plausibleLength(for type: UInt8, _ rng: inout SplitMix64) -> Int {
         if Int.random(in: 0..<5, using: &rng) == 0 { return Int.random(in: 0...24, using: &rng) }
         switch ADType(type).dataLayout {
         case .any: return Int.random(in: 0...12, using: &rng)
@@ -66,12 +66,12 @@ struct AdvertisingDataFuzzTests {
         }
     }
 
-    static func randomBytes(_ count: Int, _ rng: inout ADTestRandom) -> [UInt8] {
+    static func randomBytes(_ count: Int, _ rng: inout SplitMix64) -> [UInt8] {
         (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }
     }
 
     /// A payload of well-shaped structures (Length matching the data) of plausible types and lengths.
-    static func structuredPayload(_ rng: inout ADTestRandom) -> [UInt8] {
+    static func structuredPayload(_ rng: inout SplitMix64) -> [UInt8] {
         var out: [UInt8] = []
         for _ in 0..<Int.random(in: 0...6, using: &rng) {
             let type = interestingTypes.randomElement(using: &rng) ?? 0x01
@@ -84,7 +84,7 @@ struct AdvertisingDataFuzzTests {
         return out
     }
 
-    static func mutate(_ bytes: [UInt8], _ rng: inout ADTestRandom) -> [UInt8] {
+    static func mutate(_ bytes: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
         var b = bytes
         for _ in 0..<Int.random(in: 1...3, using: &rng) {
             switch Int.random(in: 0..<6, using: &rng) {
@@ -108,7 +108,7 @@ struct AdvertisingDataFuzzTests {
 
     @Test("random octets", arguments: [UInt64(1), 0xAD_DA7A, 0x5EED_0F_B1E])
     func randomOctets(seed: UInt64) throws {
-        var rng = ADTestRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         for n in 0..<1500 {
             let bytes = Self.randomBytes(Int.random(in: 0...80, using: &rng), &rng)
             try Self.checkInvariants(bytes, "seed \(seed) case \(n): \(Hex.encode(bytes, separator: " "))")
@@ -117,7 +117,7 @@ struct AdvertisingDataFuzzTests {
 
     @Test("structured payloads and their mutations", arguments: [UInt64(2), 0xC0FFEE, 0x1650])
     func structuredAndMutated(seed: UInt64) throws {
-        var rng = ADTestRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var wellFormed = 0
         var malformed = 0
         for n in 0..<1500 {
@@ -134,7 +134,7 @@ struct AdvertisingDataFuzzTests {
     }
 
     /// A random, valid typed structure of any case.
-    static func randomStructure(_ rng: inout ADTestRandom) -> ADStructure {
+    static func randomStructure(_ rng: inout SplitMix64) -> ADStructure {
         func bytes(_ range: ClosedRange<Int>) -> [UInt8] { randomBytes(Int.random(in: range, using: &rng), &rng) }
         func uuid(_ width: BluetoothUUID.Width) -> BluetoothUUID {
             switch width {
@@ -181,7 +181,7 @@ struct AdvertisingDataFuzzTests {
 
     @Test("typed structures -> octets -> typed structures -> the same octets", arguments: [UInt64(3), 0xBEEF, 0x31])
     func typedRoundTrip(seed: UInt64) throws {
-        var rng = ADTestRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         for n in 0..<1000 {
             let structures = (0..<Int.random(in: 0...5, using: &rng)).map { _ in Self.randomStructure(&rng) }
             let encoded = try AdvertisingData(structures: structures)
