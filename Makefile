@@ -41,7 +41,8 @@ test: deps
 	$(SWIFT) test
 
 bench: deps
-	$(SWIFT) run -q -c release BLEBenchmarks
+	$(SWIFT) build -c release --product blectl
+	$(SWIFT) run -c release BLEBenchmarks
 
 static: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product blectl

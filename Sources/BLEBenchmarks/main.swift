@@ -1,1 +1,89 @@
-print("benchmarks")
+// make bench: codec and decoder throughput, and the wall time of `blectl decode` on a real
+// capture next to tshark's on the same file. Build in release (`swift run -c release`).
+
+import ATT
+import BLECore
+import Capture
+import Foundation
+import HCI
+
+let corpus = try Corpus.load()
+print("LinuxBLE benchmarks (release build); inputs: \(corpus.source)")
+print("")
+
+var results: [Bench.Result] = []
+
+let adStructures = corpus.advertisingPayloads.reduce(0) { $0 + AdvertisingData(decoding: $1).elements.count }
+results.append(Bench.measure("AD structures parsed (split into elements)", unit: "AD structures/s", operations: adStructures * 20) {
+    var n = 0
+    for _ in 0..<20 { for payload in corpus.advertisingPayloads { n &+= AdvertisingData(decoding: payload).elements.count } }
+    return n
+})
+results.append(Bench.measure("AD structures parsed and decoded to typed values", unit: "AD structures/s", operations: adStructures * 20) {
+    var n = 0
+    for _ in 0..<20 {
+        for payload in corpus.advertisingPayloads {
+            for element in AdvertisingData(decoding: payload).elements where element.structure != nil { n &+= 1 }
+        }
+    }
+    return n
+})
+results.append(Bench.measure("extended advertising reports through the accumulator", unit: "reports/s", operations: corpus.extendedReports.count * 10) {
+    var n = 0
+    for _ in 0..<10 {
+        var accumulator = AdvertisementAccumulator()
+        for report in corpus.extendedReports where accumulator.add(report).advertisement != nil { n &+= 1 }
+    }
+    return n
+})
+results.append(Bench.measure("ATT PDUs decoded", unit: "PDUs/s", operations: corpus.attPDUs.count * 500) {
+    var n = 0
+    for _ in 0..<500 { for pdu in corpus.attPDUs { if (try? ATTPDU.decode(pdu)) != nil { n &+= 1 } } }
+    return n
+})
+
+// The whole decoder in this process: read, dissect, and format every line.
+let capturePath = FileManager.default.fileExists(atPath: Corpus.realCapture) ? Corpus.realCapture : Corpus.demoCapture
+let captureFile = try CaptureFile(contentsOf: capturePath)
+let recordCount = captureFile.readAll().records.count
+results.append(Bench.measure("capture records read and dissected (no text)", unit: "records/s", operations: recordCount) {
+    var dissector = Dissector()
+    var reader = captureFile.makeReader()
+    var n = 0
+    while let record = try? reader.next() { _ = dissector.dissect(record); n &+= 1 }
+    return n
+})
+results.append(Bench.measure("capture records dissected and printed as lines", unit: "records/s", operations: recordCount) {
+    var dissector = Dissector()
+    var reader = captureFile.makeReader()
+    var n = 0
+    while let record = try? reader.next() { n &+= dissector.dissect(record).line.utf8.count }
+    return n
+})
+
+print("| benchmark | rate (median of 7) | best |")
+print("|---|---:|---:|")
+for r in results {
+    print("| \(r.name) | \(Bench.format(r.medianRate)) \(r.unit) | \(Bench.format(r.bestRate)) \(r.unit) |")
+}
+print("")
+
+// blectl decode against tshark, each as a process writing to /dev/null.
+let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+let blectl = binDirectory + "/blectl"
+let size = (try? FileManager.default.attributesOfItem(atPath: capturePath)[.size] as? Int) ?? 0
+print("Wall time to decode \((capturePath as NSString).lastPathComponent) (\(size / 1000) KB, \(recordCount) records), median of 5 runs:")
+if FileManager.default.isExecutableFile(atPath: blectl) {
+    let ours = try Bench.timeProcess(blectl, ["decode", capturePath])
+    print(String(format: "  blectl decode FILE        %.3f s", ours.sorted()[ours.count / 2]))
+} else {
+    print("  blectl decode FILE        (not built: run `swift build -c release --product blectl` first, as `make bench` does)")
+}
+if let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
+    let theirs = try Bench.timeProcess(tshark, ["-r", capturePath])
+    print(String(format: "  tshark -r FILE            %.3f s", theirs.sorted()[theirs.count / 2]))
+    let fields = try Bench.timeProcess(tshark, ["-r", capturePath, "-Y", "btatt", "-T", "fields", "-e", "btatt.opcode"])
+    print(String(format: "  tshark -r FILE -Y btatt   %.3f s", fields.sorted()[fields.count / 2]))
+} else {
+    print("  tshark: not installed (make bench installs it)")
+}

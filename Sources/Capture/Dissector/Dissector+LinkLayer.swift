@@ -74,8 +74,7 @@ extension Dissector {
         let aa = ll.accessAddress
         var connection = air.connection(aa)
         defer { air.connections[aa] = connection }
-        if links[.air(accessAddress: aa)] == nil { links[.air(accessAddress: aa)] = LinkState(id: .air(accessAddress: aa), record: packet.index) }
-        links[.air(accessAddress: aa)]?.lastRecord = packet.index
+        withLink(.air(accessAddress: aa), record: packet.index) { $0.lastRecord = packet.index }
 
         let crcBad: Bool
         if let flags = ll.pseudoHeader?.flags, flags.isCRCChecked {

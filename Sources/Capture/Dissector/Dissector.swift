@@ -131,9 +131,8 @@ public struct Dissector: Sendable {
                          peer: c.peerAddress, peerType: c.peerAddressType, role: c.role.description)
             case .advertisingReport(let e):
                 return e.reports.map { report in
-                    var acc = accumulators[controller ?? 0] ?? AdvertisementAccumulator()
-                    let update = acc.add(report)
-                    accumulators[controller ?? 0] = acc
+                    // Mutated in place: a copy out of the dictionary would copy its whole state.
+                    let update = accumulators[controller ?? 0, default: AdvertisementAccumulator()].add(report)
                     let data = AdvertisingData(decoding: report.data)
                     seeAdvertiser(report.address, type: report.addressType, rssi: report.rssi == 127 ? nil : report.rssi,
                                   connectable: report.eventType.isConnectable,
@@ -144,9 +143,8 @@ public struct Dissector: Sendable {
                 }
             case .extendedAdvertisingReport(let e):
                 return e.reports.map { report in
-                    var acc = accumulators[controller ?? 0] ?? AdvertisementAccumulator()
-                    let update = acc.add(report)
-                    accumulators[controller ?? 0] = acc
+                    // Mutated in place: a copy out of the dictionary would copy its whole state.
+                    let update = accumulators[controller ?? 0, default: AdvertisementAccumulator()].add(report)
                     let data = AdvertisingData(decoding: report.data)
                     seeAdvertiser(report.address, type: report.addressType, rssi: report.rssi == 127 ? nil : report.rssi,
                                   connectable: report.eventType.isConnectable,
@@ -208,26 +206,38 @@ public struct Dissector: Sendable {
 
     // MARK: L2CAP
 
+    /// Runs `body` on the state of `id` in place (created at `record` if new): a copy out of
+    /// the dictionary would copy the link's whole GATT table for every PDU.
+    mutating func withLink<R>(_ id: LinkID, record: Int, _ body: (inout LinkState) -> R) -> R {
+        body(&links[id, default: LinkState(id: id, record: record)])
+    }
+
     /// Feeds one ACL packet to its lane's reassembler; on a complete PDU, decodes it and lets
     /// the link learn from it.
     mutating func reassemble(_ acl: HCIACLDataPacket, lane: ReassemblyLane, link: LinkID,
                              packet: inout DissectedPacket) -> DissectedPacket.L2CAPStage {
-        var reassembler = reassemblers[lane] ?? ACLReassembler()
-        let outcome = reassembler.push(acl)
-        reassemblers[lane] = reassembler
+        let outcome = reassemblers[lane, default: ACLReassembler()].push(acl)
         packet.notes += outcome.diagnostics.map(\.description)
         guard let pdu = outcome.pdu else { return outcome.isAwaitingMoreFragments ? .fragment : (packet.notes.isEmpty ? .fragment : .dropped) }
         var content = L2CAPContent.decode(pdu.frame)
-        var state = links[link] ?? LinkState(id: link, record: packet.index)
-        state.lastRecord = packet.index
+        let direction = packet.direction
+        withLink(link, record: packet.index) { state in
+            state.lastRecord = packet.index
+            switch content {
+            case .att(let att, _):
+                content = .att(att, annotation: state.track(att, direction: direction))
+            case .attMalformed:
+                state.attPDUCount += 1
+            default:
+                break
+            }
+        }
         switch content {
         case .att(let att, _):
             counts.attByOpcode[att.opcode.rawValue, default: 0] += 1
-            content = .att(att, annotation: state.track(att, direction: packet.direction))
-            if let name = state.gatt.deviceName, let peer = state.peerAddress { devices[peer]?.name = name }
+            if let link = links[link], let name = link.gatt.deviceName, let peer = link.peerAddress { devices[peer]?.name = name }
         case .attMalformed(let payload, _):
             if let opcode = payload.first { counts.attByOpcode[opcode, default: 0] += 1 }
-            state.attPDUCount += 1
         case .smp, .smpMalformed:
             counts.smp += 1
         case .signaling, .signalingMalformed:
@@ -235,7 +245,6 @@ public struct Dissector: Sendable {
         case .other:
             break
         }
-        links[link] = state
         return .complete(pdu.frame, content)
     }
 }

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Times a body over repeated rounds and reports the best and median rates; one warm-up round
+/// runs first. Wall-clock time from `ContinuousClock` in a release build.
+struct Bench {
+    struct Result {
+        var name: String
+        var unit: String
+        var operationsPerRound: Int
+        var roundSeconds: [Double]
+
+        var median: Double { roundSeconds.sorted()[roundSeconds.count / 2] }
+        var best: Double { roundSeconds.min() ?? .nan }
+        var medianRate: Double { Double(operationsPerRound) / median }
+        var bestRate: Double { Double(operationsPerRound) / best }
+    }
+
+    static func measure(_ name: String, unit: String, operations: Int, rounds: Int = 7, _ body: () -> Int) -> Result {
+        var sink = body()
+        var times: [Double] = []
+        let clock = ContinuousClock()
+        for _ in 0..<rounds {
+            let start = clock.now
+            sink &+= body()
+            let elapsed = clock.now - start
+            times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+        if sink == 42_424_242 { print("") }  // keep the work observable
+        return Result(name: name, unit: unit, operationsPerRound: operations, roundSeconds: times)
+    }
+
+    /// Runs `executable` with `arguments`, output to /dev/null, `rounds` times; returns wall seconds.
+    static func timeProcess(_ executable: String, _ arguments: [String], rounds: Int = 5) throws -> [Double] {
+        var times: [Double] = []
+        let clock = ContinuousClock()
+        for _ in 0..<(rounds + 1) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            let start = clock.now
+            try process.run()
+            process.waitUntilExit()
+            let elapsed = clock.now - start
+            times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+        return Array(times.dropFirst())  // the first run warms the page cache
+    }
+
+    static func format(_ rate: Double) -> String {
+        if rate >= 1e6 { return String(format: "%.2f M", rate / 1e6) }
+        if rate >= 1e3 { return String(format: "%.1f k", rate / 1e3) }
+        return String(format: "%.0f", rate)
+    }
+}
