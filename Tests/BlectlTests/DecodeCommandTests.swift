@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// `blectl decode` as a user runs it: the built executable, its output and its exit status.
+@Suite("blectl decode")
+struct DecodeCommandTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let demo = root.appendingPathComponent("Fixtures/captures/bumble-heart-rate.btsnoop").path
+
+    struct Run {
+        var status: Int32
+        var output: String
+        var error: String
+        var lines: [Substring] { output.split(separator: "\n", omittingEmptySubsequences: false).dropLast() }
+        /// The per-packet lines: everything before the blank line that opens the summary.
+        var packetLines: [Substring] { Array(lines.prefix { !$0.isEmpty }) }
+    }
+
+    /// Runs the blectl built beside this test bundle.
+    static func blectl(_ arguments: String...) throws -> Run {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [directory, directory.deletingLastPathComponent()].map { $0.appendingPathComponent("blectl").path }
+        let executable = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
+                                      "blectl is not built next to the tests (\(candidates))")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let error = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+                   error: String(decoding: error, as: UTF8.self))
+    }
+
+    @Test("one line per packet down to ATT, then the summary with the GATT table")
+    func text() throws {
+        let run = try Self.blectl("decode", Self.demo)
+        #expect(run.status == 0)
+        #expect(run.error.isEmpty)
+        #expect(run.packetLines.count == 221)
+        #expect(run.packetLines.allSatisfy { $0.hasPrefix(" ") })
+        #expect(run.lines.contains { $0.hasSuffix("H>C ACL 0x0040 ATT Write Request handle 0x0015 (Heart Rate Control Point) value 01") })
+        #expect(run.lines.contains("Summary"))
+        #expect(run.lines.contains("    D0:0D:FE:ED:48:52 (random) \"LinuxBLE HR\", 6 advertising reports, last RSSI -55 dBm, connectable"))
+        #expect(run.lines.contains("      0x0015 Characteristic 2A39 (Heart Rate Control Point) [write]"))
+        let noSummary = try Self.blectl("decode", "--no-summary", Self.demo)
+        #expect(noSummary.lines.count == 221)
+    }
+
+    @Test("--json: every line is a JSON object; ATT packets carry att.opcode as an integer; the summary comes last")
+    func json() throws {
+        let run = try Self.blectl("decode", "--json", Self.demo)
+        #expect(run.status == 0)
+        let objects = try run.lines.map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not an object: \(line)")
+        }
+        #expect(objects.count == 222)
+        let att = objects.compactMap { $0["att"] as? [String: Any] }
+        #expect(att.count == 105)
+        #expect(att.allSatisfy { $0["opcode"] is Int && $0["name"] is String })
+        let write = try #require(att.first { $0["opcode"] as? Int == 0x12 })
+        #expect(write["handle"] as? Int == 0x15)
+        #expect((write["handle_names"] as? [String: String])?["0x0015"] == "Heart Rate Control Point")
+        let summary = try #require(objects.last?["summary"] as? [String: Any])
+        #expect(summary["records"] as? Int == 221)
+    }
+
+    @Test("a damaged capture prints every good record, then the error with its offset, and exits 1")
+    func damaged() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.demo))
+        let cut = FileManager.default.temporaryDirectory.appendingPathComponent("blectl-cut-\(getpid()).btsnoop")
+        defer { try? FileManager.default.removeItem(at: cut) }
+        // File header 16 octets; records of 24 + 4, 24 + 7, 24 + 4 and 24 + 71 octets end at 198;
+        // the 5th record header is cut after 2 of its 24 octets.
+        try bytes.prefix(200).write(to: cut)
+        let run = try Self.blectl("decode", cut.path)
+        #expect(run.status == 1)
+        #expect(run.packetLines.count == 5)
+        #expect(run.packetLines.last == "!! capture file damaged at offset 198: btsnoop record header at offset 198 needs 24 octets, 2 left in the file")
+        #expect(run.lines.contains("Summary"))
+    }
+
+    @Test("bad arguments and unreadable files say what is wrong")
+    func errors() throws {
+        let none = try Self.blectl()
+        #expect(none.status == 2)
+        #expect(none.error.contains("usage: blectl"))
+        let noFile = try Self.blectl("decode")
+        #expect(noFile.status == 2)
+        #expect(noFile.error.contains("which capture file?"))
+        let option = try Self.blectl("decode", "--frobnicate", Self.demo)
+        #expect(option.status == 2)
+        #expect(option.error.contains("unknown option '--frobnicate'"))
+        let missing = try Self.blectl("decode", "/nonexistent/capture.btsnoop")
+        #expect(missing.status == 1)
+        #expect(missing.error.contains("/nonexistent/capture.btsnoop"))
+        let notACapture = try Self.blectl("decode", Self.root.appendingPathComponent("Package.swift").path)
+        #expect(notACapture.status == 1)
+        #expect(!notACapture.error.isEmpty)
+        let command = try Self.blectl("scan-the-moon")
+        #expect(command.status == 2)
+        #expect(command.error.contains("unknown command 'scan-the-moon'"))
+    }
+}
