@@ -65,9 +65,9 @@ extension DissectedPacket.LinkLayerStage {
         case .advertising(let data):
             guard case .advertising(let adv) = ll.pdu else { return ll.description }
             var text = "LL \(adv.pduType)"
-            if let advA = adv.advA { text += " \(advA) (\(adv.txAdd ? "random" : "public"))" }
+            if let advA = adv.advA { text += " \(advA) (\(adv.advAAddressType))" }
             if case let .connectIndication(initA, _, llData) = adv.payload {
-                text += " from \(initA) (\(adv.txAdd ? "random" : "public")) \(llData)"
+                text += " from \(initA) (\(adv.senderAddressType)) \(llData)"
             }
             if let data, !data.elements.isEmpty { text += ": \(data)" }
             return text

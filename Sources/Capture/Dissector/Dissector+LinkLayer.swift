@@ -24,6 +24,18 @@ struct AirState: Sendable {
     }
 }
 
+extension AdvertisingChannelPDU {
+    /// The address type of AdvA: the RxAdd bit in SCAN_REQ and CONNECT_IND, where TxAdd
+    /// describes the scanner or initiator; the TxAdd bit otherwise (Core v5.4, Vol 6, Part B, 2.3).
+    var advAAddressType: LEAddressType {
+        let random = pduType == .scanReq || pduType == .connectInd ? rxAdd : txAdd
+        return random ? .random : .public
+    }
+
+    /// The address type of the scanner or initiator (ScanA, InitA): the TxAdd bit.
+    var senderAddressType: LEAddressType { txAdd ? .random : .public }
+}
+
 extension Dissector {
     /// Decodes a link-layer packet: advertising PDUs teach devices and connections; data PDUs
     /// are checked (CRC, retransmission, encryption) and their L2CAP fragments reassembled.
@@ -32,10 +44,10 @@ extension Dissector {
         case .advertising(let adv):
             var data: AdvertisingData?
             if let octets = adv.advertisingData { data = AdvertisingData(decoding: octets) }
-            if let advA = adv.advA {
-                let type = LEAddressType(rawValue: adv.txAdd ? 1 : 0)
+            // SCAN_REQ and CONNECT_IND come from the scanner or initiator, not the advertiser.
+            if let advA = adv.advA, adv.pduType != .scanReq, adv.pduType != .connectInd {
                 let connectable = adv.pduType == .advInd || adv.pduType == .advDirectInd
-                seeAdvertiser(advA, type: type, rssi: ll.pseudoHeader.flatMap { $0.flags.isSignalPowerValid ? $0.signalPower : nil },
+                seeAdvertiser(advA, type: adv.advAAddressType, rssi: ll.pseudoHeader.flatMap { $0.flags.isSignalPowerValid ? $0.signalPower : nil },
                               connectable: connectable, name: data?.localName?.string, record: packet.index)
             }
             if case let .connectIndication(initA, advA, llData) = adv.payload {
@@ -45,7 +57,7 @@ extension Dissector {
                 air.connections[aa] = connection
                 var link = LinkState(id: .air(accessAddress: aa), record: packet.index)
                 link.peerAddress = advA
-                link.peerAddressType = LEAddressType(rawValue: adv.rxAdd ? 1 : 0).description
+                link.peerAddressType = adv.advAAddressType.description
                 link.localAddress = initA
                 link.connectionEventSeen = true
                 links[.air(accessAddress: aa)] = link
