@@ -95,20 +95,25 @@ public struct ATTAnnotation: Sendable, Equatable {
     public var handleNames: [UInt16: String] = [:]
     /// For a response: the request it answers, when the capture holds it.
     public var request: ATTPDU?
+    /// The value as text, when the attribute is one whose value is a UTF-8 string (Device Name,
+    /// the Device Information strings, Characteristic User Description) and it decodes as one.
+    public var valueText: String?
 
-    public init(handleNames: [UInt16: String] = [:], request: ATTPDU? = nil) {
+    public init(handleNames: [UInt16: String] = [:], request: ATTPDU? = nil, valueText: String? = nil) {
         self.handleNames = handleNames
         self.request = request
+        self.valueText = valueText
     }
 
     /// `text` with " (name)" after each "handle 0xNNNN" whose handle has a name, and the request's
     /// handle named after a response when it is a read: "Read Response value 54 65 (of 0x0003 Device Name)".
     func annotate(_ text: String) -> String {
-        guard !handleNames.isEmpty else { return text }
         var out = text
+        if let valueText { out += " \"\(valueText)\"" }
+        guard !handleNames.isEmpty else { return out }
         for (handle, name) in handleNames.sorted(by: { $0.key < $1.key }) {
             let token = "handle " + Self.hex16(handle)
-            if let range = out.range(of: token) {
+            if let range = out.firstRange(of: token) {
                 out.replaceSubrange(range, with: token + " (\(name))")
             } else if request != nil {
                 out += " (of \(Self.hex16(handle)) \(name))"

@@ -75,7 +75,31 @@ struct LinkState: Sendable {
             break
         }
         for h in Self.handles(in: pdu) { annotation.handleNames[h] = gatt.annotation(forHandle: h) }
+        annotation.valueText = stringValue(of: pdu, answering: annotation.request)
         return annotation
+    }
+
+    /// Attributes whose values are UTF-8 strings: Device Name, the Device Information strings
+    /// (Model Number, Serial Number, Firmware, Hardware and Software Revision, Manufacturer Name)
+    /// and Characteristic User Description.
+    static let stringAttributes: Set<BluetoothUUID> = Set([0x2A00, 0x2A24, 0x2A25, 0x2A26, 0x2A27, 0x2A28, 0x2A29, 0x2901]
+        .map { BluetoothUUID($0) })
+
+    /// The value of `pdu` as text when it is a read response or notification of a string
+    /// attribute, learned from discovery, and valid UTF-8.
+    func stringValue(of pdu: ATTPDU, answering request: ATTPDU?) -> String? {
+        let handle: UInt16
+        let value: [UInt8]
+        switch (pdu, request) {
+        case let (.readResponse(r), .readRequest(q)?): (handle, value) = (q.handle, r.value)
+        case let (.handleValueNotification(n), _): (handle, value) = (n.handle, n.value)
+        case let (.handleValueIndication(n), _): (handle, value) = (n.handle, n.value)
+        default: return nil
+        }
+        let uuid = gatt.characteristic(withValueHandle: handle)?.uuid ?? gatt.descriptors[handle]
+        guard let uuid, Self.stringAttributes.contains(uuid), !value.isEmpty,
+              let text = String(validating: value, as: UTF8.self) else { return nil }
+        return text.unicodeScalars.allSatisfy { $0.value >= 0x20 || $0 == "\n" || $0 == "\t" } ? text : nil
     }
 
     /// The attribute handles a PDU names outside of lists: the ones worth a name in one line.

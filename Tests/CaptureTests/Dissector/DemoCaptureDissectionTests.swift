@@ -18,7 +18,9 @@ struct DemoCaptureDissectionTests {
         // The first notification: flags 0x16, 72 bpm, RR-Interval 0x0355.
         #expect(summaries.contains("ACL 0x0040 ATT Handle Value Notification handle 0x0010 (Heart Rate Measurement) value 16485503"))
         // A response is named through the request it answers.
-        #expect(summaries.contains("ACL 0x0040 ATT Read Response value 4c696e7578424c45204852 (of 0x0003 Device Name)"))
+        #expect(summaries.contains("ACL 0x0040 ATT Read Response value 4c696e7578424c45204852 \"LinuxBLE HR\" (of 0x0003 Device Name)"))
+        // A value that is not a string attribute stays hexadecimal.
+        #expect(summaries.contains("ACL 0x0040 ATT Read Response value 57 (of 0x0018 Battery Level)"))
         // Before discovery nothing is known, so nothing is invented.
         #expect(summaries.contains("ACL 0x0040 ATT Exchange MTU Request Client Rx MTU 64"))
     }
