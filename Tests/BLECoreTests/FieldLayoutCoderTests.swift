@@ -1,27 +1,16 @@
 import Testing
 import BLECore
 
-/// A one-octet code kept raw, as a layout sees an SMP or L2CAP code.
-private struct SampleCode: RawFieldValue, Hashable {
-    let rawValue: UInt8
-    init(rawValue: UInt8) { self.rawValue = rawValue }
+/// A code or bit field kept raw, as wide as `Raw`: what a layout sees of an SMP code (one
+/// octet), an L2CAP result (two octets), or a wider mask.
+private struct RawSample<Raw: FixedWidthInteger & UnsignedInteger & Hashable>: RawFieldValue, Hashable {
+    let rawValue: Raw
+    init(rawValue: Raw) { self.rawValue = rawValue }
 }
-
-/// A two-octet result kept raw.
-private struct SampleResult: RawFieldValue, Hashable {
-    let rawValue: UInt16
-    init(rawValue: UInt16) { self.rawValue = rawValue }
-}
-
-/// Four- and eight-octet raw values, to cover every width the raw-field walk dispatches on.
-private struct SampleMask32: RawFieldValue, Hashable {
-    let rawValue: UInt32
-    init(rawValue: UInt32) { self.rawValue = rawValue }
-}
-private struct SampleMask64: RawFieldValue, Hashable {
-    let rawValue: UInt64
-    init(rawValue: UInt64) { self.rawValue = rawValue }
-}
+private typealias SampleCode = RawSample<UInt8>
+private typealias SampleResult = RawSample<UInt16>
+private typealias SampleMask32 = RawSample<UInt32>
+private typealias SampleMask64 = RawSample<UInt64>
 
 /// A structure with one field of every primitive the coder walks, declared once.
 private struct Sample: Hashable {
