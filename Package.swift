@@ -33,12 +33,16 @@ let package = Package(
         .executableTarget(name: "blectl", dependencies: ["BLECore", "HCI", "ATT", "Capture", "CBluetoothLinux"]),
         .executableTarget(name: "BLEBenchmarks", dependencies: ["BLECore", "HCI", "L2CAP", "ATT", "Capture"]),
 
+        // Shared by the test targets: the real captures' location and the tshark runner.
+        // Foundation only (no Testing), so any test target can depend on it.
+        .target(name: "BLETestSupport", path: "Tests/Support"),
+
         .testTarget(name: "BLECoreTests", dependencies: ["BLECore"]),
-        .testTarget(name: "HCITests", dependencies: ["BLECore", "HCI"]),
-        .testTarget(name: "L2CAPTests", dependencies: ["BLECore", "HCI", "L2CAP"]),
-        .testTarget(name: "SMPTests", dependencies: ["BLECore", "SMP"]),
+        .testTarget(name: "HCITests", dependencies: ["BLECore", "HCI", "Capture", "BLETestSupport"]),
+        .testTarget(name: "L2CAPTests", dependencies: ["BLECore", "HCI", "L2CAP", "Capture", "BLETestSupport"]),
+        .testTarget(name: "SMPTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "Capture", "BLETestSupport"]),
         .testTarget(name: "ATTTests", dependencies: ["BLECore", "ATT"]),
-        .testTarget(name: "CaptureTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT", "Capture"]),
+        .testTarget(name: "CaptureTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT", "Capture", "BLETestSupport"]),
         .testTarget(name: "BlectlTests", dependencies: ["blectl"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,28 +1,24 @@
 import Foundation
 import Testing
 import BLECore
+import BLETestSupport
 @testable import Capture
 
-/// The real captures shared beside the package (read-only; never copied into the repo).
+/// The real captures shared beside the package: thin forwarding names over BLETestSupport's
+/// ``SharedCaptures``, kept for the suites that use them.
 enum RealCaptures {
-    /// `<package root>/../shared/captures`, found from this file's path.
-    static let directory: String = {
-        let testsFile = URL(fileURLWithPath: #filePath)          // <root>/Tests/CaptureTests/CaptureTestSupport.swift
-        let root = testsFile.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.deletingLastPathComponent().appendingPathComponent("shared/captures").path
-    }()
+    /// `<package root>/../shared/captures`.
+    static var directory: String { SharedCaptures.directory }
 
-    static let legacyPPI = "crackle_legacy_pairing_ltk_exchange_ppi_ll.pcap"
-    static let lescPcapng = "crackle_lesc_pairing_concurrent_mtu517_discovery.pcapng"
-    static let nexxtenderBTSnoop = "nexxtender_charger_android_discovery_insufficient_auth_pairing.btsnoop"
-    static let nexxtenderCFA = "nexxtender_charger_android_gatt_longwrite_indications_extadv.cfa"
+    static let legacyPPI = SharedCaptures.legacyPPI
+    static let lescPcapng = SharedCaptures.lescPcapng
+    static let nexxtenderBTSnoop = SharedCaptures.nexxtenderBTSnoop
+    static let nexxtenderCFA = SharedCaptures.nexxtenderCFA
 
     /// Whether the captures are present (they are not in a user's clone).
-    static var available: Bool {
-        FileManager.default.fileExists(atPath: directory + "/" + nexxtenderCFA)
-    }
+    static var available: Bool { SharedCaptures.available }
 
-    static func path(_ name: String) -> String { directory + "/" + name }
+    static func path(_ name: String) -> String { SharedCaptures.path(name) }
 }
 
 /// Octets from annotated hexadecimal text (`#` starts a comment).
@@ -30,21 +26,12 @@ func octets(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) t
     try #require(Hex.decode(text), "fixture is not valid hexadecimal", sourceLocation: sourceLocation)
 }
 
-/// Whether `tshark` can be run.
-let tsharkPath: String? = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first {
-    FileManager.default.isExecutableFile(atPath: $0)
-}
+/// Whether `tshark` can be run: BLETestSupport's ``Tshark/path``.
+let tsharkPath: String? = Tshark.path
 
-/// Runs tshark with `arguments` and returns its standard output.
+/// Runs tshark with `arguments` and returns its standard output (``Tshark/run(_:)``); a test
+/// that calls it without tshark installed fails on the `#require`.
 func runTshark(_ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(tsharkPath))
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    _ = try #require(tsharkPath)
+    return try Tshark.run(arguments)
 }

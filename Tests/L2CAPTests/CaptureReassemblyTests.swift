@@ -1,44 +1,22 @@
-import Foundation
 import Testing
 import BLECore
+import BLETestSupport
+import Capture
 import HCI
 @testable import L2CAP
 
-/// The shared real captures (../shared/captures beside the package), absent in a user's clone.
-enum SharedCaptures {
-    static let directory: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/captures")
-
-    static func url(_ name: String) -> URL? {
-        let url = directory.appendingPathComponent(name)
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
-    }
-
-    static let cfa = "nexxtender_charger_android_gatt_longwrite_indications_extadv.cfa"
-    static let btsnoop = "nexxtender_charger_android_discovery_insufficient_auth_pairing.btsnoop"
-    static var available: Bool { url(cfa) != nil && url(btsnoop) != nil }
-}
-
-/// The ACL Data packets of a btsnoop file with H4 datalink (1002), with their direction. A
-/// minimal walk for this test only (the Capture target owns the real reader): a 16-octet file
-/// header, then records of original length (4), included length (4), flags (4, bit 0 set when
-/// received), drops (4), timestamp (8), all big-endian, then the H4 packet.
-func aclPackets(inBTSnoop url: URL) throws -> [(received: Bool, packet: HCIACLDataPacket)] {
-    let bytes = [UInt8](try Data(contentsOf: url))
-    var r = ByteReader(bytes)
-    #expect(try r.readBytes(8, "magic") == Array("btsnoop\0".utf8))
-    #expect(try r.readBigEndian(4, "version") == 1)
-    #expect(try r.readBigEndian(4, "datalink") == 1002)
+/// The ACL Data packets of a btsnoop capture with H4 datalink (1002), with their direction,
+/// read by Capture's reader.
+func aclPackets(inCapture path: String) throws -> [(received: Bool, packet: HCIACLDataPacket)] {
+    let file = try CaptureFile(contentsOf: path)
+    #expect(file.format == .btsnoop)
+    #expect(file.linkType == .btsnoopH4)
+    let read = file.readAll()
+    #expect(read.error == nil, "the capture did not read to its end")
     var packets: [(Bool, HCIACLDataPacket)] = []
-    while !r.isAtEnd {
-        _ = try r.readBigEndian(4, "original length")
-        let included = Int(try r.readBigEndian(4, "included length"))
-        let flags = try r.readBigEndian(4, "flags")
-        try r.skip(12, "drops and timestamp")
-        let record = try r.readSlice(included, "packet")
-        guard record.first == HCIPacketType.acl.rawValue else { continue }
-        packets.append((flags & 1 == 1, try HCIACLDataPacket(decoding: record.dropFirst())))
+    for record in read.records {
+        guard case let .hci(type, payload) = record.packet, type == .acl else { continue }
+        packets.append((record.direction == .controllerToHost, try HCIACLDataPacket(decoding: payload)))
     }
     return packets
 }
@@ -53,12 +31,12 @@ struct CaptureCounts: Equatable, CustomStringConvertible {
     var description: String { "\(pdus) vendor \(androidVendorPDUs) diagnostics \(diagnostics)" }
 }
 
-func reassembleCapture(_ url: URL) throws -> (CaptureCounts, [ACLReassembledPDU]) {
+func reassembleCapture(_ path: String) throws -> (CaptureCounts, [ACLReassembledPDU]) {
     var sent = ACLReassembler()
     var received = ACLReassembler()
     var counts = CaptureCounts()
     var receivedSignaling: [ACLReassembledPDU] = []
-    for (isReceived, packet) in try aclPackets(inBTSnoop: url) {
+    for (isReceived, packet) in try aclPackets(inCapture: path) {
         let outcome = isReceived ? received.push(packet) : sent.push(packet)
         counts.diagnostics += outcome.diagnostics
         guard let pdu = outcome.pdu else { continue }
@@ -78,8 +56,7 @@ func reassembleCapture(_ url: URL) throws -> (CaptureCounts, [ACLReassembledPDU]
 struct CaptureReassemblyTests {
     @Test("Android snoop .cfa: every L2CAP PDU tshark finds, per direction and channel, and no faults")
     func cfa() throws {
-        let url = try #require(SharedCaptures.url(SharedCaptures.cfa))
-        let (counts, signaling) = try reassembleCapture(url)
+        let (counts, signaling) = try reassembleCapture(SharedCaptures.path(SharedCaptures.nexxtenderCFA))
         // tshark -r FILE -Y bthci_acl -T fields -e frame.p2p_dir -e bthci_acl.chandle -e btl2cap.cid
         // counted per direction and CID (1078 L2CAP PDUs from 1113 ACL packets, 35 continuations).
         #expect(counts.pdus == [
@@ -95,8 +72,7 @@ struct CaptureReassemblyTests {
 
     @Test("btsnoop with LE Secure Connections pairing: every L2CAP PDU tshark finds, and no faults")
     func btsnoop() throws {
-        let url = try #require(SharedCaptures.url(SharedCaptures.btsnoop))
-        let (counts, _) = try reassembleCapture(url)
+        let (counts, _) = try reassembleCapture(SharedCaptures.path(SharedCaptures.nexxtenderBTSnoop))
         // Same tshark count: 274 L2CAP PDUs from 276 ACL packets, all on handle 0x0040.
         #expect(counts.pdus == [
             "sent ATT (0x0004)": 70, "sent SMP (0x0006)": 46,

@@ -1,53 +1,30 @@
-import Foundation
 import Testing
 import BLECore
+import BLETestSupport
+import Capture
+import HCI
+import L2CAP
 @testable import SMP
 
-/// The shared real captures (../shared/captures beside the package), absent in a user's clone.
-enum SharedCaptures {
-    static let directory: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/captures")
-
-    static func url(_ name: String) -> URL? {
-        let url = directory.appendingPathComponent(name)
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
-    }
-
-    static let cfa = "nexxtender_charger_android_gatt_longwrite_indications_extadv.cfa"
-    static let btsnoop = "nexxtender_charger_android_discovery_insufficient_auth_pairing.btsnoop"
-    static var available: Bool { url(cfa) != nil && url(btsnoop) != nil }
-}
-
-/// The B-frames on CID 0x0006 of a btsnoop file with H4 datalink, with their ACL handle. This
-/// test target depends on SMP alone, so it walks the file and joins ACL fragments itself, in
-/// the simplest way that works for these captures (the L2CAP target's reassembler is tested
-/// against the same files, with every fault checked).
-func smpFrames(inBTSnoop url: URL) throws -> [(handle: UInt16, payload: [UInt8])] {
-    let bytes = [UInt8](try Data(contentsOf: url))
-    var r = ByteReader(bytes)
-    try r.skip(16, "file header")
-    var pending: [String: [UInt8]] = [:]   // "direction handle" -> octets so far
+/// The B-frames on CID 0x0006 of a btsnoop capture with H4 datalink, with their ACL handle:
+/// Capture's reader gives the ACL packets and their direction, and L2CAP's reassembler (one per
+/// direction) joins their fragments. Reassembly faults are checked by L2CAPTests against the
+/// same files; here none may occur either.
+func smpFrames(inCapture path: String) throws -> [(handle: UInt16, payload: [UInt8])] {
+    let file = try CaptureFile(contentsOf: path)
+    #expect(file.format == .btsnoop)
+    #expect(file.linkType == .btsnoopH4)
+    let read = file.readAll()
+    #expect(read.error == nil, "the capture did not read to its end")
+    var sent = ACLReassembler()
+    var received = ACLReassembler()
     var frames: [(UInt16, [UInt8])] = []
-    while !r.isAtEnd {
-        try r.skip(4, "original length")
-        let included = Int(try r.readBigEndian(4, "included length"))
-        let direction = try r.readBigEndian(4, "flags") & 1
-        try r.skip(12, "drops and timestamp")
-        var packet = ByteReader(try r.readSlice(included, "packet"))
-        guard try packet.readUInt8("H4 type") == 0x02 else { continue }
-        let header = try packet.readUInt16("handle and flags")
-        _ = try packet.readUInt16("length")
-        let handle = header & 0x0FFF
-        let key = "\(direction) \(handle)"
-        var buffer = header >> 12 & 0b11 == 0b01 ? pending[key, default: []] : []
-        buffer += packet.readRemaining()
-        guard buffer.count >= 4, buffer.count >= 4 + (Int(buffer[0]) | Int(buffer[1]) << 8) else {
-            pending[key] = buffer
-            continue
-        }
-        pending[key] = nil
-        if buffer[2] == 0x06, buffer[3] == 0x00 { frames.append((handle, Array(buffer[4...]))) }
+    for record in read.records {
+        guard case let .hci(type, payload) = record.packet, type == .acl else { continue }
+        let packet = try HCIACLDataPacket(decoding: payload)
+        let outcome = record.direction == .controllerToHost ? received.push(packet) : sent.push(packet)
+        #expect(outcome.diagnostics.isEmpty, "record \(record.index): \(outcome.diagnostics)")
+        if let pdu = outcome.pdu, pdu.frame.channelID == .smp { frames.append((pdu.handle, pdu.frame.payload)) }
     }
     return frames
 }
@@ -58,10 +35,9 @@ struct SMPCaptureTests {
     /// Decodes every SMP PDU on real connection handles and counts them by code; returns the
     /// errors of the frames on handle 0x0EDC (Android vendor data, not SMP at all).
     func decodeAll(_ name: String) throws -> (counts: [UInt8: Int], vendorErrors: [SMPDecodingError]) {
-        let url = try #require(SharedCaptures.url(name))
         var counts: [UInt8: Int] = [:]
         var vendorErrors: [SMPDecodingError] = []
-        for (handle, payload) in try smpFrames(inBTSnoop: url) {
+        for (handle, payload) in try smpFrames(inCapture: SharedCaptures.path(name)) {
             do {
                 let pdu = try SMPPDU(decoding: payload)
                 #expect(handle != 0x0EDC, "vendor data decoded as \(pdu)")
@@ -77,7 +53,7 @@ struct SMPCaptureTests {
 
     @Test("LE Secure Connections pairing with Passkey Entry: 92 PDUs, all decode and re-encode")
     func btsnoop() throws {
-        let (counts, vendorErrors) = try decodeAll(SharedCaptures.btsnoop)
+        let (counts, vendorErrors) = try decodeAll(SharedCaptures.nexxtenderBTSnoop)
         // tshark -r FILE -Y btsmp -T fields -e btsmp.opcode | sort | uniq -c
         #expect(counts == [0x01: 1, 0x02: 1, 0x03: 40, 0x04: 40, 0x08: 2, 0x09: 2, 0x0A: 2, 0x0C: 2, 0x0D: 2])
         #expect(vendorErrors.isEmpty)
@@ -85,7 +61,7 @@ struct SMPCaptureTests {
 
     @Test("Android .cfa: the same pairing, and vendor frames that only look like Signing Information")
     func cfa() throws {
-        let (counts, vendorErrors) = try decodeAll(SharedCaptures.cfa)
+        let (counts, vendorErrors) = try decodeAll(SharedCaptures.nexxtenderCFA)
         // tshark counts 5 Signing Information: 2 real, and 3 on handle 0x0EDC (frames 302, 2008,
         // 8730) whose "CID" is Android's running counter passing 0x0006. They are hundreds of
         // octets long, so the strict decoder rejects them after the 17 octets of the command.

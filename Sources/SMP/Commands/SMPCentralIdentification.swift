@@ -27,7 +27,7 @@ public struct SMPCentralIdentification: Hashable, Sendable, CustomStringConverti
 extension SMPCentralIdentification: SMPCommandLayout {
     init() { self.init(ediv: 0, rand: 0) }
 
-    mutating func layout<C: SMPLayoutCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: FieldLayoutCoder>(_ c: inout C) throws(C.Failure) {
         try c.field(&ediv, "EDIV")
         try c.field(&rand, "Rand")
     }

@@ -23,7 +23,7 @@ public struct SMPIdentityAddressInformation: Hashable, Sendable, CustomStringCon
 extension SMPIdentityAddressInformation: SMPCommandLayout {
     init() { self.init(addressType: .public, address: .zero) }
 
-    mutating func layout<C: SMPLayoutCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: FieldLayoutCoder>(_ c: inout C) throws(C.Failure) {
         try c.field(&addressType, "AddrType")
         try c.field(&address, "BD_ADDR")
     }

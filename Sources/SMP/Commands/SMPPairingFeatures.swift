@@ -1,3 +1,5 @@
+import BLECore
+
 /// The fields of Pairing Request (code 0x01) and Pairing Response (code 0x02): what each side
 /// can do and wants (Core v5.4, Vol 3, Part H, 3.5.1 and 3.5.2).
 ///
@@ -46,7 +48,7 @@ extension SMPPairingFeatures: SMPCommandLayout {
                   maximumEncryptionKeySize: 0, initiatorKeyDistribution: [], responderKeyDistribution: [])
     }
 
-    mutating func layout<C: SMPLayoutCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: FieldLayoutCoder>(_ c: inout C) throws(C.Failure) {
         try c.field(&ioCapability, "IO Capability")
         try c.field(&oobDataFlag, "OOB data flag")
         try c.field(&authReq, "AuthReq")

@@ -1,3 +1,5 @@
+import BLECore
+
 /// Pairing Public Key, code 0x0C: the device's P-256 public key for LE Secure Connections
 /// (Core v5.4, Vol 3, Part H, 3.5.6).
 ///
@@ -22,7 +24,7 @@ public struct SMPPairingPublicKey: Hashable, Sendable, CustomStringConvertible {
 extension SMPPairingPublicKey: SMPCommandLayout {
     init() { self.init(x: .zero, y: .zero) }
 
-    mutating func layout<C: SMPLayoutCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: FieldLayoutCoder>(_ c: inout C) throws(C.Failure) {
         try c.field(&x, "Public Key X")
         try c.field(&y, "Public Key Y")
     }

@@ -1,82 +1,34 @@
 import BLECore
 
-/// One walk over an SMP command's fields, in wire order, that either reads them from octets or
-/// appends them to octets. Each command declares its layout once, in
-/// ``SMPCommandLayout/layout(_:)``, and both decoding and encoding follow that one list, so the
-/// two cannot disagree.
-protocol SMPLayoutCoder {
-    associatedtype Failure: Error
-    /// A 1-octet field.
-    mutating func field(_ value: inout UInt8, _ name: String) throws(Failure)
-    /// A 2-octet little-endian field.
-    mutating func field(_ value: inout UInt16, _ name: String) throws(Failure)
-    /// An 8-octet little-endian field.
-    mutating func field(_ value: inout UInt64, _ name: String) throws(Failure)
-    /// A 16-octet value, octets in transmission order.
-    mutating func field(_ value: inout SMPValue128, _ name: String) throws(Failure)
-    /// A 32-octet public key coordinate, octets in transmission order.
-    mutating func field(_ value: inout SMPPublicKeyCoordinate, _ name: String) throws(Failure)
-    /// A 6-octet BD_ADDR, least significant octet first.
-    mutating func field(_ value: inout BluetoothAddress, _ name: String) throws(Failure)
-}
+extension FieldLayoutCoder {
+    /// A 16-octet SMP value (a key, a Confirm, Random or DHKey Check value), octets in
+    /// transmission order (Core v5.4, Vol 3, Part H, 3.1).
+    ///
+    /// - Throws: what the coder's 16-octet field throws (a decoder: the truncated field).
+    mutating func field(_ value: inout SMPValue128, _ name: String) throws(Failure) {
+        var octets = value.octets
+        try field(&octets, count: SMPValue128.octetCount, name)
+        value = SMPValue128(checked: octets)
+    }
 
-/// A 1-octet code or bit field kept raw: what a layout needs to read or write one.
-protocol SMPRawField8 {
-    var rawValue: UInt8 { get }
-    init(rawValue: UInt8)
-}
-
-extension SMPLayoutCoder {
-    /// A 1-octet field with a raw-valued type (a code, a bit field).
-    mutating func field<T: SMPRawField8>(_ value: inout T, _ name: String) throws(Failure) {
-        var raw = value.rawValue
-        try field(&raw, name)
-        value = T(rawValue: raw)
+    /// A 32-octet public key coordinate, octets in transmission order (Core v5.4, Vol 3,
+    /// Part H, 3.5.6).
+    ///
+    /// - Throws: what the coder's 32-octet field throws (a decoder: the truncated field).
+    mutating func field(_ value: inout SMPPublicKeyCoordinate, _ name: String) throws(Failure) {
+        var octets = value.octets
+        try field(&octets, count: SMPPublicKeyCoordinate.octetCount, name)
+        value = SMPPublicKeyCoordinate(checked: octets)
     }
 }
 
-/// Reads fields; a short input throws the field's ``BLEDecodingError``.
-struct SMPLayoutReader: SMPLayoutCoder {
-    var reader: ByteReader
-
-    mutating func field(_ value: inout UInt8, _ name: String) throws(BLEDecodingError) {
-        value = try reader.readUInt8(name)
-    }
-    mutating func field(_ value: inout UInt16, _ name: String) throws(BLEDecodingError) {
-        value = try reader.readUInt16(name)
-    }
-    mutating func field(_ value: inout UInt64, _ name: String) throws(BLEDecodingError) {
-        value = try reader.readUInt64(name)
-    }
-    mutating func field(_ value: inout SMPValue128, _ name: String) throws(BLEDecodingError) {
-        value = SMPValue128(checked: try reader.readBytes(SMPValue128.octetCount, name))
-    }
-    mutating func field(_ value: inout SMPPublicKeyCoordinate, _ name: String) throws(BLEDecodingError) {
-        value = SMPPublicKeyCoordinate(checked: try reader.readBytes(SMPPublicKeyCoordinate.octetCount, name))
-    }
-    mutating func field(_ value: inout BluetoothAddress, _ name: String) throws(BLEDecodingError) {
-        value = try BluetoothAddress(from: &reader, field: name)
-    }
-}
-
-/// Appends fields; never fails.
-struct SMPLayoutWriter: SMPLayoutCoder {
-    var writer: ByteWriter
-
-    mutating func field(_ value: inout UInt8, _ name: String) { writer.writeUInt8(value) }
-    mutating func field(_ value: inout UInt16, _ name: String) { writer.writeUInt16(value) }
-    mutating func field(_ value: inout UInt64, _ name: String) { writer.writeUInt64(value) }
-    mutating func field(_ value: inout SMPValue128, _ name: String) { writer.writeBytes(value.octets) }
-    mutating func field(_ value: inout SMPPublicKeyCoordinate, _ name: String) { writer.writeBytes(value.octets) }
-    mutating func field(_ value: inout BluetoothAddress, _ name: String) { value.write(to: &writer) }
-}
-
-/// An SMP command whose data has one declared layout.
+/// An SMP command whose data has one declared layout, walked by BLECore's
+/// ``FieldLayoutCoder``: reading and writing both run ``layout(_:)``, so they cannot disagree.
 protocol SMPCommandLayout: Sendable {
     /// A value with every field zero, for a decoder to fill in.
     init()
     /// The command's fields after the Code octet, in wire order.
-    mutating func layout<C: SMPLayoutCoder>(_ coder: inout C) throws(C.Failure)
+    mutating func layout<C: FieldLayoutCoder>(_ coder: inout C) throws(C.Failure)
 }
 
 extension SMPCommandLayout {
@@ -89,7 +41,7 @@ extension SMPCommandLayout {
     /// Reads the command's fields from `reader` into this value (whose field names, for a
     /// shared layout, are already set).
     mutating func read(from reader: inout ByteReader) throws(BLEDecodingError) {
-        var coder = SMPLayoutReader(reader: reader)
+        var coder = FieldLayoutDecoder(reader: reader)
         try layout(&coder)
         reader = coder.reader
     }
@@ -97,9 +49,10 @@ extension SMPCommandLayout {
     /// Appends the command's fields to `writer`.
     func write(to writer: inout ByteWriter) {
         var copy = self
-        var coder = SMPLayoutWriter(writer: ByteWriter(capacity: 0))
-        swap(&coder.writer, &writer)
+        // Move the buffer into the encoder and back, so appending does not copy it.
+        var coder = FieldLayoutEncoder(writer: writer)
+        writer = ByteWriter(capacity: 0)
         copy.layout(&coder)
-        swap(&coder.writer, &writer)
+        writer = coder.writer
     }
 }

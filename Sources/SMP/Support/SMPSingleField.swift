@@ -1,3 +1,5 @@
+import BLECore
+
 /// A command whose only field is one 128-bit value: Pairing Confirm (0x03, field "Confirm
 /// Value"), Pairing Random (0x04, "Random Value"), Pairing DHKey Check (0x0D, "DHKey Check"),
 /// Encryption Information (0x06, "Long Term Key"), Identity Information (0x08, "Identity
@@ -16,7 +18,7 @@ struct SMPSingleValue: SMPCommandLayout {
         self.value = value
     }
 
-    mutating func layout<C: SMPLayoutCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: FieldLayoutCoder>(_ c: inout C) throws(C.Failure) {
         try c.field(&value, fieldName)
     }
 }
@@ -24,7 +26,7 @@ struct SMPSingleValue: SMPCommandLayout {
 /// A command whose only field is one raw-valued octet: Pairing Failed (0x05, "Reason"),
 /// Security Request (0x0B, "AuthReq"), Pairing Keypress Notification (0x0E, "Notification Type")
 /// (Core v5.4, Vol 3, Part H, 3.5.5, 3.6.7, 3.5.8).
-struct SMPSingleOctet<Value: SMPRawField8 & Sendable>: SMPCommandLayout {
+struct SMPSingleOctet<Value: RawFieldValue & Sendable>: SMPCommandLayout {
     /// The field's name in the specification.
     var fieldName: String
     var value: Value
@@ -35,7 +37,7 @@ struct SMPSingleOctet<Value: SMPRawField8 & Sendable>: SMPCommandLayout {
         self.value = value
     }
 
-    mutating func layout<C: SMPLayoutCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: FieldLayoutCoder>(_ c: inout C) throws(C.Failure) {
         try c.field(&value, fieldName)
     }
 }

@@ -6,7 +6,7 @@ import BLECore
 /// Bits 0...1 Bonding_Flags (0b00 No Bonding, 0b01 Bonding, others reserved), bit 2 MITM,
 /// bit 3 SC (LE Secure Connections), bit 4 Keypress, bit 5 CT2 (h7 supported for cross-transport
 /// key derivation), bits 6...7 reserved. Every bit is kept as received.
-public struct SMPAuthenticationRequirements: RawRepresentable, Hashable, Sendable, CustomStringConvertible, SMPRawField8 {
+public struct SMPAuthenticationRequirements: RawRepresentable, Hashable, Sendable, CustomStringConvertible, RawFieldValue {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 

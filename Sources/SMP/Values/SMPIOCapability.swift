@@ -2,7 +2,7 @@ import BLECore
 
 /// The IO Capability field of Pairing Request and Pairing Response
 /// (Core v5.4, Vol 3, Part H, 3.5.1, Table 3.4). Unknown values are kept raw.
-public struct SMPIOCapability: RawRepresentable, Hashable, Sendable, CustomStringConvertible, SMPRawField8 {
+public struct SMPIOCapability: RawRepresentable, Hashable, Sendable, CustomStringConvertible, RawFieldValue {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -32,7 +32,7 @@ public struct SMPIOCapability: RawRepresentable, Hashable, Sendable, CustomStrin
 
 /// The OOB data flag of Pairing Request and Pairing Response
 /// (Core v5.4, Vol 3, Part H, 3.5.1, Table 3.5). Unknown values are kept raw.
-public struct SMPOOBDataFlag: RawRepresentable, Hashable, Sendable, CustomStringConvertible, SMPRawField8 {
+public struct SMPOOBDataFlag: RawRepresentable, Hashable, Sendable, CustomStringConvertible, RawFieldValue {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 

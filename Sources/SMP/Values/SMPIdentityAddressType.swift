@@ -2,7 +2,7 @@ import BLECore
 
 /// The AddrType field of Identity Address Information
 /// (Core v5.4, Vol 3, Part H, 3.6.5). Unknown values are kept raw.
-public struct SMPIdentityAddressType: RawRepresentable, Hashable, Sendable, CustomStringConvertible, SMPRawField8 {
+public struct SMPIdentityAddressType: RawRepresentable, Hashable, Sendable, CustomStringConvertible, RawFieldValue {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 

@@ -6,7 +6,7 @@ import BLECore
 /// Bit 0 EncKey (LE legacy: LTK, EDIV and Rand; ignored with Secure Connections), bit 1 IdKey
 /// (IRK and identity address), bit 2 SignKey (CSRK), bit 3 LinkKey (derive the BR/EDR link key),
 /// bits 4...7 reserved and kept as received.
-public struct SMPKeyDistribution: OptionSet, Hashable, Sendable, CustomStringConvertible, SMPRawField8 {
+public struct SMPKeyDistribution: OptionSet, Hashable, Sendable, CustomStringConvertible, RawFieldValue {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 

@@ -2,7 +2,7 @@ import BLECore
 
 /// The Notification Type of Pairing Keypress Notification
 /// (Core v5.4, Vol 3, Part H, 3.5.8, Table 3.8). Unknown values are kept raw.
-public struct SMPKeypressNotificationType: RawRepresentable, Hashable, Sendable, CustomStringConvertible, SMPRawField8 {
+public struct SMPKeypressNotificationType: RawRepresentable, Hashable, Sendable, CustomStringConvertible, RawFieldValue {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 

@@ -2,7 +2,7 @@ import BLECore
 
 /// The Reason field of Pairing Failed (Core v5.4, Vol 3, Part H, 3.5.5, Table 3.7).
 /// Unknown values are kept raw.
-public struct SMPPairingFailedReason: RawRepresentable, Hashable, Sendable, CustomStringConvertible, SMPRawField8 {
+public struct SMPPairingFailedReason: RawRepresentable, Hashable, Sendable, CustomStringConvertible, RawFieldValue {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 

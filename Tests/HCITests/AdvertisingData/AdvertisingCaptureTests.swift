@@ -1,6 +1,6 @@
-import Foundation
 import Testing
 import BLECore
+import BLETestSupport
 @testable import HCI
 
 /// Real LE Extended Advertising Report events from the shared captures (see
@@ -118,33 +118,6 @@ struct AdvertisingCaptureTests {
 
     // MARK: Whole captures
 
-    /// ../shared/captures beside the worktree, if it is there (a user's clone has none).
-    static let capturesDirectory: String? = {
-        let file = #filePath
-        guard let range = file.range(of: "/Tests/HCITests/") else { return nil }
-        let dir = String(file[..<range.lowerBound]) + "/../shared/captures"
-        return FileManager.default.fileExists(atPath: dir) ? dir : nil
-    }()
-
-    /// The H4 packets of a btsnoop file of datalink 1002 (H4): 16-octet file header, then per
-    /// record original and included lengths, flags, drops (4 octets each, big-endian), a
-    /// timestamp (8 octets), and the packet.
-    static func h4Packets(path: String) throws -> [ArraySlice<UInt8>] {
-        let bytes = try #require(FileManager.default.contents(atPath: path)).map { $0 }
-        var r = ByteReader(bytes)
-        #expect(try r.readBytes(8, "identification") == Array("btsnoop\0".utf8))
-        #expect(try r.readBigEndian(4, "version") == 1)
-        #expect(try r.readBigEndian(4, "datalink") == 1002)
-        var packets: [ArraySlice<UInt8>] = []
-        while !r.isAtEnd {
-            _ = try r.readBigEndian(4, "original length")
-            let included = try r.readBigEndian(4, "included length")
-            try r.skip(16, "flags, drops, timestamp")
-            packets.append(try r.readSlice(Int(included), "packet"))
-        }
-        return packets
-    }
-
     struct CaptureCase: Sendable, CustomStringConvertible {
         var file: String
         /// tshark -Y 'bthci_evt.le_meta_subevent == 0x0d' | wc -l
@@ -157,19 +130,18 @@ struct AdvertisingCaptureTests {
     }
 
     @Test("every extended report of a capture decodes and merges; counts match tshark",
-          .enabled(if: capturesDirectory != nil, "../shared/captures is absent: capture cross-checks skipped"),
+          .enabled(if: SharedCaptures.available, "../shared/captures is absent: capture cross-checks skipped"),
           arguments: [
-            CaptureCase(file: "nexxtender_charger_android_gatt_longwrite_indications_extadv.cfa", events: 8241, advertisers: 18, structures: 10376),
-            CaptureCase(file: "nexxtender_charger_android_discovery_insufficient_auth_pairing.btsnoop", events: 290, advertisers: 10, structures: 437),
+            CaptureCase(file: SharedCaptures.nexxtenderCFA, events: 8241, advertisers: 18, structures: 10376),
+            CaptureCase(file: SharedCaptures.nexxtenderBTSnoop, events: 290, advertisers: 10, structures: 437),
           ])
     func wholeCapture(_ capture: CaptureCase) throws {
-        let dir = try #require(Self.capturesDirectory)
         var acc = AdvertisementAccumulator()
         var events = 0
         var structures = 0
         var diagnostics: [ADDiagnostic] = []
         var dispositions: [AdvertisementAccumulator.Disposition: Int] = [:]
-        for packet in try Self.h4Packets(path: dir + "/" + capture.file) {
+        for packet in try h4Packets(inSharedCapture: capture.file) {
             guard packet.first == 0x04, packet.count > 3, packet[packet.startIndex + 1] == 0x3E,
                   packet[packet.startIndex + 3] == 0x0D else { continue }
             events += 1

@@ -1,5 +1,5 @@
 import BLECore
-import Foundation
+import BLETestSupport
 import HCI
 import Testing
 
@@ -8,29 +8,7 @@ import Testing
 /// in a user's clone.
 @Suite("Real captures")
 struct CaptureDecodeTests {
-    static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/captures")
-
-    static var available: Bool { FileManager.default.fileExists(atPath: folder.path) }
-
-    /// The H4 records of a btsnoop file (datalink 1002), in file order.
-    static func h4Records(_ name: String) throws -> [[UInt8]] {
-        let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
-        var r = ByteReader(bytes)
-        #expect(try r.readBytes(8, "magic") == Array("btsnoop\0".utf8))
-        #expect(try r.readBigEndian(4, "version") == 1)
-        #expect(try r.readBigEndian(4, "datalink") == 1002)
-        var records: [[UInt8]] = []
-        while !r.isAtEnd {
-            _ = try r.readBigEndian(4, "original length")
-            let included = try r.readBigEndian(4, "included length")
-            try r.skip(16, "flags, drops, timestamp")
-            records.append(try r.readBytes(Int(included), "packet"))
-        }
-        return records
-    }
+    static var available: Bool { SharedCaptures.available }
 
     struct Tally {
         var commands = 0, knownCommands = 0, events = 0, knownEvents = 0, acl = 0
@@ -39,7 +17,7 @@ struct CaptureDecodeTests {
 
     static func decodeAll(_ name: String) throws -> Tally {
         var tally = Tally()
-        for (index, record) in try h4Records(name).enumerated() where !record.isEmpty {
+        for (index, record) in try h4Packets(inSharedCapture: name).enumerated() where !record.isEmpty {
             let packet: HCIPacket
             do { packet = try HCIPacket(h4: record) } catch {
                 Issue.record("\(name) record \(index + 1): \(error)")
@@ -83,7 +61,7 @@ struct CaptureDecodeTests {
     @Test("the insufficient-authentication btsnoop: every packet, with reserved Event_Type bit 15",
           .enabled(if: available, "../shared/captures is absent: real-capture test skipped"))
     func pairingCapture() throws {
-        let tally = try Self.decodeAll("nexxtender_charger_android_discovery_insufficient_auth_pairing.btsnoop")
+        let tally = try Self.decodeAll(SharedCaptures.nexxtenderBTSnoop)
         // Counts from the capture's README and tshark: 290 extended advertising report events.
         #expect(tally.extendedReports == 290)
         #expect(tally.reservedEventTypeReports == 113)
@@ -96,7 +74,7 @@ struct CaptureDecodeTests {
     @Test("the long-write cfa capture: every packet, 8241 extended reports",
           .enabled(if: available, "../shared/captures is absent: real-capture test skipped"))
     func longWriteCapture() throws {
-        let tally = try Self.decodeAll("nexxtender_charger_android_gatt_longwrite_indications_extadv.cfa")
+        let tally = try Self.decodeAll(SharedCaptures.nexxtenderCFA)
         #expect(tally.extendedReports == 8241)
         #expect(tally.commands == 628)
         #expect(tally.events == 9190)
@@ -105,7 +83,7 @@ struct CaptureDecodeTests {
     @Test("the whole cfa capture through the H4 stream deframer, in 97-octet chunks",
           .enabled(if: available, "../shared/captures is absent: real-capture test skipped"))
     func deframeCapture() throws {
-        let records = try Self.h4Records("nexxtender_charger_android_gatt_longwrite_indications_extadv.cfa").filter { !$0.isEmpty }
+        let records = try h4Packets(inSharedCapture: SharedCaptures.nexxtenderCFA).filter { !$0.isEmpty }
         let stream = records.flatMap { $0 }
         var deframer = H4StreamDeframer()
         var packets: [HCIPacket] = []

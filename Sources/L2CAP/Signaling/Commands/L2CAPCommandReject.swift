@@ -9,7 +9,7 @@ import BLECore
 /// accessors read it when it has the shape its reason calls for.
 public struct L2CAPCommandReject: Hashable, Sendable, CustomStringConvertible {
     /// The Reason field. Unknown values are kept raw.
-    public struct Reason: RawRepresentable, Hashable, Sendable, CustomStringConvertible, SignalingRawField16 {
+    public struct Reason: RawRepresentable, Hashable, Sendable, CustomStringConvertible, RawFieldValue {
         public let rawValue: UInt16
         public init(rawValue: UInt16) { self.rawValue = rawValue }
 
@@ -92,7 +92,7 @@ public struct L2CAPCommandReject: Hashable, Sendable, CustomStringConvertible {
 extension L2CAPCommandReject: SignalingCommandLayout {
     init() { self.init(reason: .commandNotUnderstood) }
 
-    mutating func layout<C: SignalingLayoutCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: FieldLayoutCoder>(_ c: inout C) throws(C.Failure) {
         try c.field(&reason, "Reason")
         try c.remaining(&reasonData, "Reason Data")
     }

@@ -1,3 +1,5 @@
+import BLECore
+
 /// L2CAP_CONNECTION_PARAMETER_UPDATE_REQ, code 0x12 (Core v5.4, Vol 3, Part A, 4.20): a
 /// Peripheral asks the Central for new connection parameters.
 ///
@@ -42,7 +44,7 @@ public struct L2CAPConnectionParameterUpdateRequest: Hashable, Sendable, CustomS
 extension L2CAPConnectionParameterUpdateRequest: SignalingCommandLayout {
     init() { self.init(intervalMin: 0, intervalMax: 0, latency: 0, timeout: 0) }
 
-    mutating func layout<C: SignalingLayoutCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: FieldLayoutCoder>(_ c: inout C) throws(C.Failure) {
         try c.field(&intervalMin, "Interval Min")
         try c.field(&intervalMax, "Interval Max")
         try c.field(&latency, "Latency")
@@ -54,7 +56,7 @@ extension L2CAPConnectionParameterUpdateRequest: SignalingCommandLayout {
 /// Central's answer. Data: Result (2 octets).
 public struct L2CAPConnectionParameterUpdateResponse: Hashable, Sendable, CustomStringConvertible {
     /// The Result field. Unknown values are kept raw.
-    public struct Result: RawRepresentable, Hashable, Sendable, CustomStringConvertible, SignalingRawField16 {
+    public struct Result: RawRepresentable, Hashable, Sendable, CustomStringConvertible, RawFieldValue {
         public let rawValue: UInt16
         public init(rawValue: UInt16) { self.rawValue = rawValue }
 
@@ -89,7 +91,7 @@ public struct L2CAPConnectionParameterUpdateResponse: Hashable, Sendable, Custom
 extension L2CAPConnectionParameterUpdateResponse: SignalingCommandLayout {
     init() { self.init(result: .accepted) }
 
-    mutating func layout<C: SignalingLayoutCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: FieldLayoutCoder>(_ c: inout C) throws(C.Failure) {
         try c.field(&result, "Result")
     }
 }

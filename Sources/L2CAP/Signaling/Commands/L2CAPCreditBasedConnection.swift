@@ -1,3 +1,5 @@
+import BLECore
+
 /// L2CAP_CREDIT_BASED_CONNECTION_REQ, code 0x17 (Core v5.4, Vol 3, Part A, 4.25): open up to
 /// five enhanced credit-based channels at once (used by EATT).
 ///
@@ -38,7 +40,7 @@ public struct L2CAPCreditBasedConnectionRequest: Hashable, Sendable, CustomStrin
 extension L2CAPCreditBasedConnectionRequest: SignalingCommandLayout {
     init() { self.init(spsm: 0, mtu: 0, mps: 0, initialCredits: 0, sourceCIDs: []) }
 
-    mutating func layout<C: SignalingLayoutCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: FieldLayoutCoder>(_ c: inout C) throws(C.Failure) {
         try c.field(&spsm, "SPSM")
         try c.field(&mtu, "MTU")
         try c.field(&mps, "MPS")
@@ -54,7 +56,7 @@ extension L2CAPCreditBasedConnectionRequest: SignalingCommandLayout {
 /// that was refused).
 public struct L2CAPCreditBasedConnectionResponse: Hashable, Sendable, CustomStringConvertible {
     /// The Result field (Table 4.18). Unknown values are kept raw.
-    public struct Result: RawRepresentable, Hashable, Sendable, CustomStringConvertible, SignalingRawField16 {
+    public struct Result: RawRepresentable, Hashable, Sendable, CustomStringConvertible, RawFieldValue {
         public let rawValue: UInt16
         public init(rawValue: UInt16) { self.rawValue = rawValue }
 
@@ -147,7 +149,7 @@ public struct L2CAPCreditBasedConnectionResponse: Hashable, Sendable, CustomStri
 extension L2CAPCreditBasedConnectionResponse: SignalingCommandLayout {
     init() { self.init(mtu: 0, mps: 0, initialCredits: 0, result: .allSuccessful, destinationCIDs: []) }
 
-    mutating func layout<C: SignalingLayoutCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: FieldLayoutCoder>(_ c: inout C) throws(C.Failure) {
         try c.field(&mtu, "MTU")
         try c.field(&mps, "MPS")
         try c.field(&initialCredits, "Initial Credits")

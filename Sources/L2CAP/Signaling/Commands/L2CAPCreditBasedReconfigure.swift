@@ -1,3 +1,5 @@
+import BLECore
+
 /// L2CAP_CREDIT_BASED_RECONFIGURE_REQ, code 0x19 (Core v5.4, Vol 3, Part A, 4.27): change the
 /// MTU and MPS of enhanced credit-based channels.
 ///
@@ -30,7 +32,7 @@ public struct L2CAPCreditBasedReconfigureRequest: Hashable, Sendable, CustomStri
 extension L2CAPCreditBasedReconfigureRequest: SignalingCommandLayout {
     init() { self.init(mtu: 0, mps: 0, destinationCIDs: []) }
 
-    mutating func layout<C: SignalingLayoutCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: FieldLayoutCoder>(_ c: inout C) throws(C.Failure) {
         try c.field(&mtu, "MTU")
         try c.field(&mps, "MPS")
         try c.remaining(&destinationCIDs, "Destination CID")
@@ -40,7 +42,7 @@ extension L2CAPCreditBasedReconfigureRequest: SignalingCommandLayout {
 /// L2CAP_CREDIT_BASED_RECONFIGURE_RSP, code 0x1A (Core v5.4, Vol 3, Part A, 4.28). Data: Result (2 octets).
 public struct L2CAPCreditBasedReconfigureResponse: Hashable, Sendable, CustomStringConvertible {
     /// The Result field (Table 4.20). Unknown values are kept raw.
-    public struct Result: RawRepresentable, Hashable, Sendable, CustomStringConvertible, SignalingRawField16 {
+    public struct Result: RawRepresentable, Hashable, Sendable, CustomStringConvertible, RawFieldValue {
         public let rawValue: UInt16
         public init(rawValue: UInt16) { self.rawValue = rawValue }
 
@@ -89,7 +91,7 @@ public struct L2CAPCreditBasedReconfigureResponse: Hashable, Sendable, CustomStr
 extension L2CAPCreditBasedReconfigureResponse: SignalingCommandLayout {
     init() { self.init(result: .success) }
 
-    mutating func layout<C: SignalingLayoutCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: FieldLayoutCoder>(_ c: inout C) throws(C.Failure) {
         try c.field(&result, "Result")
     }
 }

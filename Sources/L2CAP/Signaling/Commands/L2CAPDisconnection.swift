@@ -1,3 +1,5 @@
+import BLECore
+
 /// L2CAP_DISCONNECTION_REQ, code 0x06 (Core v5.4, Vol 3, Part A, 4.6): close a
 /// connection-oriented channel.
 ///
@@ -26,7 +28,7 @@ public struct L2CAPDisconnectionRequest: Hashable, Sendable, CustomStringConvert
 extension L2CAPDisconnectionRequest: SignalingCommandLayout {
     init() { self.init(destinationCID: 0, sourceCID: 0) }
 
-    mutating func layout<C: SignalingLayoutCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: FieldLayoutCoder>(_ c: inout C) throws(C.Failure) {
         try c.field(&destinationCID, "Destination CID")
         try c.field(&sourceCID, "Source CID")
     }
@@ -59,7 +61,7 @@ public struct L2CAPDisconnectionResponse: Hashable, Sendable, CustomStringConver
 extension L2CAPDisconnectionResponse: SignalingCommandLayout {
     init() { self.init(destinationCID: 0, sourceCID: 0) }
 
-    mutating func layout<C: SignalingLayoutCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: FieldLayoutCoder>(_ c: inout C) throws(C.Failure) {
         try c.field(&destinationCID, "Destination CID")
         try c.field(&sourceCID, "Source CID")
     }

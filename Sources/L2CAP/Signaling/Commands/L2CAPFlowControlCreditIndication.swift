@@ -1,3 +1,5 @@
+import BLECore
+
 /// L2CAP_FLOW_CONTROL_CREDIT_IND, code 0x16 (Core v5.4, Vol 3, Part A, 4.24): more credits for
 /// a credit-based channel.
 ///
@@ -25,7 +27,7 @@ public struct L2CAPFlowControlCreditIndication: Hashable, Sendable, CustomString
 extension L2CAPFlowControlCreditIndication: SignalingCommandLayout {
     init() { self.init(cid: 0, credits: 0) }
 
-    mutating func layout<C: SignalingLayoutCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: FieldLayoutCoder>(_ c: inout C) throws(C.Failure) {
         try c.field(&cid, "CID")
         try c.field(&credits, "Credits")
     }

@@ -1,3 +1,5 @@
+import BLECore
+
 /// L2CAP_LE_CREDIT_BASED_CONNECTION_REQ, code 0x14 (Core v5.4, Vol 3, Part A, 4.22): open one
 /// LE credit-based connection-oriented channel.
 ///
@@ -39,7 +41,7 @@ public struct L2CAPLECreditBasedConnectionRequest: Hashable, Sendable, CustomStr
 extension L2CAPLECreditBasedConnectionRequest: SignalingCommandLayout {
     init() { self.init(spsm: 0, sourceCID: 0, mtu: 0, mps: 0, initialCredits: 0) }
 
-    mutating func layout<C: SignalingLayoutCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: FieldLayoutCoder>(_ c: inout C) throws(C.Failure) {
         try c.field(&spsm, "SPSM")
         try c.field(&sourceCID, "Source CID")
         try c.field(&mtu, "MTU")
@@ -54,7 +56,7 @@ extension L2CAPLECreditBasedConnectionRequest: SignalingCommandLayout {
 /// octets), Initial Credits (2), Result (2). On a refusal the other fields are zero.
 public struct L2CAPLECreditBasedConnectionResponse: Hashable, Sendable, CustomStringConvertible {
     /// The Result field (Table 4.16). Unknown values are kept raw.
-    public struct Result: RawRepresentable, Hashable, Sendable, CustomStringConvertible, SignalingRawField16 {
+    public struct Result: RawRepresentable, Hashable, Sendable, CustomStringConvertible, RawFieldValue {
         public let rawValue: UInt16
         public init(rawValue: UInt16) { self.rawValue = rawValue }
 
@@ -135,7 +137,7 @@ public struct L2CAPLECreditBasedConnectionResponse: Hashable, Sendable, CustomSt
 extension L2CAPLECreditBasedConnectionResponse: SignalingCommandLayout {
     init() { self.init(destinationCID: 0, mtu: 0, mps: 0, initialCredits: 0, result: .success) }
 
-    mutating func layout<C: SignalingLayoutCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: FieldLayoutCoder>(_ c: inout C) throws(C.Failure) {
         try c.field(&destinationCID, "Destination CID")
         try c.field(&mtu, "MTU")
         try c.field(&mps, "MPS")
