@@ -30,13 +30,14 @@ let package = Package(
         // Capture files and the dissector HCI -> L2CAP -> ATT/SMP -> GATT meaning.
         .target(name: "Capture", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT"]),
 
-        .executableTarget(name: "blectl", dependencies: ["BLECore", "HCI", "ATT", "Capture", "CBluetoothLinux"]),
+        .executableTarget(name: "blectl", dependencies: ["BLECore", "Capture"]),
         .executableTarget(name: "BLEBenchmarks", dependencies: ["BLECore", "HCI", "L2CAP", "ATT", "Capture"]),
 
         // Shared by the test targets: the real captures' location and the tshark runner.
         // Foundation only (no Testing), so any test target can depend on it.
         .target(name: "BLETestSupport", path: "Tests/Support"),
 
+        .testTarget(name: "CBluetoothLinuxTests", dependencies: ["CBluetoothLinux"]),
         .testTarget(name: "BLECoreTests", dependencies: ["BLECore"]),
         .testTarget(name: "HCITests", dependencies: ["BLECore", "HCI", "Capture", "BLETestSupport"]),
         .testTarget(name: "L2CAPTests", dependencies: ["BLECore", "HCI", "L2CAP", "Capture", "BLETestSupport"]),
