@@ -131,27 +131,17 @@ public struct Dissector: Sendable {
                          peer: c.peerAddress, peerType: c.peerAddressType, role: c.role.description)
             case .advertisingReport(let e):
                 return e.reports.map { report in
-                    // Mutated in place: a copy out of the dictionary would copy its whole state.
                     let update = accumulators[controller ?? 0, default: AdvertisementAccumulator()].add(report)
-                    let data = AdvertisingData(decoding: report.data)
-                    seeAdvertiser(report.address, type: report.addressType, rssi: report.rssi == 127 ? nil : report.rssi,
-                                  connectable: report.eventType.isConnectable,
-                                  name: update.advertisement?.localName?.string ?? data.localName?.string, record: packet.index)
-                    return AdvertisingSummary(address: report.address, addressType: report.addressType,
-                                              eventType: report.eventType.description,
-                                              rssi: report.rssi == 127 ? nil : report.rssi, data: data)
+                    return seeReport(report.address, report.addressType, eventType: report.eventType.description,
+                                     connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data,
+                                     merged: update.advertisement, record: packet.index)
                 }
             case .extendedAdvertisingReport(let e):
                 return e.reports.map { report in
-                    // Mutated in place: a copy out of the dictionary would copy its whole state.
                     let update = accumulators[controller ?? 0, default: AdvertisementAccumulator()].add(report)
-                    let data = AdvertisingData(decoding: report.data)
-                    seeAdvertiser(report.address, type: report.addressType, rssi: report.rssi == 127 ? nil : report.rssi,
-                                  connectable: report.eventType.isConnectable,
-                                  name: update.advertisement?.localName?.string ?? data.localName?.string, record: packet.index)
-                    return AdvertisingSummary(address: report.address, addressType: report.addressType,
-                                              eventType: report.eventType.description,
-                                              rssi: report.rssi == 127 ? nil : report.rssi, data: data)
+                    return seeReport(report.address, report.addressType, eventType: report.eventType.description,
+                                     connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data,
+                                     merged: update.advertisement, record: packet.index)
                 }
             default:
                 break
@@ -192,6 +182,19 @@ public struct Dissector: Sendable {
         if devices[peer] == nil {
             devices[peer] = SeenDevice(address: peer, addressType: peerType.description, firstRecord: record)
         }
+    }
+
+    /// Records one advertising report's advertiser and returns the report, decoded, for the line.
+    /// The name comes from the accumulator's merged advertisement (advertising data and scan
+    /// response together, extended fragments reassembled) when it has one. The accumulator is
+    /// mutated in place by the caller: a copy out of the dictionary would copy its whole state.
+    mutating func seeReport(_ address: BluetoothAddress, _ type: LEAddressType, eventType: String, connectable: Bool,
+                            rssi rawRSSI: Int8, data octets: [UInt8], merged: Advertisement?, record: Int) -> AdvertisingSummary {
+        let rssi = rawRSSI == 127 ? nil : rawRSSI  // 127: RSSI not available
+        let data = AdvertisingData(decoding: octets)
+        seeAdvertiser(address, type: type, rssi: rssi, connectable: connectable,
+                      name: merged?.localName?.string ?? data.localName?.string, record: record)
+        return AdvertisingSummary(address: address, addressType: type, eventType: eventType, rssi: rssi, data: data)
     }
 
     mutating func seeAdvertiser(_ address: BluetoothAddress, type: LEAddressType, rssi: Int8?, connectable: Bool,
