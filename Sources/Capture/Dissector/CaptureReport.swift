@@ -64,7 +64,7 @@ public struct CaptureReport: Sendable {
         if !kinds.isEmpty { records += " (" + kinds.joined(separator: ", ") + ")" }
         lines.append(records)
         if let first = firstTimestamp, let last = lastTimestamp {
-            lines.append("  time: \(CaptureText.utc(first)) to \(CaptureText.utc(last)) (\(CaptureText.seconds(last - first)) s)")
+            lines.append("  time: \(CaptureText.utc(first)) to \(CaptureText.utc(last)) (\(CaptureText.seconds(last &- first)) s)")
         }
         lines.append("  malformed packets: \(malformedCount)")
         lines.append("  devices seen: \(devices.count)")

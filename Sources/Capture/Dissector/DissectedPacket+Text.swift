@@ -138,8 +138,13 @@ enum CaptureText {
     }
 
     /// "2025-01-25 16:53:02.430950 UTC" for microseconds since the Unix epoch (proleptic
-    /// Gregorian calendar).
+    /// Gregorian calendar); outside the years 0001...9999 (a damaged or synthetic timestamp),
+    /// the raw count: "1234567 us since 1970".
     static func utc(_ microseconds: Int64) -> String {
+        // 0001-01-01 and 10000-01-01 in microseconds since 1970-01-01.
+        guard microseconds >= -62_135_596_800_000_000, microseconds < 253_402_300_800_000_000 else {
+            return "\(microseconds) us since 1970"
+        }
         let seconds = microseconds >= 0 ? microseconds / 1_000_000 : (microseconds - 999_999) / 1_000_000
         let micros = microseconds - seconds * 1_000_000
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400

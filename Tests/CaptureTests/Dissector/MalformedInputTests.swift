@@ -76,6 +76,18 @@ struct MalformedInputTests {
         #expect(connection?.summary.contains("no connection event in the capture") == true)
     }
 
+    @Test("extreme timestamps (a damaged or synthetic file) print without overflow")
+    func extremeTimestamps() {
+        var dissector = Dissector()
+        for (i, timestamp) in [Int64.max, Int64.min, 0].enumerated() {
+            let record = CaptureRecord(index: i, timestamp: timestamp, direction: .hostToController,
+                                       packet: .hci(type: .command, payload: [0x03, 0x0C, 0x00]), originalLength: 4, capturedLength: 4)
+            #expect(dissector.dissect(record).line.hasSuffix("HCI Command Reset"))
+        }
+        let time = dissector.report.renderedLines.first { $0.hasPrefix("  time: ") }
+        #expect(time == "  time: 9223372036854775807 us since 1970 to 1970-01-01 00:00:00.000000 UTC (-9223372036854.775807 s)")
+    }
+
     @Test("seeded random records never trap and every record yields exactly one packet")
     func randomRecords() {
         var rng = SplitMix64(seed: 0x5EED)
