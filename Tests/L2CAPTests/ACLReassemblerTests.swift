@@ -159,6 +159,22 @@ struct ACLReassemblerTests {
         #expect(delivered == [ACLReassembledPDU(handle: 0x0010, frame: frame)])
     }
 
+    @Test("evicting when full: the PDU touched least recently is abandoned, the new one is kept")
+    func evictLeastRecent() {
+        var reassembler = ACLReassembler(configuration: .init(maximumPendingHandles: 2, evictsLeastRecentWhenFull: true))
+        // Handle 1 starts first, handle 2 next, then handle 1 receives more: handle 2 is the stalest.
+        _ = reassembler.push(acl(0x0001, .firstFlushable, octets("03 00 04 00 01")))
+        _ = reassembler.push(acl(0x0002, .firstFlushable, octets("02 00 04 00 02")))
+        _ = reassembler.push(acl(0x0001, .continuing, [0x11]))
+        let third = reassembler.push(acl(0x0003, .firstFlushable, octets("02 00 04 00 03")))
+        #expect(third == ACLReassemblyOutcome(diagnostics: [.incompletePDUAbandoned(handle: 0x0002, expectedOctets: 6, receivedOctets: 5)]))
+        #expect(reassembler.isReassembling(handle: 0x0003))
+        #expect(!reassembler.isReassembling(handle: 0x0002))
+        #expect(reassembler.push(acl(0x0003, .continuing, [0x33])).pdu?.frame.payload == [0x03, 0x33])
+        #expect(reassembler.push(acl(0x0001, .continuing, [0x12])).pdu?.frame.payload == [0x01, 0x11, 0x12])
+        #expect(reassembler.pendingHandleCount == 0)
+    }
+
     @Test("a limit on handles mid-reassembly: a PDU on one more handle is dropped, the others go on")
     func tooManyPendingHandles() {
         var reassembler = ACLReassembler(configuration: .init(maximumPendingHandles: 2))

@@ -29,13 +29,22 @@ public struct ACLReassembler: Sendable {
         /// bound such as its largest ATT_MTU or the SMP MTU of 65.
         public var maximumPayloadLength: Int
         /// How many handles may have an incomplete PDU at once; a PDU starting on a further
-        /// handle is dropped with ``ACLReassemblyDiagnostic/tooManyPendingHandles(handle:limit:)``.
+        /// handle is dropped with ``ACLReassemblyDiagnostic/tooManyPendingHandles(handle:limit:)``,
+        /// unless ``evictsLeastRecentWhenFull``.
         public var maximumPendingHandles: Int
+        /// When the pending handles are full, make room for a new PDU by abandoning the one
+        /// touched least recently (reported as ``ACLReassemblyDiagnostic/incompletePDUAbandoned(handle:expectedOctets:receivedOctets:)``)
+        /// instead of dropping the new one. Right for a capture decoder, where a missing packet
+        /// leaves a PDU incomplete forever and no Disconnection Complete may ever come; a host,
+        /// whose handles are live connections, keeps the default (false).
+        public var evictsLeastRecentWhenFull: Bool
 
         /// Bounds for a reassembler; negative values count as zero.
-        public init(maximumPayloadLength: Int = L2CAPBasicFrame.maximumPayloadLength, maximumPendingHandles: Int = 16) {
+        public init(maximumPayloadLength: Int = L2CAPBasicFrame.maximumPayloadLength, maximumPendingHandles: Int = 16,
+                    evictsLeastRecentWhenFull: Bool = false) {
             self.maximumPayloadLength = max(0, maximumPayloadLength)
             self.maximumPendingHandles = max(0, maximumPendingHandles)
+            self.evictsLeastRecentWhenFull = evictsLeastRecentWhenFull
         }
     }
 
@@ -50,6 +59,9 @@ public struct ACLReassembler: Sendable {
     /// The bounds this reassembler enforces.
     public let configuration: Configuration
     var pending: [UInt16: Pending] = [:]
+    /// When each pending handle last received a fragment, on the ``clock`` of pushed packets.
+    var touched: [UInt16: UInt64] = [:]
+    var clock: UInt64 = 0
 
     /// An empty reassembler.
     public init(configuration: Configuration = Configuration()) {
@@ -67,6 +79,8 @@ public struct ACLReassembler: Sendable {
     /// - Returns: the PDU it completed, if any, and what had to be dropped on the way.
     public mutating func push(_ packet: HCIACLDataPacket) -> ACLReassemblyOutcome {
         let handle = packet.handle
+        clock &+= 1
+        defer { touched[handle] = pending[handle] == nil ? nil : clock }
         if packet.packetBoundary.isStart {
             var diagnostics: [ACLReassemblyDiagnostic] = []
             if !pending.isEmpty, let old = pending.removeValue(forKey: handle),
@@ -99,12 +113,31 @@ public struct ACLReassembler: Sendable {
     @discardableResult
     public mutating func reset(handle: UInt16) -> ACLReassemblyDiagnostic? {
         let handle = handle & 0x0FFF
+        touched[handle] = nil
         guard let old = pending.removeValue(forKey: handle) else { return nil }
         return Self.abandonment(of: old, handle: handle)
     }
 
     /// Drops everything under way on every handle, as when the controller is reset.
-    public mutating func resetAll() { pending.removeAll() }
+    public mutating func resetAll() {
+        pending.removeAll()
+        touched.removeAll()
+    }
+
+    /// Whether a new PDU may be buffered: there is room, or, when ``Configuration/evictsLeastRecentWhenFull``,
+    /// room was made by abandoning the least recently touched PDU (its diagnostic is appended).
+    mutating func makeRoom(for handle: UInt16, diagnostics: inout [ACLReassemblyDiagnostic]) -> Bool {
+        if pending.count < configuration.maximumPendingHandles { return true }
+        guard configuration.evictsLeastRecentWhenFull,
+              let victim = pending.keys.min(by: { touched[$0, default: 0] < touched[$1, default: 0] }),
+              let old = pending.removeValue(forKey: victim) else {
+            diagnostics.append(.tooManyPendingHandles(handle: handle, limit: configuration.maximumPendingHandles))
+            return false
+        }
+        touched[victim] = nil
+        if let abandoned = Self.abandonment(of: old, handle: victim) { diagnostics.append(abandoned) }
+        return true
+    }
 
     // MARK: - Steps
 
@@ -121,13 +154,14 @@ public struct ACLReassembler: Sendable {
                 return complete(handle: handle, octets: data[...], total: total, diagnostics: diagnostics)
             }
         }
-        guard pending.count < configuration.maximumPendingHandles else {
-            diagnostics.append(.tooManyPendingHandles(handle: handle, limit: configuration.maximumPendingHandles))
+        guard makeRoom(for: handle, diagnostics: &diagnostics) else {
             return ACLReassemblyOutcome(diagnostics: diagnostics)
         }
         var buffer: [UInt8] = []
         if data.count >= L2CAPBasicFrame.headerLength {
-            buffer.reserveCapacity(L2CAPBasicFrame.headerLength + (Int(data[0]) | Int(data[1]) << 8))
+            // Room for a typical PDU only: the Length field is the sender's claim, and reserving
+            // all of it would let 4 octets of input hold 64 KiB of memory. Larger PDUs grow.
+            buffer.reserveCapacity(min(L2CAPBasicFrame.headerLength + (Int(data[0]) | Int(data[1]) << 8), 1024))
         }
         buffer.append(contentsOf: data)
         pending[handle] = .collecting(buffer)
@@ -170,7 +204,7 @@ public struct ACLReassembler: Sendable {
         var diagnostics = diagnostics
         diagnostics.append(.pduTooLong(handle: handle, length: length, limit: configuration.maximumPayloadLength))
         let remaining = L2CAPBasicFrame.headerLength + length - received
-        if remaining > 0, pending.count < configuration.maximumPendingHandles {
+        if remaining > 0, makeRoom(for: handle, diagnostics: &diagnostics) {
             pending[handle] = .discarding(remaining: remaining)
         }
         return ACLReassemblyOutcome(diagnostics: diagnostics)
