@@ -123,6 +123,21 @@ struct BTSnoopReaderTests {
         #expect(reader.recordCount == 1)
     }
 
+    @Test("a timestamp before the 64-bit range spoils only itself: the record is kept and reading goes on")
+    func timestampOutOfRange() throws {
+        var bytes = try octets(Self.h4File)
+        // Record 0's Timestamp (offset 32) becomes 0x8000000000000000: far before year 0 minus the epoch offset.
+        bytes.replaceSubrange(32..<40, with: [0x80, 0, 0, 0, 0, 0, 0, 0])
+        let result = try CaptureFile(bytes: bytes).readAll()
+        #expect(result.error == nil)
+        #expect(result.records.count == 3)
+        #expect(result.records[0].timestamp == 0)
+        #expect(result.records[0].timestampError == .invalidValue(
+            field: "Timestamp", offset: 32, reason: "-9223372036854775808 us since year 0 is before the 64-bit range"))
+        #expect(result.records[0].packet == .hci(type: .command, payload: [0x03, 0x0C, 0x00]))
+        #expect(result.records[1].timestampError == nil)
+    }
+
     @Test("bad magic, unsupported version")
     func badHeaders() throws {
         #expect(throws: CaptureError.unrecognizedFormat(magic: Array("snoop\0\0\0".utf8))) {

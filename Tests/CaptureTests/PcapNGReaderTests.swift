@@ -180,6 +180,19 @@ struct PcapNGReaderTests {
         return bytes
     }
 
+    @Test("a timestamp resolution that cannot be counted spoils only its interface's timestamps, not the file")
+    func uncountableResolution() throws {
+        // Section 2's if_tsresol 0x14 (10^-20 s) cannot be counted in 64 bits.
+        let result = try CaptureFile(bytes: try Self.patched(280, [0x14])).readAll()
+        #expect(result.error == nil)
+        #expect(result.records.count == 5)
+        let spoiled = result.records.filter { $0.timestampError != nil }
+        #expect(!spoiled.isEmpty)
+        #expect(spoiled.allSatisfy { $0.timestamp == 0 })
+        #expect(spoiled.first?.timestampError == .invalidValue(field: "if_tsresol", offset: 280, reason: "0x14 is finer than 64-bit timestamps can count"))
+        #expect(result.records.prefix(3).allSatisfy { $0.timestampError == nil })
+    }
+
     @Test("broken blocks stop the reading at their offset, after every good record")
     func brokenBlocks() throws {
         let cases: [(offset: Int, octets: [UInt8], records: Int, error: CaptureError)] = [
@@ -197,8 +210,6 @@ struct PcapNGReaderTests {
             (240, [1, 2, 3, 4], 3, .invalidValue(field: "Byte-Order Magic", offset: 240, reason: "0x01020304 is neither 1a2b3c4d nor 4d3c2b1a")),
             // Section 2 claims version 2.0.
             (244, [0, 2], 3, .unsupportedVersion(format: .pcapng, offset: 244, version: "2.0")),
-            // Section 2's if_tsresol 0x14 (10^-20 s) cannot be counted in 64 bits.
-            (280, [0x14], 3, .invalidValue(field: "if_tsresol", offset: 280, reason: "0x14 is finer than 64-bit timestamps can count")),
             // Section 2's if_tsoffset option length 0x40 runs past its block.
             (286, [0, 0x40], 3, .invalidLength(field: "Interface Description Block Option Length", offset: 286, length: 0x40, reason: "runs past the end of its block")),
         ]

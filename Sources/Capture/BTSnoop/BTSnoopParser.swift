@@ -59,9 +59,14 @@ struct BTSnoopParser: Sendable {
         guard bytes.count - dataStart >= count else {
             throw .truncated(field: "Packet Data", offset: dataStart, needed: count, available: bytes.count - dataStart)
         }
-        let (timestamp, overflow) = rawTimestamp.subtractingReportingOverflow(Self.unixEpochOffset)
-        guard !overflow else {
-            throw .invalidValue(field: "Timestamp", offset: start + 16, reason: "\(rawTimestamp) us since year 0 is before the 64-bit range")
+        // A timestamp outside the 64-bit range damages only itself: the record is framed, so it
+        // is kept, with the error and timestamp 0, and reading goes on.
+        var (timestamp, overflow) = rawTimestamp.subtractingReportingOverflow(Self.unixEpochOffset)
+        var timestampError: CaptureError?
+        if overflow {
+            timestamp = 0
+            timestampError = .invalidValue(field: "Timestamp", offset: start + 16,
+                                           reason: "\(rawTimestamp) us since year 0 is before the 64-bit range")
         }
         let data = bytes[dataStart..<(dataStart + count)]
         offset = dataStart + count
@@ -69,7 +74,8 @@ struct BTSnoopParser: Sendable {
         let decoded = decode(data, flags: flags)
         return CaptureRecord(index: index, timestamp: timestamp, direction: decoded.direction,
                              controllerIndex: decoded.controllerIndex, cumulativeDrops: drops,
-                             packet: decoded.packet, originalLength: Int(originalLength), capturedLength: count)
+                             packet: decoded.packet, originalLength: Int(originalLength), capturedLength: count,
+                             timestampError: timestampError)
     }
 
     private func decode(_ data: ArraySlice<UInt8>, flags: UInt32) -> DecodedPayload {

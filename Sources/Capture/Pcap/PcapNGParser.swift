@@ -21,6 +21,9 @@ struct PcapNGParser: Sendable {
         var snapLength: UInt32
         var ticksPerSecond: UInt64 = 1_000_000
         var offsetSeconds: Int64 = 0
+        /// An if_tsresol this reader cannot count in: it spoils the timestamps of this
+        /// interface's packets, not the file.
+        var resolutionError: CaptureError?
     }
 
     enum Block {
@@ -111,7 +114,6 @@ struct PcapNGParser: Sendable {
             try requireBody(8)
             var interface = Interface(linkType: LinkType(rawValue: UInt32(bytes.loadUInt16(at: body.lowerBound, bigEndian: order))),
                                       snapLength: bytes.loadUInt32(at: body.lowerBound + 4, bigEndian: order))
-            var resolutionError: CaptureError?
             try forEachOption(bytes, in: (body.lowerBound + 8)..<body.upperBound, blockName: name) { code, value in
                 if code == 9, let v = bytes[value].first {            // if_tsresol
                     let exponent = Int(v & 0x7F)
@@ -122,14 +124,13 @@ struct PcapNGParser: Sendable {
                         for _ in 0..<exponent { tps *= 10 }
                         interface.ticksPerSecond = tps
                     } else {
-                        resolutionError = .invalidValue(field: "if_tsresol", offset: value.lowerBound,
+                        interface.resolutionError = .invalidValue(field: "if_tsresol", offset: value.lowerBound,
                                                         reason: "0x\(Hex.encode([v])) is finer than 64-bit timestamps can count")
                     }
                 } else if code == 14, value.count == 8 {               // if_tsoffset
                     interface.offsetSeconds = Int64(bitPattern: bytes.loadUInt64(at: value.lowerBound, bigEndian: order))
                 }
             }
-            if let resolutionError { throw resolutionError }
             interfaces.append(interface)
             return .interface(interface)
 
@@ -158,8 +159,17 @@ struct PcapNGParser: Sendable {
                 if code == 2, value.count == 4 { flags = bytes.loadUInt32(at: value.lowerBound, bigEndian: order) }
             }
             let interface = interfaces[Int(interfaceID)]
-            guard let (timestamp, sub) = Self.timestamp(ticks, interface) else {
-                throw .invalidValue(field: "Timestamp", offset: b + 4, reason: "\(ticks) ticks do not fit 64-bit microseconds")
+            // A timestamp that cannot be represented spoils only itself: the packet is kept with
+            // the error and timestamp 0, and reading goes on.
+            var (timestamp, sub): (Int64, UInt16) = (0, 0)
+            var timestampError = interface.resolutionError
+            if timestampError == nil {
+                if let t = Self.timestamp(ticks, interface) {
+                    (timestamp, sub) = t
+                } else {
+                    timestampError = .invalidValue(field: "Timestamp", offset: b + 4,
+                                                   reason: "\(ticks) ticks at \(interface.ticksPerSecond) per second, offset \(interface.offsetSeconds) s, do not fit 64-bit microseconds")
+                }
             }
             var decoded = LinkTypeDecoding.decode(bytes[dataStart..<dataEnd], linkType: interface.linkType)
             if decoded.direction == .unknown, case .hci = decoded.packet {
@@ -172,7 +182,8 @@ struct PcapNGParser: Sendable {
             return .packet(CaptureRecord(index: index, timestamp: timestamp, subMicrosecondNanoseconds: sub,
                                          direction: decoded.direction, controllerIndex: decoded.controllerIndex,
                                          interfaceID: interfaceID, packet: decoded.packet,
-                                         originalLength: Int(original), capturedLength: Int(captured)))
+                                         originalLength: Int(original), capturedLength: Int(captured),
+                                         timestampError: timestampError))
 
         case 3: // Simple Packet Block
             try requireBody(4)

@@ -29,12 +29,16 @@ public struct CaptureRecord: Hashable, Sendable, CustomStringConvertible {
     public var originalLength: Int
     /// The record's octets stored in the file (the format's captured/included length).
     public var capturedLength: Int
+    /// Why the file's timestamp for this record cannot be represented (before or after the
+    /// 64-bit microsecond range, or an interface resolution finer than it can count); then
+    /// ``timestamp`` is 0 and only the packet is to be trusted. Nil for every ordinary record.
+    public var timestampError: CaptureError?
 
     /// A record; see the properties for each field's meaning and units.
     public init(index: Int, timestamp: Int64, subMicrosecondNanoseconds: UInt16 = 0,
                 direction: CaptureDirection = .unknown, controllerIndex: UInt16? = nil,
                 interfaceID: UInt32? = nil, cumulativeDrops: UInt32? = nil,
-                packet: CapturedPacket, originalLength: Int, capturedLength: Int) {
+                packet: CapturedPacket, originalLength: Int, capturedLength: Int, timestampError: CaptureError? = nil) {
         self.index = index
         self.timestamp = timestamp
         self.subMicrosecondNanoseconds = subMicrosecondNanoseconds
@@ -45,6 +49,7 @@ public struct CaptureRecord: Hashable, Sendable, CustomStringConvertible {
         self.packet = packet
         self.originalLength = originalLength
         self.capturedLength = capturedLength
+        self.timestampError = timestampError
     }
 
     /// Nanoseconds since the Unix epoch; nil when that does not fit in 64 bits (after 2262).
