@@ -49,6 +49,11 @@ public struct CaptureReport: Sendable {
     public var signalingPDUs: Int
     public var devices: [Device]
     public var connections: [Connection]
+    /// Devices dropped from ``devices`` to keep memory bounded (least recently seen first), by
+    /// the dissector's ``Dissector/Limits/devices``; 0 for any ordinary capture.
+    public var unlistedDevices: Int
+    /// Ended connections not listed, past ``Dissector/Limits/listedEndedLinks``.
+    public var unlistedConnections: Int
     /// ATT PDUs by opcode, ascending; malformed PDUs count under their opcode octet.
     public var attCounts: [(opcode: ATTOpcode, count: Int)]
 
@@ -67,16 +72,16 @@ public struct CaptureReport: Sendable {
             lines.append("  time: \(CaptureText.utc(first)) to \(CaptureText.utc(last)) (\(CaptureText.seconds(last &- first)) s)")
         }
         lines.append("  malformed packets: \(malformedCount)")
-        lines.append("  devices seen: \(devices.count)")
+        lines.append("  devices seen: \(devices.count)" + (unlistedDevices > 0 ? " listed, \(unlistedDevices) more dropped from the list" : ""))
         for d in devices {
             var text = "    \(d.address) (\(d.addressType))"
-            if let name = d.name { text += " \"\(name)\"" }
+            if let name = d.name { text += " " + CaptureText.quoted(name) }
             if d.advertisingReports > 0 { text += ", \(d.advertisingReports) advertising report\(d.advertisingReports == 1 ? "" : "s")" }
             if let rssi = d.lastRSSI { text += ", last RSSI \(rssi) dBm" }
             if d.connectable { text += ", connectable" }
             lines.append(text)
         }
-        lines.append("  connections: \(connections.count)")
+        lines.append("  connections: \(connections.count)" + (unlistedConnections > 0 ? " listed, \(unlistedConnections) more not listed" : ""))
         for c in connections { lines.append("    " + c.summary) }
         lines.append("  ATT PDUs: \(attCounts.reduce(0) { $0 + $1.count })")
         for (opcode, count) in attCounts {
@@ -87,7 +92,7 @@ public struct CaptureReport: Sendable {
         if signalingPDUs > 0 { lines.append("  LE signaling PDUs: \(signalingPDUs)") }
         for c in connections where !c.gatt.isEmpty {
             var title = "  GATT table, \(c.link)"
-            if let peer = c.peerAddress { title += " (\(peer)\(c.peerName.map { " \"\($0)\"" } ?? ""))" }
+            if let peer = c.peerAddress { title += " (\(peer)\(c.peerName.map { " " + CaptureText.quoted($0) } ?? ""))" }
             lines.append(title + ":")
             lines += c.gatt.renderedLines().map { "    " + $0 }
         }
@@ -103,7 +108,7 @@ extension CaptureReport.Connection {
         if let peer = peerAddress {
             text += " with \(peer)"
             if let type = peerAddressType { text += " (\(type))" }
-            if let name = peerName { text += " \"\(name)\"" }
+            if let name = peerName { text += " " + CaptureText.quoted(name) }
         }
         if !connectionEventSeen { text += " (no connection event in the capture)" }
         text += ", records \(firstRecord)-\(lastRecord)"
@@ -122,7 +127,7 @@ extension Dissector {
             CaptureReport.Device(address: $0.address, addressType: $0.addressType, name: $0.name,
                                  advertisingReports: $0.advertisingReports, lastRSSI: $0.lastRSSI, connectable: $0.connectable)
         }
-        let all = (closed + Array(links.values)).filter { $0.connectionEventSeen || $0.attPDUCount > 0 }
+        let all = (ended + links.values).filter { $0.connectionEventSeen || $0.attPDUCount > 0 }
             .sorted { ($0.firstRecord, $0.id) < ($1.firstRecord, $1.id) }
         let connections = all.map { link in
             CaptureReport.Connection(
@@ -137,6 +142,7 @@ extension Dissector {
             malformedCount: counts.malformed, hciCommands: counts.hciCommands, hciEvents: counts.hciEvents,
             aclPackets: counts.acl, linkLayerPackets: counts.linkLayer, smpPDUs: counts.smp,
             signalingPDUs: counts.signaling, devices: devices, connections: connections,
+            unlistedDevices: self.devices.evictedCount, unlistedConnections: unlistedEndedLinks,
             attCounts: counts.attByOpcode.sorted { $0.key < $1.key }.map { (ATTOpcode(rawValue: $0.key), $0.value) })
     }
 }

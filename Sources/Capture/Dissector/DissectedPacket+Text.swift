@@ -110,6 +110,10 @@ extension HCIEvent {
 enum CaptureText {
     static func hex16(_ v: UInt16) -> String { "0x" + Hex.encode([UInt8(v >> 8), UInt8(v & 0xFF)]) }
 
+    /// A name from the air in double quotes, with quotes, backslashes and control characters
+    /// escaped, so that no name can start a line of its own or forge output.
+    static func quoted(_ name: String) -> String { name.debugDescription }
+
     /// "12.345678": microseconds as seconds with six decimals.
     static func seconds(_ microseconds: Int64) -> String {
         let sign = microseconds < 0 ? "-" : ""

@@ -5,22 +5,35 @@ import L2CAP
 /// Over-the-air connections, by access address (Core v5.4, Vol 6, Part B, 2.1.2).
 struct AirState: Sendable {
     struct Connection: Sendable {
-        /// A 12-bit stand-in for a connection handle, so the HCI reassembler can serve.
-        var pseudoHandle: UInt16
         var crcInit: UInt32?
         /// Set once LL_START_ENC_REQ went by: later non-empty payloads are encrypted
         /// (Core v5.4, Vol 6, Part B, 5.1.3.1).
         var encrypted = false
-        /// The last data PDUs with a payload, per direction, to recognise retransmissions.
-        var recent: [CaptureDirection: [(sn: UInt8, llid: UInt8, payload: [UInt8])]] = [:]
+        /// L2CAP reassembly from LL data PDUs, per direction; every PDU uses stand-in handle 0,
+        /// since each connection has reassemblers of its own.
+        var reassembly: DirectionalReassembly
+        /// The last data PDUs (empty ones too), per direction, to recognise retransmissions.
+        var history: [CaptureDirection: [SentPDU]] = [:]
     }
-    var connections: [UInt32: Connection] = [:]
 
-    mutating func connection(_ accessAddress: UInt32) -> Connection {
-        if let c = connections[accessAddress] { return c }
-        let c = Connection(pseudoHandle: UInt16(truncatingIfNeeded: connections.count) & 0x0FFF)
-        connections[accessAddress] = c
-        return c
+    /// What a retransmission must repeat: SN, LLID and payload (Core v5.4, Vol 6, Part B, 4.5.9).
+    struct SentPDU: Sendable, Equatable {
+        var sn: UInt8
+        var llid: UInt8
+        var payload: [UInt8]
+    }
+
+    var connections: BoundedTable<UInt32, Connection>
+    let pendingPDUs: Int
+
+    init(capacity: Int, pendingPDUs: Int) {
+        connections = BoundedTable(capacity: capacity)
+        self.pendingPDUs = pendingPDUs
+    }
+
+    /// Runs `body` on the connection with `accessAddress` in place, creating it if new.
+    mutating func update<R>(_ accessAddress: UInt32, _ body: (inout Connection) -> R) -> R {
+        connections.update(accessAddress, default: Connection(reassembly: DirectionalReassembly(pendingPDUs: pendingPDUs)), body)
     }
 }
 
@@ -52,15 +65,15 @@ extension Dissector {
             }
             if case let .connectIndication(initA, advA, llData) = adv.payload {
                 let aa = llData.accessAddress
-                var connection = air.connection(aa)
-                connection.crcInit = llData.crcInit
-                air.connections[aa] = connection
-                var link = LinkState(id: .air(accessAddress: aa), record: packet.index)
-                link.peerAddress = advA
-                link.peerAddressType = adv.advAAddressType.description
-                link.localAddress = initA
-                link.connectionEventSeen = true
-                links[.air(accessAddress: aa)] = link
+                air.update(aa) { $0.crcInit = llData.crcInit }
+                let id = LinkID.air(accessAddress: aa)
+                if let stale = links.removeValue(forKey: id) { end(stale) }
+                withLink(id, record: packet.index) { link in
+                    link.peerAddress = advA
+                    link.peerAddressType = adv.advAAddressType.description
+                    link.localAddress = initA
+                    link.connectionEventSeen = true
+                }
             }
             packet.content = .linkLayer(ll, .advertising(data))
         case .data(let data):
@@ -81,54 +94,75 @@ extension Dissector {
         }
     }
 
+    /// What the link layer makes of a data PDU before L2CAP sees it.
+    enum AirVerdict {
+        case badCRC, retransmission, encrypted, empty
+        case control(LLControlOpcode)
+        case l2cap(HCIACLDataPacket)
+    }
+
     mutating func dissectDataPDU(_ pdu: DataChannelPDU, record ll: LinkLayerRecord,
                                  packet: inout DissectedPacket) -> DissectedPacket.LinkLayerStage {
         let aa = ll.accessAddress
-        var connection = air.connection(aa)
-        defer { air.connections[aa] = connection }
-        withLink(.air(accessAddress: aa), record: packet.index) { $0.lastRecord = packet.index }
-
-        let crcBad: Bool
-        if let flags = ll.pseudoHeader?.flags, flags.isCRCChecked {
-            crcBad = !flags.isCRCValid
-        } else if let crcInit = connection.crcInit {
-            crcBad = !ll.isCRCValid(crcInit: crcInit)
-        } else {
-            crcBad = false
-        }
-        if crcBad { return .badCRC }
-        if pdu.payload.isEmpty { return .linkControl }
-
-        // A retransmission repeats SN and payload (Core v5.4, Vol 6, Part B, 4.5.9). Without a
-        // direction, the two directions alternate, so compare with the last two PDUs.
-        let lane = packet.direction
-        var recent = connection.recent[lane] ?? []
-        let depth = lane == .unknown ? 2 : 1
-        if recent.suffix(depth).contains(where: { $0.sn == pdu.sn && $0.llid == pdu.llid.rawValue && $0.payload == pdu.payload }) {
+        let id = LinkID.air(accessAddress: aa)
+        let direction = packet.direction
+        withLink(id, record: packet.index) { $0.lastRecord = packet.index }
+        let verdict: AirVerdict = air.update(aa) { connection in Self.judge(pdu, ll, direction: direction, connection: &connection) }
+        switch verdict {
+        case .badCRC:
+            return .badCRC
+        case .retransmission:
             packet.notes.append("link-layer retransmission (SN \(pdu.sn))")
             return .retransmission
+        case .encrypted:
+            return .encrypted
+        case .empty:
+            return .linkControl
+        case .control(let opcode):
+            if opcode == .startEncReq { withLink(id, record: packet.index) { $0.isEncrypted = true } }
+            return .linkControl
+        case .l2cap(let acl):
+            let outcome = air.update(aa) { $0.reassembly.push(acl, direction: direction) }
+            return .l2cap(l2capStage(outcome, link: id, packet: &packet))
         }
-        recent.append((pdu.sn, pdu.llid.rawValue, pdu.payload))
-        if recent.count > 2 { recent.removeFirst() }
-        connection.recent[lane] = recent
+    }
 
-        let decrypted = ll.pseudoHeader?.flags.isDecrypted ?? false
-        if connection.encrypted && !decrypted { return .encrypted }
-
+    /// Checks one data PDU against its connection's state and updates that state.
+    ///
+    /// - CRC: from the pseudo-header when it checked it, else against the CONNECT_IND's CRCInit.
+    /// - Retransmission: the same SN, LLID and payload as the sender's previous PDU, which a
+    ///   receiver that did not acknowledge it gets again (Core v5.4, Vol 6, Part B, 4.5.9). With
+    ///   a known direction that is the previous PDU in that direction. Without one, the sender's
+    ///   previous PDU is one of the last two (the directions alternate, but a sniffer misses
+    ///   some); empty PDUs count, so a sender's new PDU, whose SN has toggled, never matches.
+    /// - Encryption: after LL_START_ENC_REQ, non-empty payloads are encrypted unless the
+    ///   pseudo-header says the capture decrypted them.
+    static func judge(_ pdu: DataChannelPDU, _ ll: LinkLayerRecord, direction: CaptureDirection,
+                      connection: inout AirState.Connection) -> AirVerdict {
+        if let flags = ll.pseudoHeader?.flags, flags.isCRCChecked {
+            if !flags.isCRCValid { return .badCRC }
+        } else if let crcInit = connection.crcInit, !ll.isCRCValid(crcInit: crcInit) {
+            return .badCRC
+        }
+        let sent = AirState.SentPDU(sn: pdu.sn, llid: pdu.llid.rawValue, payload: pdu.payload)
+        var history = connection.history[direction] ?? []
+        let isRetransmission = !pdu.payload.isEmpty && history.suffix(direction == .unknown ? 2 : 1).contains(sent)
+        history.append(sent)
+        if history.count > 2 { history.removeFirst() }
+        connection.history[direction] = history
+        if isRetransmission { return .retransmission }
+        if pdu.payload.isEmpty { return .empty }
+        if connection.encrypted && !(ll.pseudoHeader?.flags.isDecrypted ?? false) { return .encrypted }
         switch pdu.content {
         case .control(let opcode, _):
-            if opcode == .startEncReq {
-                connection.encrypted = true
-                links[.air(accessAddress: aa)]?.isEncrypted = true
-            }
-            return .linkControl
-        case .l2capStart(let octets), .l2capContinuation(let octets):
-            let boundary: HCIACLDataPacket.PacketBoundary = pdu.llid == .start ? .firstFlushable : .continuing
-            let acl = HCIACLDataPacket(handle: connection.pseudoHandle, packetBoundary: boundary, data: octets)
-            let reassemblyLane = ReassemblyLane(controller: nil, direction: lane, air: true)
-            return .l2cap(reassemble(acl, lane: reassemblyLane, link: .air(accessAddress: aa), packet: &packet))
+            if opcode == .startEncReq { connection.encrypted = true }
+            return .control(opcode)
+        case .l2capStart(let octets):
+            return .l2cap(HCIACLDataPacket(handle: 0, packetBoundary: .firstFlushable, data: octets))
+        case .l2capContinuation(let octets):
+            return .l2cap(HCIACLDataPacket(handle: 0, packetBoundary: .continuing, data: octets))
         case .empty, .reserved:
-            return .linkControl
+            return .empty
         }
     }
 }

@@ -13,29 +13,52 @@ import L2CAP
 /// PDUs with GATT meaning. Nothing is required to be in order or complete: ACL data on a handle
 /// with no connection event is decoded all the same, as real snoop logs need.
 ///
+/// Memory stays bounded whatever the capture holds: links, devices, controllers and
+/// over-the-air connections are kept in tables with a capacity (``Limits``); past it, the
+/// least recently used are evicted, and the report says how many.
+///
 /// ```swift
 /// var dissector = Dissector()
 /// for record in file.readAll().records {
-///     print(dissector.dissect(record).summary)
+///     print(dissector.dissect(record).line)
 /// }
 /// print(dissector.report.renderedLines.joined(separator: "\n"))
 /// ```
 public struct Dissector: Sendable {
-    var links: [LinkID: LinkState] = [:]
-    var devices: [BluetoothAddress: SeenDevice] = [:]
-    /// One ACL reassembler per controller and direction: the two directions of a handle
-    /// interleave, and each must be reassembled on its own.
-    var reassemblers: [ReassemblyLane: ACLReassembler] = [:]
-    var accumulators: [UInt16: AdvertisementAccumulator] = [:]
-    var air = AirState()
+    /// How much the dissector remembers. The defaults are far above any real capture seen;
+    /// they exist so that a crafted one cannot exhaust memory.
+    public struct Limits: Sendable, Hashable {
+        /// Live links (connection handles per controller, access addresses over the air).
+        public var links = 4096
+        /// Ended links kept for the report, with their GATT tables; later ones are counted only.
+        public var listedEndedLinks = 1024
+        /// Devices (advertisers and peers).
+        public var devices = 16_384
+        /// Controllers (Linux monitor indexes) with their reassembly and advertising state.
+        public var controllers = 256
+        /// Handles with an L2CAP PDU under way, per controller and direction; past it, the PDU
+        /// touched least recently is abandoned (a capture can leave one incomplete forever).
+        public var pendingPDUsPerLane = 64
+
+        public init() {}
+    }
+
+    public let limits: Limits
+    var links: BoundedTable<LinkID, LinkState>
+    /// Links that ended, in the order they ended, up to ``Limits/listedEndedLinks``.
+    var ended: [LinkState] = []
+    var unlistedEndedLinks = 0
+    var devices: BoundedTable<BluetoothAddress, SeenDevice>
+    var controllers: BoundedTable<Int, ControllerState>
+    var air: AirState
     var counts = Counts()
     var firstTimestamp: Int64?
     var lastTimestamp: Int64?
 
-    struct ReassemblyLane: Hashable {
-        var controller: UInt16?
-        var direction: CaptureDirection
-        var air: Bool
+    /// What the dissector keeps per controller (per Linux monitor index; one for other formats).
+    struct ControllerState: Sendable {
+        var reassembly: DirectionalReassembly
+        var advertisements = AdvertisementAccumulator()
     }
 
     struct Counts: Sendable {
@@ -50,17 +73,29 @@ public struct Dissector: Sendable {
         var linkLayer = 0
     }
 
-    public init() {}
+    /// A dissector that remembers at most `limits`.
+    public init(limits: Limits = Limits()) {
+        self.limits = limits
+        links = BoundedTable(capacity: limits.links)
+        devices = BoundedTable(capacity: limits.devices)
+        controllers = BoundedTable(capacity: limits.controllers)
+        air = AirState(capacity: limits.links, pendingPDUs: limits.pendingPDUsPerLane)
+    }
 
     /// Decodes `record` in the light of every record before it, and learns from it.
     public mutating func dissect(_ record: CaptureRecord) -> DissectedPacket {
         counts.records += 1
-        let first = firstTimestamp ?? record.timestamp
-        firstTimestamp = first
-        lastTimestamp = record.timestamp
-        var packet = DissectedPacket(index: record.index, timestamp: record.timestamp,
-                                     relativeTime: record.timestamp &- first, direction: record.direction,
-                                     controllerIndex: record.controllerIndex, content: .unsupported(.btsnoopH4, octets: 0))
+        var relativeTime: Int64 = 0
+        if record.timestampError == nil {
+            let first = firstTimestamp ?? record.timestamp
+            firstTimestamp = first
+            lastTimestamp = record.timestamp
+            relativeTime = record.timestamp &- first
+        }
+        var packet = DissectedPacket(index: record.index, timestamp: record.timestamp, relativeTime: relativeTime,
+                                     direction: record.direction, controllerIndex: record.controllerIndex,
+                                     content: .unsupported(.btsnoopH4, octets: 0))
+        if let error = record.timestampError { packet.notes.append("timestamp unusable: \(error)") }
         switch record.packet {
         case let .hci(type, payload):
             dissectHCI(type: type, payload: payload, into: &packet)
@@ -102,15 +137,22 @@ public struct Dissector: Sendable {
             packet.content = .event(eventPacket, event, advertising: advertising)
         case .acl(let acl):
             counts.acl += 1
-            let lane = ReassemblyLane(controller: packet.controllerIndex, direction: packet.direction, air: false)
-            let link = LinkID.hci(controller: packet.controllerIndex, handle: acl.handle)
-            let stage = reassemble(acl, lane: lane, link: link, packet: &packet)
+            let direction = packet.direction
+            let outcome = withController(packet.controllerIndex) { $0.reassembly.push(acl, direction: direction) }
+            let stage = l2capStage(outcome, link: .hci(controller: packet.controllerIndex, handle: acl.handle), packet: &packet)
             packet.content = .acl(acl, stage)
         case .sco(let sco):
             packet.content = .sco(sco)
         case .iso(let iso):
             packet.content = .iso(iso)
         }
+    }
+
+    /// Runs `body` on the state of `controller` in place.
+    mutating func withController<R>(_ controller: UInt16?, _ body: (inout ControllerState) -> R) -> R {
+        let pending = limits.pendingPDUsPerLane
+        return controllers.update(controller.map(Int.init) ?? -1,
+                                  default: ControllerState(reassembly: DirectionalReassembly(pendingPDUs: pending)), body)
     }
 
     /// Learns connections, disconnections, encryption and advertisers from an event; returns
@@ -131,63 +173,62 @@ public struct Dissector: Sendable {
                          peer: c.peerAddress, peerType: c.peerAddressType, role: c.role.description)
             case .advertisingReport(let e):
                 return e.reports.map { report in
-                    let update = accumulators[controller ?? 0, default: AdvertisementAccumulator()].add(report)
+                    let merged = withController(controller) { $0.advertisements.add(report).advertisement }
                     return seeReport(report.address, report.addressType, eventType: report.eventType.description,
                                      connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data,
-                                     merged: update.advertisement, record: packet.index)
+                                     merged: merged, record: packet.index)
                 }
             case .extendedAdvertisingReport(let e):
                 return e.reports.map { report in
-                    let update = accumulators[controller ?? 0, default: AdvertisementAccumulator()].add(report)
+                    let merged = withController(controller) { $0.advertisements.add(report).advertisement }
                     return seeReport(report.address, report.addressType, eventType: report.eventType.description,
                                      connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data,
-                                     merged: update.advertisement, record: packet.index)
+                                     merged: merged, record: packet.index)
                 }
             default:
                 break
             }
         case .disconnectionComplete(let d) where d.status.isSuccess:
             let id = LinkID.hci(controller: controller, handle: d.connectionHandle)
-            links[id]?.disconnectReason = d.reason.description
-            links[id]?.lastRecord = packet.index
             // A handle is reused after a disconnection: forget half-reassembled PDUs on it.
-            for lane in reassemblers.keys where lane.controller == controller && !lane.air {
-                _ = reassemblers[lane]?.reset(handle: d.connectionHandle)
-            }
+            withController(controller) { $0.reassembly.reset(handle: d.connectionHandle) }
             if var link = links.removeValue(forKey: id) {
-                link.id = id
-                closed.append(link)
+                link.disconnectReason = d.reason.description
+                link.lastRecord = packet.index
+                end(link)
             }
         case .encryptionChange(let e) where e.status.isSuccess:
-            links[.hci(controller: controller, handle: e.connectionHandle)]?.isEncrypted = e.encryptionEnabled.rawValue != 0
+            let id = LinkID.hci(controller: controller, handle: e.connectionHandle)
+            if links[id] != nil { withLink(id, record: packet.index) { $0.isEncrypted = e.encryptionEnabled.rawValue != 0 } }
         default:
             break
         }
         return []
     }
 
-    /// Links that ended, in the order they ended; kept for the report.
-    var closed: [LinkState] = []
+    /// Keeps an ended (or evicted) link for the report, up to the limit.
+    mutating func end(_ link: LinkState) {
+        if ended.count < limits.listedEndedLinks { ended.append(link) } else { unlistedEndedLinks += 1 }
+    }
 
     mutating func openLink(controller: UInt16?, handle: UInt16, record: Int, peer: BluetoothAddress,
                            peerType: LEAddressType, role: String) {
         let id = LinkID.hci(controller: controller, handle: handle)
-        if let stale = links.removeValue(forKey: id) { closed.append(stale) }
-        var link = LinkState(id: id, record: record)
-        link.peerAddress = peer
-        link.peerAddressType = peerType.description
-        link.role = role
-        link.connectionEventSeen = true
-        links[id] = link
+        if let stale = links.removeValue(forKey: id) { end(stale) }
+        withLink(id, record: record) { link in
+            link.peerAddress = peer
+            link.peerAddressType = peerType.description
+            link.role = role
+            link.connectionEventSeen = true
+        }
         if devices[peer] == nil {
-            devices[peer] = SeenDevice(address: peer, addressType: peerType.description, firstRecord: record)
+            devices.update(peer, default: SeenDevice(address: peer, addressType: peerType.description, firstRecord: record)) { _ in }
         }
     }
 
     /// Records one advertising report's advertiser and returns the report, decoded, for the line.
     /// The name comes from the accumulator's merged advertisement (advertising data and scan
-    /// response together, extended fragments reassembled) when it has one. The accumulator is
-    /// mutated in place by the caller: a copy out of the dictionary would copy its whole state.
+    /// response together, extended fragments reassembled) when it has one.
     mutating func seeReport(_ address: BluetoothAddress, _ type: LEAddressType, eventType: String, connectable: Bool,
                             rssi rawRSSI: Int8, data octets: [UInt8], merged: Advertisement?, record: Int) -> AdvertisingSummary {
         let rssi = rawRSSI == 127 ? nil : rawRSSI  // 127: RSSI not available
@@ -199,46 +240,53 @@ public struct Dissector: Sendable {
 
     mutating func seeAdvertiser(_ address: BluetoothAddress, type: LEAddressType, rssi: Int8?, connectable: Bool,
                                 name: String?, record: Int) {
-        var device = devices[address] ?? SeenDevice(address: address, addressType: type.description, firstRecord: record)
-        device.advertisingReports += 1
-        if let rssi { device.lastRSSI = rssi }
-        device.connectable = device.connectable || connectable
-        if let name, !name.isEmpty { device.name = name }
-        devices[address] = device
+        devices.update(address, default: SeenDevice(address: address, addressType: type.description, firstRecord: record)) { device in
+            device.advertisingReports += 1
+            if let rssi { device.lastRSSI = rssi }
+            device.connectable = device.connectable || connectable
+            if let name, !name.isEmpty { device.name = name }
+        }
     }
 
     // MARK: L2CAP
 
-    /// Runs `body` on the state of `id` in place (created at `record` if new): a copy out of
-    /// the dictionary would copy the link's whole GATT table for every PDU.
+    /// Runs `body` on the state of link `id` in place (created at `record` if new); a link
+    /// evicted to make room is kept for the report as ended.
     mutating func withLink<R>(_ id: LinkID, record: Int, _ body: (inout LinkState) -> R) -> R {
-        body(&links[id, default: LinkState(id: id, record: record)])
+        var evicted: [LinkState] = []
+        let result = links.update(id, default: LinkState(id: id, record: record), evicted: { evicted.append($0) }, body)
+        for link in evicted { end(link) }
+        return result
     }
 
-    /// Feeds one ACL packet to its lane's reassembler; on a complete PDU, decodes it and lets
-    /// the link learn from it.
-    mutating func reassemble(_ acl: HCIACLDataPacket, lane: ReassemblyLane, link: LinkID,
+    /// What a reassembly outcome means for the packet: a fragment kept for later, a fragment
+    /// dropped, or a complete L2CAP PDU, which is decoded and teaches the link.
+    mutating func l2capStage(_ outcome: DirectionalReassembly.Outcome, link: LinkID,
                              packet: inout DissectedPacket) -> DissectedPacket.L2CAPStage {
-        let outcome = reassemblers[lane, default: ACLReassembler()].push(acl)
-        packet.notes += outcome.diagnostics.map(\.description)
-        guard let pdu = outcome.pdu else { return outcome.isAwaitingMoreFragments ? .fragment : (packet.notes.isEmpty ? .fragment : .dropped) }
+        packet.notes += outcome.result.diagnostics.map(\.description)
+        guard let pdu = outcome.result.pdu else { return outcome.isPending ? .fragment : .dropped }
         var content = L2CAPContent.decode(pdu.frame)
         let direction = packet.direction
-        withLink(link, record: packet.index) { state in
-            state.lastRecord = packet.index
+        let record = packet.index
+        let name: (BluetoothAddress, String)? = withLink(link, record: record) { state in
+            state.lastRecord = record
             switch content {
             case .att(let att, _):
                 content = .att(att, annotation: state.track(att, direction: direction))
+                if let name = state.gatt.deviceName, let peer = state.peerAddress { return (peer, name) }
             case .attMalformed:
                 state.attPDUCount += 1
             default:
                 break
             }
+            return nil
+        }
+        if let (peer, deviceName) = name, devices[peer] != nil {
+            devices.update(peer, default: SeenDevice(address: peer, addressType: "", firstRecord: record)) { $0.name = deviceName }
         }
         switch content {
         case .att(let att, _):
             counts.attByOpcode[att.opcode.rawValue, default: 0] += 1
-            if let link = links[link], let name = link.gatt.deviceName, let peer = link.peerAddress { devices[peer]?.name = name }
         case .attMalformed(let payload, _):
             if let opcode = payload.first { counts.attByOpcode[opcode, default: 0] += 1 }
         case .smp, .smpMalformed:
@@ -249,5 +297,33 @@ public struct Dissector: Sendable {
             break
         }
         return .complete(pdu.frame, content)
+    }
+}
+
+/// One ACL reassembler per direction, for one controller or one over-the-air connection: the
+/// two directions of a handle interleave, and each must be reassembled on its own.
+struct DirectionalReassembly: Sendable {
+    /// A reassembly result, and whether the packet's PDU is still under way (a fragment kept).
+    struct Outcome: Sendable {
+        var result: ACLReassemblyOutcome
+        var isPending: Bool
+    }
+
+    let configuration: ACLReassembler.Configuration
+    var lanes: [CaptureDirection: ACLReassembler] = [:]
+
+    init(pendingPDUs: Int) {
+        configuration = ACLReassembler.Configuration(maximumPendingHandles: pendingPDUs, evictsLeastRecentWhenFull: true)
+    }
+
+    mutating func push(_ acl: HCIACLDataPacket, direction: CaptureDirection) -> Outcome {
+        let result = lanes[direction, default: ACLReassembler(configuration: configuration)].push(acl)
+        let pending = lanes[direction]?.isReassembling(handle: acl.handle) ?? false
+        return Outcome(result: result, isPending: pending)
+    }
+
+    /// Forgets what is under way on `handle` in both directions (its connection ended).
+    mutating func reset(handle: UInt16) {
+        for direction in lanes.keys { lanes[direction]?.reset(handle: handle) }
     }
 }

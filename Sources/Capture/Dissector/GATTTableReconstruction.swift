@@ -50,6 +50,9 @@ public struct ReconstructedGATTTable: Sendable, Equatable {
     public private(set) var descriptors: [UInt16: BluetoothUUID] = [:]
     /// Characteristic value handle to declaration handle.
     var valueHandles: [UInt16: UInt16] = [:]
+    /// Every characteristic declaration handle, ascending, to find a descriptor's owner by
+    /// binary search.
+    var declarationHandles: [UInt16] = []
     /// The server's Device Name (0x2A00) when the capture read it.
     public private(set) var deviceName: String?
 
@@ -110,6 +113,9 @@ public struct ReconstructedGATTTable: Sendable, Equatable {
         guard value.count == 5 || value.count == 19,
               let uuid = BluetoothUUID(littleEndianOctets: value[3...]) else { return }
         let valueHandle = UInt16(value[1]) | UInt16(value[2]) << 8
+        if characteristics[declarationHandle] == nil {
+            declarationHandles.insert(declarationHandle, at: Self.insertionIndex(of: declarationHandle, in: declarationHandles))
+        }
         characteristics[declarationHandle] = Characteristic(declarationHandle: declarationHandle, properties: value[0],
                                                             valueHandle: valueHandle, uuid: uuid)
         valueHandles[valueHandle] = declarationHandle
@@ -130,13 +136,20 @@ public struct ReconstructedGATTTable: Sendable, Equatable {
     }
 
     /// The characteristic that owns the descriptor at `handle`: the one with the greatest
-    /// declaration handle below it.
+    /// declaration handle below it (Core v5.4, Vol 3, Part G, 3.3.3), found in O(log n).
     func owner(ofDescriptor handle: UInt16) -> Characteristic? {
-        var best: Characteristic?
-        for c in characteristics.values where c.declarationHandle < handle {
-            if best == nil || c.declarationHandle > best!.declarationHandle { best = c }
+        let index = Self.insertionIndex(of: handle, in: declarationHandles)
+        return index == 0 ? nil : characteristics[declarationHandles[index - 1]]
+    }
+
+    /// The index of the first element of ascending `sorted` that is not below `value`.
+    static func insertionIndex(of value: UInt16, in sorted: [UInt16]) -> Int {
+        var low = 0, high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] < value { low = mid + 1 } else { high = mid }
         }
-        return best
+        return low
     }
 
     static func label(_ uuid: BluetoothUUID) -> String { uuid.name ?? uuid.description }
@@ -156,39 +169,58 @@ public struct ReconstructedGATTTable: Sendable, Equatable {
         return nil
     }
 
-    /// The table as indented text lines, services in handle order, each with its includes,
-    /// characteristics (with properties) and descriptors.
+    /// The table as indented text lines in handle order: each service, then its includes,
+    /// characteristics (with properties) and their descriptors; attributes outside every
+    /// discovered service follow a "(outside any discovered service)" line. One pass over the
+    /// attributes sorted by handle: O(n log n) however large the table.
     public func renderedLines() -> [String] {
+        enum Item {
+            case service(Service), include(Include), characteristic(Characteristic), descriptor(UInt16, BluetoothUUID)
+        }
+        var items: [(handle: UInt16, rank: Int, item: Item)] = []
+        items.reserveCapacity(services.count + includes.count + characteristics.count + descriptors.count)
+        for s in services.values { items.append((s.handle, 0, .service(s))) }
+        for i in includes.values { items.append((i.handle, 1, .include(i))) }
+        for c in characteristics.values { items.append((c.declarationHandle, 2, .characteristic(c))) }
+        for (h, d) in descriptors { items.append((h, 3, .descriptor(h, d))) }
+        items.sort { ($0.handle, $0.rank) < ($1.handle, $1.rank) }
+
+        func hex(_ h: UInt16) -> String { "0x" + Hex.encode([UInt8(h >> 8), UInt8(h & 0xFF)]) }
         var lines: [String] = []
-        let sortedServices = services.values.sorted { $0.handle < $1.handle }
-        let chars = characteristics.values.sorted { $0.declarationHandle < $1.declarationHandle }
-        var shown = Set<UInt16>()
-        func handleText(_ h: UInt16) -> String { "0x" + Hex.encode([UInt8(h >> 8), UInt8(h & 0xFF)]) }
-        func emitCharacteristics(in range: ClosedRange<UInt16>?, indent: String) {
-            for c in chars where range?.contains(c.declarationHandle) ?? !shown.contains(c.declarationHandle) {
-                shown.insert(c.declarationHandle)
-                lines.append("\(indent)\(handleText(c.valueHandle)) Characteristic \(c.uuid.descriptionWithName) [\(Self.propertyNames(c.properties))]")
-                let next = chars.first { $0.declarationHandle > c.declarationHandle }?.declarationHandle ?? .max
-                let end = min(range?.upperBound ?? .max, next == .max ? .max : next - 1)
-                for (h, d) in descriptors.sorted(by: { $0.key < $1.key }) where h > c.valueHandle && h <= end {
-                    shown.insert(h)
-                    lines.append("\(indent)  \(handleText(h)) Descriptor \(d.descriptionWithName)")
+        var serviceEnd: UInt16?          // the current service's End Group Handle
+        var outsideShown = false
+        var owner: Characteristic?       // the characteristic descriptors attach to
+        for (handle, _, item) in items {
+            if case .service(let s) = item {
+                lines.append("\(hex(s.handle))..\(hex(s.endGroupHandle)) \(s.isPrimary ? "Primary" : "Secondary") Service \(s.uuid.descriptionWithName)")
+                serviceEnd = s.endGroupHandle   // a reversed range holds nothing but its declaration
+                owner = nil
+                continue
+            }
+            if let end = serviceEnd, handle > end {
+                serviceEnd = nil
+                owner = nil
+            }
+            if serviceEnd == nil, !outsideShown {
+                lines.append("(outside any discovered service)")
+                outsideShown = true
+            }
+            switch item {
+            case .include(let i):
+                lines.append("  \(hex(i.handle)) Include \(hex(i.includedServiceHandle))..\(hex(i.endGroupHandle))\(i.uuid.map { " " + $0.descriptionWithName } ?? "")")
+            case .characteristic(let c):
+                owner = c
+                lines.append("  \(hex(c.valueHandle)) Characteristic \(c.uuid.descriptionWithName) [\(Self.propertyNames(c.properties))]")
+            case .descriptor(let h, let d):
+                if let owner, h > owner.valueHandle {
+                    lines.append("    \(hex(h)) Descriptor \(d.descriptionWithName)")
+                } else {
+                    lines.append("  \(hex(h)) Attribute \(d.descriptionWithName)")
                 }
+            case .service:
+                break
             }
         }
-        for s in sortedServices {
-            lines.append("\(handleText(s.handle))..\(handleText(s.endGroupHandle)) \(s.isPrimary ? "Primary" : "Secondary") Service \(s.uuid.descriptionWithName)")
-            for i in includes.values.sorted(by: { $0.handle < $1.handle }) where (s.handle...s.endGroupHandle).contains(i.handle) {
-                lines.append("  \(handleText(i.handle)) Include \(handleText(i.includedServiceHandle))..\(handleText(i.endGroupHandle))\(i.uuid.map { " " + $0.descriptionWithName } ?? "")")
-            }
-            emitCharacteristics(in: s.handle...max(s.handle, s.endGroupHandle), indent: "  ")
-        }
-        if chars.contains(where: { !shown.contains($0.declarationHandle) }) {
-            lines.append("(characteristics outside any discovered service)")
-            emitCharacteristics(in: nil, indent: "  ")
-        }
-        let loose = descriptors.filter { !shown.contains($0.key) }.sorted { $0.key < $1.key }
-        for (h, d) in loose { lines.append("\(handleText(h)) Attribute \(d.descriptionWithName)") }
         return lines
     }
 

@@ -109,7 +109,7 @@ public struct ATTAnnotation: Sendable, Equatable {
     /// handle named after a response when it is a read: "Read Response value 54 65 (of 0x0003 Device Name)".
     func annotate(_ text: String) -> String {
         var out = text
-        if let valueText { out += " \"\(valueText)\"" }
+        if let valueText { out += " " + CaptureText.quoted(valueText) }
         guard !handleNames.isEmpty else { return out }
         for (handle, name) in handleNames.sorted(by: { $0.key < $1.key }) {
             let token = "handle " + Self.hex16(handle)

@@ -99,7 +99,7 @@ struct LinkState: Sendable {
         let uuid = gatt.characteristic(withValueHandle: handle)?.uuid ?? gatt.descriptors[handle]
         guard let uuid, Self.stringAttributes.contains(uuid), !value.isEmpty,
               let text = String(validating: value, as: UTF8.self) else { return nil }
-        return text.unicodeScalars.allSatisfy { $0.value >= 0x20 || $0 == "\n" || $0 == "\t" } ? text : nil
+        return text
     }
 
     /// The attribute handles a PDU names outside of lists: the ones worth a name in one line.
