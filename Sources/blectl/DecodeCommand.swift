@@ -4,7 +4,8 @@ import Capture
 /// `blectl decode FILE [--json] [--no-summary]`: decodes a capture file to one line (or one JSON
 /// object) per packet, then a summary. A malformed packet prints its reason and offset and
 /// decoding goes on; a capture file that ends in a damaged record prints every good record,
-/// then the error with its file offset, and exits 1.
+/// then the error with its file offset, and exits 1. When the reader of standard output goes
+/// away (piped into `head`), it stops quietly with status 0.
 enum DecodeCommand {
     static func run(arguments: [String], output: inout OutputBuffer) -> Int32 {
         var path: String?
@@ -38,7 +39,7 @@ enum DecodeCommand {
         var reader = file.makeReader()
         var dissector = Dissector()
         var failure: CaptureError?
-        while true {
+        while !output.isClosed {
             let record: CaptureRecord?
             do { record = try reader.next() } catch {
                 failure = error
@@ -65,7 +66,9 @@ enum DecodeCommand {
                 output.line("!! " + message)
             }
         }
-        if summary {
+        // Every packet line is out before the summary is built.
+        output.flush()
+        if summary && !output.isClosed {
             let report = dissector.report
             if json {
                 var text = ""

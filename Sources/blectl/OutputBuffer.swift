@@ -7,6 +7,9 @@ import Glibc
 struct OutputBuffer: TextOutputStream {
     let fileDescriptor: Int32
     private var buffer: [UInt8] = []
+    /// Set when the reader went away (EPIPE, as when piped into `head`): later writes are
+    /// dropped, and a long command can stop early.
+    private(set) var isClosed = false
 
     init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
@@ -14,6 +17,7 @@ struct OutputBuffer: TextOutputStream {
     }
 
     mutating func write(_ string: String) {
+        guard !isClosed else { return }
         buffer.append(contentsOf: string.utf8)
         if buffer.count >= 1 << 16 { flush() }
     }
@@ -30,7 +34,8 @@ struct OutputBuffer: TextOutputStream {
             let written = buffer[start...].withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
-                break  // EPIPE and the like: the reader went away; drop the rest.
+                isClosed = true  // EPIPE and the like: the reader went away; drop the rest.
+                break
             }
             start += written
         }

@@ -7,6 +7,10 @@
 import Glibc
 #endif
 
+// A closed pipe (`blectl decode F | head`) is an EPIPE for OutputBuffer to notice, not a
+// signal that kills the process.
+signal(SIGPIPE, SIG_IGN)
+
 var standardOutput = OutputBuffer(fileDescriptor: 1)
 let status = BlectlCommand.run(arguments: Array(CommandLine.arguments.dropFirst()), output: &standardOutput)
 standardOutput.flush()

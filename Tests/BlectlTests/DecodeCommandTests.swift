@@ -85,6 +85,25 @@ struct DecodeCommandTests {
         #expect(run.lines.contains("Summary"))
     }
 
+    @Test("a reader that goes away (blectl decode F | head -1) stops blectl quietly, not by SIGPIPE")
+    func closedPipe() throws {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let executable = [directory, directory.deletingLastPathComponent()].map { $0.appendingPathComponent("blectl").path }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(executable))
+        process.arguments = ["decode", Self.demo]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        // Closing the read end before blectl writes makes its first write fail with EPIPE.
+        try out.fileHandleForReading.close()
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+    }
+
     @Test("bad arguments and unreadable files say what is wrong")
     func errors() throws {
         let none = try Self.blectl()

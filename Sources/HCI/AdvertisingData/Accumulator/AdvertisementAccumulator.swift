@@ -129,6 +129,12 @@ public struct AdvertisementAccumulator: Sendable {
     var discarding: [AdvertiserKey: Discarding] = [:]
     /// Counts reports; orders entries and chains by last use (not a time).
     var tick: UInt64 = 0
+    /// Advertisers in the order of their last use, oldest first; an element is stale when its
+    /// key was used again later (its tick is no longer the entry's `lastUse`). Finds the least
+    /// recently used advertiser in amortised O(1), where a scan of every entry per new
+    /// advertiser would make a flood of addresses quadratic.
+    var useOrder: [(key: AdvertiserKey, tick: UInt64)] = []
+    var useOrderHead = 0
 
     /// An empty accumulator.
     public init(limits: Limits = Limits()) {
@@ -165,6 +171,8 @@ public struct AdvertisementAccumulator: Sendable {
     /// Forgets everything.
     public mutating func removeAll() {
         entries.removeAll()
+        useOrder.removeAll()
+        useOrderHead = 0
         chains.removeAll()
         discarding.removeAll()
     }
@@ -295,19 +303,45 @@ public struct AdvertisementAccumulator: Sendable {
         if let existing = entries.index(forKey: key) {
             index = existing
         } else {
-            if entries.count >= limits.maximumAdvertisers,
-               let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                entries[oldest.key] = nil
-                update.evictions.append(.advertisement(oldest.value.advertisement))
+            if entries.count >= limits.maximumAdvertisers, let oldest = popLeastRecentlyUsed() {
+                update.evictions.append(.advertisement(oldest))
             }
             entries[key] = Entry(advertisement: Advertisement(key: key), lastUse: tick)
             guard let created = entries.index(forKey: key) else { return }
             index = created
         }
         entries.values[index].lastUse = tick
+        noteUse(of: key)
         Self.apply(payload: AdvertisingData(decoding: data), isScanResponse: isScanResponse, truncated: truncated,
                    meta: meta, to: &entries.values[index].advertisement)
         update.advertisement = entries.values[index].advertisement
+    }
+
+    /// Records that `key` was used at the current tick, compacting the order when most of it
+    /// is stale.
+    mutating func noteUse(of key: AdvertiserKey) {
+        useOrder.append((key, tick))
+        if useOrder.count > 4 * max(entries.count, 64) {
+            useOrder = entries.map { ($0.key, $0.value.lastUse) }.sorted { $0.tick < $1.tick }
+            useOrderHead = 0
+        }
+    }
+
+    /// Removes and returns the least recently used advertiser.
+    mutating func popLeastRecentlyUsed() -> Advertisement? {
+        while useOrderHead < useOrder.count {
+            let (key, tick) = useOrder[useOrderHead]
+            useOrderHead += 1
+            if useOrderHead > 1024, useOrderHead * 2 > useOrder.count {
+                useOrder.removeFirst(useOrderHead)
+                useOrderHead = 0
+            }
+            if let entry = entries[key], entry.lastUse == tick {
+                entries[key] = nil
+                return entry.advertisement
+            }
+        }
+        return nil
     }
 
     static func apply(payload: AdvertisingData, isScanResponse: Bool, truncated: Bool, meta: Meta,
