@@ -21,6 +21,7 @@ extension DissectedPacket {
             ("timestamp_us", .int(Int(timestamp))),
             ("direction", .string(Self.jsonDirection(direction))),
         ]
+        if isDirectionInferred { members.append(("direction_inferred", .bool(true))) }
         if let controllerIndex { members.append(("controller", .int(Int(controllerIndex)))) }
         members.append(("summary", .string(summary)))
         switch content {

@@ -13,7 +13,7 @@ extension DissectedPacket {
     /// diagnostics, retransmissions) follow after ` !! `.
     public var line: String {
         var out = CaptureText.seconds(relativeTime).leftPadded(to: 12)
-        out += " " + CaptureText.direction(direction) + " "
+        out += " " + CaptureText.direction(direction, inferred: isDirectionInferred) + " "
         if let controllerIndex { out += "[hci\(controllerIndex)] " }
         out += summary
         for note in notes { out += " !! " + note }
@@ -122,12 +122,14 @@ enum CaptureText {
         return "\(sign)\(m / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
     }
 
-    static func direction(_ d: CaptureDirection) -> String {
+    /// `H>C`, `C>H`, `C>P`, `P>C`, or `---`; an over-the-air direction inferred from timing is
+    /// in lower case (`c>p`, `p>c`).
+    static func direction(_ d: CaptureDirection, inferred: Bool = false) -> String {
         switch d {
         case .hostToController: return "H>C"
         case .controllerToHost: return "C>H"
-        case .centralToPeripheral: return "C>P"
-        case .peripheralToCentral: return "P>C"
+        case .centralToPeripheral: return inferred ? "c>p" : "C>P"
+        case .peripheralToCentral: return inferred ? "p>c" : "P>C"
         case .unknown: return "---"
         }
     }

@@ -14,6 +14,9 @@ public struct DissectedPacket: Sendable {
     /// Microseconds since the first record of the capture.
     public var relativeTime: Int64
     public var direction: CaptureDirection
+    /// Whether ``direction`` was inferred (over the air, from the timing of a connection's
+    /// events) rather than given by the capture.
+    public var isDirectionInferred = false
     /// The Linux controller index (hciN) for monitor captures.
     public var controllerIndex: UInt16?
     public var content: Content

@@ -14,6 +14,50 @@ struct AirState: Sendable {
         var reassembly: DirectionalReassembly
         /// The last data PDUs (empty ones too), per direction, to recognise retransmissions.
         var history: [CaptureDirection: [SentPDU]] = [:]
+        /// The connection interval from CONNECT_IND, in microseconds, when it was captured.
+        var intervalMicroseconds: Int64?
+        /// When the previous data PDU was captured, and the direction given or inferred for it.
+        var previous: (timestamp: Int64, direction: CaptureDirection)?
+
+        /// The central's first packet of the last connection event believed seen (its anchor point).
+        var anchor: Int64?
+
+        /// The direction of a data PDU captured at `timestamp` without one (Core v5.4, Vol 6,
+        /// Part B, 4.5.1): in every connection event the central transmits first, at the event's
+        /// anchor point, and the two then alternate T_IFS (150 us) apart; anchor points are a
+        /// connection interval apart.
+        ///
+        /// A packet more than half an interval (3 ms when the interval is unknown) after the
+        /// previous one opens a new event. With the interval known from CONNECT_IND, its offset
+        /// from the predicted anchor point tells who sent it: within 150 us, the central; 150 us
+        /// to 2.5 ms later, the peripheral answering a central packet the sniffer missed (the
+        /// shortest central packet, an empty PDU, takes 80 us on LE 1M, then T_IFS). Anything
+        /// else (a connection update moved the anchor) restarts from the central. Inside an event
+        /// the directions alternate; a packet missed inside an event flips the guess until the
+        /// next event.
+        mutating func inferDirection(at timestamp: Int64) -> CaptureDirection {
+            let newEventGap = max((intervalMicroseconds ?? 6000) / 2, 1000)
+            let direction: CaptureDirection
+            if let previous, timestamp &- previous.timestamp <= newEventGap, previous.direction != .unknown {
+                direction = previous.direction.reversed
+            } else if let anchor, let interval = intervalMicroseconds, interval > 0, timestamp > anchor {
+                let elapsed = timestamp - anchor
+                let predicted = anchor + (elapsed + interval / 2) / interval * interval
+                let offset = timestamp - predicted
+                if offset > 150, offset <= 2500 {
+                    direction = .peripheralToCentral
+                    self.anchor = predicted
+                } else {
+                    direction = .centralToPeripheral
+                    self.anchor = timestamp
+                }
+            } else {
+                direction = .centralToPeripheral
+                anchor = timestamp
+            }
+            self.previous = (timestamp, direction)
+            return direction
+        }
     }
 
     /// What a retransmission must repeat: SN, LLID and payload (Core v5.4, Vol 6, Part B, 4.5.9).
@@ -65,7 +109,10 @@ extension Dissector {
             }
             if case let .connectIndication(initA, advA, llData) = adv.payload {
                 let aa = llData.accessAddress
-                air.update(aa) { $0.crcInit = llData.crcInit }
+                air.update(aa) {
+                    $0.crcInit = llData.crcInit
+                    $0.intervalMicroseconds = Int64(llData.interval) * 1250  // 1.25 ms units
+                }
                 let id = LinkID.air(accessAddress: aa)
                 if let stale = links.removeValue(forKey: id) { end(stale) }
                 withLink(id, record: packet.index) { link in
@@ -77,7 +124,17 @@ extension Dissector {
             }
             packet.content = .linkLayer(ll, .advertising(data))
         case .data(let data):
-            packet.direction = Self.airDirection(ll)
+            let given = Self.airDirection(ll)
+            let timestamp = packet.timestamp
+            let inferred = air.update(ll.accessAddress) { connection -> CaptureDirection in
+                if given != .unknown {
+                    connection.previous = (timestamp, given)
+                    return given
+                }
+                return connection.inferDirection(at: timestamp)
+            }
+            packet.direction = inferred
+            packet.isDirectionInferred = given == .unknown
             packet.content = .linkLayer(ll, dissectDataPDU(data, record: ll, packet: &packet))
         case .isochronous:
             packet.content = .linkLayer(ll, .linkControl)

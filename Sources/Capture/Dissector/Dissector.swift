@@ -263,7 +263,12 @@ public struct Dissector: Sendable {
     /// dropped, or a complete L2CAP PDU, which is decoded and teaches the link.
     mutating func l2capStage(_ outcome: DirectionalReassembly.Outcome, link: LinkID,
                              packet: inout DissectedPacket) -> DissectedPacket.L2CAPStage {
-        packet.notes += outcome.result.diagnostics.map(\.description)
+        // Over the air there is no connection handle to name (the reassembler uses a stand-in).
+        if case .air = link {
+            packet.notes += outcome.result.diagnostics.map(\.reason)
+        } else {
+            packet.notes += outcome.result.diagnostics.map(\.description)
+        }
         guard let pdu = outcome.result.pdu else { return outcome.isPending ? .fragment : .dropped }
         var content = L2CAPContent.decode(pdu.frame)
         let direction = packet.direction

@@ -60,23 +60,27 @@ public enum ACLReassemblyDiagnostic: Hashable, Sendable, CustomStringConvertible
     }
 
     /// One line naming the handle and what was dropped, in octets.
-    public var description: String {
+    public var description: String { "handle \(hex16(handle)): \(reason)" }
+
+    /// What was dropped, in octets, without the handle: for links that have none of their own,
+    /// such as a connection captured over the air.
+    public var reason: String {
         switch self {
-        case let .continuationWithoutStart(h, octets):
-            return "handle \(hex16(h)): continuation fragment without a start, \(octets) octets dropped"
-        case let .incompletePDUAbandoned(h, expected, received):
+        case let .continuationWithoutStart(_, octets):
+            return "continuation fragment without a start, \(octets) octets dropped"
+        case let .incompletePDUAbandoned(_, expected, received):
             if let expected {
-                return "handle \(hex16(h)): incomplete L2CAP PDU abandoned, \(received) of \(expected) octets received"
+                return "incomplete L2CAP PDU abandoned, \(received) of \(expected) octets received"
             }
-            return "handle \(hex16(h)): incomplete L2CAP PDU abandoned, \(received) octets received before its header was complete"
-        case let .excessOctets(h, pdu, excess):
-            return "handle \(hex16(h)): \(excess) octets beyond the \(pdu)-octet L2CAP PDU dropped"
-        case let .pduTooLong(h, length, limit):
-            return "handle \(hex16(h)): L2CAP Length \(length) exceeds the limit of \(limit), PDU dropped"
-        case let .continuationDiscarded(h, octets):
-            return "handle \(hex16(h)): \(octets) octets of a dropped oversized PDU discarded"
-        case let .tooManyPendingHandles(h, limit):
-            return "handle \(hex16(h)): \(limit) handles already mid-reassembly, new PDU dropped"
+            return "incomplete L2CAP PDU abandoned, \(received) octets received before its header was complete"
+        case let .excessOctets(_, pdu, excess):
+            return "\(excess) octets beyond the \(pdu)-octet L2CAP PDU dropped"
+        case let .pduTooLong(_, length, limit):
+            return "L2CAP Length \(length) exceeds the limit of \(limit), PDU dropped"
+        case let .continuationDiscarded(_, octets):
+            return "\(octets) octets of a dropped oversized PDU discarded"
+        case let .tooManyPendingHandles(_, limit):
+            return "\(limit) handles already mid-reassembly, new PDU dropped"
         }
     }
 }

@@ -50,9 +50,19 @@ struct TsharkCrossCheckTests {
         #expect(theirs[0x02] == 2)
         theirs[0x02] = 1
         #expect(try Self.ourCounts(path) == theirs)
-        let (packets, _) = try dissect(path)
+        let (packets, dissector) = try dissect(path)
         #expect(packets.filter { if case .linkLayer(_, .retransmission) = $0.content { true } else { false } }
             .contains { $0.notes.contains { $0.contains("retransmission") } })
+        // Every SMP PDU, including the Pairing Public Key whose fragments interleave with the
+        // other side's traffic: directions inferred from the connection events keep them apart.
+        let smpFrames = try runTshark(["-r", path, "-Y", "btsmp"]).split(separator: "\n").count
+        #expect(smpFrames == 9)
+        #expect(dissector.report.smpPDUs == smpFrames)
+        // The central's and the peripheral's packets, told apart from the timing of each event.
+        let pairing = packets.filter { if case .smp? = $0.l2capContent { true } else { false } }
+        #expect(pairing.first?.direction == .centralToPeripheral)      // Pairing Request
+        #expect(pairing.first?.isDirectionInferred == true)
+        #expect(pairing.dropFirst().first?.direction == .peripheralToCentral)  // Pairing Response
     }
 
     @Test("the legacy pairing capture: SMP before encryption decodes, encrypted payloads are not taken for ATT",
