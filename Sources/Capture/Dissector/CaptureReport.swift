@@ -101,7 +101,8 @@ public struct CaptureReport: Sendable {
 }
 
 extension CaptureReport.Connection {
-    /// "hci0 handle 0x0040: central with D0:0D:FE:ED:48:52 (random) "LinuxBLE HR", records 42-220, ..."
+    /// "hci0 handle 0x0040: central with D0:0D:FE:ED:48:52 (random) "LinuxBLE HR", frames 43-221, ..."
+    /// (frames count from 1, as Wireshark numbers them).
     public var summary: String {
         var text = "\(link):"
         if let role { text += " \(role)" }
@@ -111,7 +112,7 @@ extension CaptureReport.Connection {
             if let name = peerName { text += " " + CaptureText.quoted(name) }
         }
         if !connectionEventSeen { text += " (no connection event in the capture)" }
-        text += ", records \(firstRecord)-\(lastRecord)"
+        text += ", frames \(firstRecord + 1)-\(lastRecord + 1)"
         if let mtu = attMTU { text += ", ATT_MTU \(mtu)" }
         text += ", \(attPDUs) ATT PDU\(attPDUs == 1 ? "" : "s")"
         if encrypted { text += ", encrypted" }

@@ -7,7 +7,7 @@ import SMP
 extension DissectedPacket {
     /// The packet as one JSON object (for `blectl decode --json`):
     ///
-    /// - always: `index`, `time` (seconds since the first record), `timestamp_us` (since the Unix
+    /// - always: `index` (from 0), `frame` (from 1, as Wireshark numbers frames), `time` (seconds since the first record), `timestamp_us` (since the Unix
     ///   epoch), `direction`, `summary` (the text of ``summary``), and `controller` for monitor captures;
     /// - by layer: `hci` (`type`, and `opcode` or `event_code`/`subevent`, `name`; for ACL `handle`,
     ///   `packet_boundary`, `length`), `link_layer`, `l2cap` (`cid`, `length`), `att` (`opcode` as an
@@ -17,6 +17,7 @@ extension DissectedPacket {
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [
             ("index", .int(index)),
+            ("frame", .int(index + 1)),
             ("time", .double(Double(relativeTime) / 1_000_000)),
             ("timestamp_us", .int(Int(timestamp))),
             ("direction", .string(Self.jsonDirection(direction))),
@@ -28,11 +29,12 @@ extension DissectedPacket {
         case let .command(packet, _):
             members.append(("hci", .object([("type", .string("command")), ("opcode", .int(Int(packet.opcode.rawValue))),
                                             ("name", .string(packet.opcode.name ?? "unknown"))])))
-        case let .event(packet, event, _):
+        case let .event(packet, event, advertising):
             var hci: [(String, JSONValue)] = [("type", .string("event")), ("event_code", .int(Int(packet.code.rawValue)))]
             if case .leMeta(let meta) = event { hci.append(("subevent", .int(Int(meta.subeventCode.rawValue)))) }
             hci.append(("name", .string(event.name)))
             members.append(("hci", .object(hci)))
+            if !advertising.isEmpty { members.append(("advertising_reports", .array(advertising.map(\.json)))) }
         case let .acl(acl, stage):
             members.append(("hci", .object([("type", .string("acl")), ("handle", .int(Int(acl.handle))),
                                             ("packet_boundary", .int(Int(acl.packetBoundary.rawValue))),
@@ -118,6 +120,46 @@ extension DissectedPacket {
     }
 }
 
+extension AdvertisingSummary {
+    /// `{"address", "address_type", "event_type", "rssi"?, "data" (hex), "local_name"?}`.
+    var json: JSONValue {
+        var m: [(String, JSONValue)] = [("address", .string(address.description)), ("address_type", .string(addressType.description)),
+                                        ("event_type", .string(eventType))]
+        if let rssi { m.append(("rssi", .int(Int(rssi)))) }
+        m.append(("data", .string(Hex.encode(data.bytes))))
+        if let name = data.localName?.string { m.append(("local_name", .string(name))) }
+        return .object(m)
+    }
+}
+
+extension ReconstructedGATTTable {
+    /// The table as JSON: `{"services": [{"handle", "end_group_handle", "uuid", "name"?, "primary"}],
+    /// "characteristics": [{"declaration_handle", "value_handle", "uuid", "name"?, "properties"}],
+    /// "descriptors": [{"handle", "uuid", "name"?}], "includes": [...]}`, each sorted by handle.
+    var json: JSONValue {
+        func named(_ uuid: BluetoothUUID) -> [(String, JSONValue)] {
+            [("uuid", .string(uuid.description))] + (uuid.name.map { [("name", .string($0))] } ?? [])
+        }
+        return .object([
+            ("services", .array(services.values.sorted { $0.handle < $1.handle }.map { s in
+                .object([("handle", .int(Int(s.handle))), ("end_group_handle", .int(Int(s.endGroupHandle)))] + named(s.uuid)
+                        + [("primary", .bool(s.isPrimary))])
+            })),
+            ("includes", .array(includes.values.sorted { $0.handle < $1.handle }.map { i in
+                .object([("handle", .int(Int(i.handle))), ("included_service_handle", .int(Int(i.includedServiceHandle))),
+                         ("end_group_handle", .int(Int(i.endGroupHandle)))] + (i.uuid.map(named) ?? []))
+            })),
+            ("characteristics", .array(characteristics.values.sorted { $0.declarationHandle < $1.declarationHandle }.map { c in
+                .object([("declaration_handle", .int(Int(c.declarationHandle))), ("value_handle", .int(Int(c.valueHandle)))]
+                        + named(c.uuid) + [("properties", .int(Int(c.properties)))])
+            })),
+            ("descriptors", .array(descriptors.sorted { $0.key < $1.key }.map { h, uuid in
+                .object([("handle", .int(Int(h)))] + named(uuid))
+            })),
+        ])
+    }
+}
+
 extension DissectedPacket.LinkLayerStage {
     var name: String {
         switch self {
@@ -146,20 +188,30 @@ extension CaptureReport {
         let connections: [JSONValue] = self.connections.map { c in
             var m: [(String, JSONValue)] = [("link", .string(c.link.description))]
             if let peer = c.peerAddress { m.append(("peer", .string(peer.description))) }
+            if let type = c.peerAddressType { m.append(("peer_address_type", .string(type))) }
             if let name = c.peerName { m.append(("peer_name", .string(name))) }
             if let role = c.role { m.append(("role", .string(role))) }
-            m += [("first_record", .int(c.firstRecord)), ("last_record", .int(c.lastRecord)), ("att_pdus", .int(c.attPDUs))]
+            m += [("connection_event_seen", .bool(c.connectionEventSeen)),
+                  ("first_frame", .int(c.firstRecord + 1)), ("last_frame", .int(c.lastRecord + 1)),
+                  ("att_pdus", .int(c.attPDUs)), ("encrypted", .bool(c.encrypted))]
             if let mtu = c.attMTU { m.append(("att_mtu", .int(mtu))) }
             if let reason = c.disconnectReason { m.append(("disconnect_reason", .string(reason))) }
-            m.append(("gatt", .array(c.gatt.renderedLines().map { .string($0) })))
+            m.append(("gatt", c.gatt.json))
             return .object(m)
         }
-        return .object([("summary", .object([
-            ("records", .int(recordCount)),
+        var summary: [(String, JSONValue)] = [("records", .int(recordCount))]
+        if let first = firstTimestamp, let last = lastTimestamp {
+            summary += [("first_timestamp_us", .int(Int(first))), ("last_timestamp_us", .int(Int(last)))]
+        }
+        summary += [
+            ("hci_commands", .int(hciCommands)), ("hci_events", .int(hciEvents)), ("acl_packets", .int(aclPackets)),
+            ("link_layer_packets", .int(linkLayerPackets)),
             ("malformed", .int(malformedCount)),
-            ("devices", .array(devices)),
-            ("connections", .array(connections)),
+            ("devices", .array(devices)), ("unlisted_devices", .int(unlistedDevices)),
+            ("connections", .array(connections)), ("unlisted_connections", .int(unlistedConnections)),
             ("att_counts", .object(attCounts.map { ("0x" + Hex.encode([$0.opcode.rawValue]), .int($0.count)) })),
-        ]))])
+            ("smp_pdus", .int(smpPDUs)), ("signaling_pdus", .int(signalingPDUs)),
+        ]
+        return .object([("summary", .object(summary))])
     }
 }

@@ -4,15 +4,16 @@ import HCI
 import L2CAP
 
 extension DissectedPacket {
-    /// The packet as one line: seconds since the first record, direction, the controller for
-    /// monitor captures, and a summary down to the deepest layer decoded, for example
-    /// `    0.512345 H>C ACL 0x0040 ATT Write Request handle 0x0012 (Heart Rate Control Point) value 01`.
+    /// The packet as one line: its frame number (from 1, as Wireshark counts), seconds since the
+    /// first record, direction, the controller for monitor captures, and a summary down to the
+    /// deepest layer decoded, for example
+    /// `   188     1.578608 H>C ACL 0x0040 ATT Write Request handle 0x0015 (Heart Rate Control Point) value 01`.
     ///
     /// Directions: `H>C` host to controller, `C>H` controller to host, `C>P` central to
     /// peripheral and `P>C` peripheral to central over the air, `---` unknown. Notes (reassembly
     /// diagnostics, retransmissions) follow after ` !! `.
     public var line: String {
-        var out = CaptureText.seconds(relativeTime).leftPadded(to: 12)
+        var out = String(index + 1).leftPadded(to: 6) + " " + CaptureText.seconds(relativeTime).leftPadded(to: 12)
         out += " " + CaptureText.direction(direction, inferred: isDirectionInferred) + " "
         if let controllerIndex { out += "[hci\(controllerIndex)] " }
         out += summary
@@ -51,9 +52,9 @@ extension DissectedPacket {
 extension DissectedPacket.L2CAPStage {
     func summary(octets: Int, boundary: String) -> String {
         switch self {
-        case .fragment: return "L2CAP fragment (\(boundary), \(octets) octets)"
+        case .fragment: return "L2CAP fragment, \(octets) octets, \(boundary)"
         case .complete(_, let content): return content.summary
-        case .dropped: return "L2CAP fragment dropped (\(boundary), \(octets) octets)"
+        case .dropped: return "L2CAP fragment dropped, \(octets) octets, \(boundary)"
         }
     }
 }

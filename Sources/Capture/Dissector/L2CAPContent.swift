@@ -72,6 +72,7 @@ public enum L2CAPContent: Sendable {
     public var summary: String {
         switch self {
         case let .att(pdu, annotation):
+            if let discovery = annotation.discovery { return "ATT \(pdu.opcode.name) \(discovery)" }
             return "ATT " + annotation.annotate(pdu.description)
         case let .attMalformed(payload, error):
             return "ATT malformed (\(payload.count) octets): \(error)"
@@ -98,6 +99,9 @@ public struct ATTAnnotation: Sendable, Equatable {
     /// The value as text, when the attribute is one whose value is a UTF-8 string (Device Name,
     /// the Device Information strings, Characteristic User Description) and it decodes as one.
     public var valueText: String?
+    /// The PDU's parameters in GATT terms when it is discovery (UUIDs and declarations decoded,
+    /// see `DiscoveryText`); nil to use the ATT description.
+    public var discovery: String?
 
     public init(handleNames: [UInt16: String] = [:], request: ATTPDU? = nil, valueText: String? = nil) {
         self.handleNames = handleNames

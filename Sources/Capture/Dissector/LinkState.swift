@@ -76,6 +76,7 @@ struct LinkState: Sendable {
         }
         for h in Self.handles(in: pdu) { annotation.handleNames[h] = gatt.annotation(forHandle: h) }
         annotation.valueText = stringValue(of: pdu, answering: annotation.request)
+        annotation.discovery = DiscoveryText.parameters(of: pdu, answering: annotation.request)
         return annotation
     }
 

@@ -63,7 +63,7 @@ struct HostileInputTests {
         let b = HCIACLDataPacket(handle: 0x40, packetBoundary: .firstFlushable, data: [0x05, 0x00, 0x04, 0x00, 0x0A])
         _ = dissector.dissect(hciRecord(0, .acl, a.encoded))
         let packet = dissector.dissect(hciRecord(1, .acl, b.encoded))
-        #expect(packet.summary == "ACL 0x0040 L2CAP fragment (first, 5 octets)")
+        #expect(packet.summary == "ACL 0x0040 L2CAP fragment, 5 octets, first")
         #expect(packet.notes.count == 1)
     }
 

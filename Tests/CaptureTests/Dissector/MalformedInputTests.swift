@@ -56,13 +56,13 @@ struct MalformedInputTests {
         var dissector = Dissector()
         let orphan = HCIACLDataPacket(handle: 0x0040, packetBoundary: .continuing, data: [0xAA, 0xBB])
         let dropped = dissector.dissect(hciRecord(0, .acl, orphan.encoded))
-        #expect(dropped.summary == "ACL 0x0040 L2CAP fragment dropped (continuing, 2 octets)")
+        #expect(dropped.summary == "ACL 0x0040 L2CAP fragment dropped, 2 octets, continuing")
         #expect(dropped.notes.count == 1)
         // L2CAP length 5, CID 4 | 12 15 00 01 02: Write Request handle 0x0015 value 01 02, in two fragments.
         let first = HCIACLDataPacket(handle: 0x0040, packetBoundary: .firstNonFlushable, data: [0x05, 0x00, 0x04, 0x00, 0x12, 0x15])
         let rest = HCIACLDataPacket(handle: 0x0040, packetBoundary: .continuing, data: [0x00, 0x01, 0x02])
         #expect(dissector.dissect(hciRecord(1, .acl, first.encoded, direction: .hostToController)).summary
-                == "ACL 0x0040 L2CAP fragment (first (non-flushable), 6 octets)")
+                == "ACL 0x0040 L2CAP fragment, 6 octets, first (non-flushable)")
         #expect(dissector.dissect(hciRecord(2, .acl, rest.encoded, direction: .hostToController)).summary
                 == "ACL 0x0040 ATT Write Request handle 0x0015 value 0102")
     }

@@ -1,0 +1,51 @@
+import ATT
+import BLECore
+
+/// Discovery PDUs as GATT reads them: attribute values that are UUIDs or declarations,
+/// decoded, where the ATT codec alone can only print octets (it does not know the request a
+/// response answers). Core v5.4, Vol 3, Part G, 3.1-3.3 and 4.4-4.7.
+enum DiscoveryText {
+    /// The parameters of `pdu`, a discovery request or a response to `request`, in GATT terms;
+    /// nil when the PDU is not one (its own description is then used).
+    ///
+    /// - Read By Group Type Response to a service search: "0x0001..0x0005 1800 (GAP), ...".
+    /// - Read By Type Response to a characteristic search: "0x0002 [read] value 0x0003 2A00 (Device Name), ...".
+    /// - Read By Type Response to an include search: "0x0011 include 0x0020..0x0025 180F (Battery)".
+    /// - Find By Type Value Request for a service: "0x0001..0xffff type 2800 (Primary Service) value 180D (Heart Rate)".
+    static func parameters(of pdu: ATTPDU, answering request: ATTPDU?) -> String? {
+        switch (pdu, request) {
+        case let (.readByGroupTypeResponse(r), .readByGroupTypeRequest(q)?)
+            where q.attributeGroupType == BluetoothUUID(0x2800) || q.attributeGroupType == BluetoothUUID(0x2801):
+            return r.attributeData.map { d in
+                "\(hex(d.handle))..\(hex(d.endGroupHandle)) \(uuid(d.value))"
+            }.joined(separator: ", ")
+        case let (.readByTypeResponse(r), .readByTypeRequest(q)?) where q.attributeType == BluetoothUUID(0x2803):
+            return r.attributeData.map { d in
+                // Properties (1), Characteristic Value Handle (2), Characteristic UUID (2 or 16).
+                guard d.value.count == 5 || d.value.count == 19 else { return "\(hex(d.handle)) \(Hex.encode(d.value))" }
+                let valueHandle = UInt16(d.value[1]) | UInt16(d.value[2]) << 8
+                return "\(hex(d.handle)) [\(ReconstructedGATTTable.propertyNames(d.value[0]))] value \(hex(valueHandle)) \(uuid(d.value[3...]))"
+            }.joined(separator: ", ")
+        case let (.readByTypeResponse(r), .readByTypeRequest(q)?) where q.attributeType == BluetoothUUID(0x2802):
+            return r.attributeData.map { d in
+                // Included Service Attribute Handle (2), End Group Handle (2), Service UUID (2, if 16-bit).
+                guard d.value.count == 4 || d.value.count == 6 else { return "\(hex(d.handle)) \(Hex.encode(d.value))" }
+                let start = UInt16(d.value[0]) | UInt16(d.value[1]) << 8
+                let end = UInt16(d.value[2]) | UInt16(d.value[3]) << 8
+                return "\(hex(d.handle)) include \(hex(start))..\(hex(end))" + (d.value.count == 6 ? " \(uuid(d.value[4...]))" : "")
+            }.joined(separator: ", ")
+        case let (.findByTypeValueRequest(q), _) where q.attributeType == 0x2800 || q.attributeType == 0x2801:
+            return "\(hex(q.startingHandle))..\(hex(q.endingHandle)) type \(q.attributeTypeUUID.descriptionWithName) value \(uuid(q.attributeValue))"
+        default:
+            return nil
+        }
+    }
+
+    static func hex(_ v: UInt16) -> String { CaptureText.hex16(v) }
+
+    /// A UUID from its wire octets (least significant first), with its SIG name; the octets
+    /// themselves when they are not 2 or 16 long.
+    static func uuid<C: Collection>(_ octets: C) -> String where C.Element == UInt8 {
+        BluetoothUUID(littleEndianOctets: octets).map(\.descriptionWithName) ?? Hex.encode(octets)
+    }
+}
