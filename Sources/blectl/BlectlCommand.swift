@@ -1,17 +1,18 @@
 /// The command dispatcher of `blectl`.
 enum BlectlCommand {
+    /// The version of this build of blectl.
+    static let version = "0.1.0"
+
     static let usage = """
     usage: blectl <command> [options]
 
     commands:
       decode FILE [--json] [--no-summary]
-          Decode a capture (btsnoop 1001/1002/2001, pcap or pcapng with LINKTYPE 187, 201, 254,
-          251, 256, or PPI) down to ATT, SMP and L2CAP signaling: one line per packet, then a
-          summary of devices, connections, ATT PDU counts and the GATT table of each connection.
-          --json prints one JSON object per packet, then {"summary": ...}.
-          --no-summary leaves the summary out.
-      help
-          Show this text.
+          Decode a capture (btsnoop, pcap, pcapng) down to ATT, SMP and L2CAP signaling, then
+          summarise devices, connections, ATT PDU counts and GATT tables. `blectl decode --help`
+          says more.
+      help     Show this text.
+      version  Show blectl's version.
     """
 
     /// Runs the command in `arguments` (without the program name) and returns the exit status.
@@ -26,6 +27,9 @@ enum BlectlCommand {
             return DecodeCommand.run(arguments: rest, output: &output)
         case "help", "-h", "--help":
             output.line(usage)
+            return 0
+        case "version", "--version":
+            output.line("blectl \(version) (LinuxBLE)")
             return 0
         default:
             printError("blectl: unknown command '\(command)'\n\n\(usage)")

@@ -15,7 +15,10 @@ enum DecodeCommand {
             switch argument {
             case "--json": json = true
             case "--no-summary": summary = false
-            case _ where argument.hasPrefix("-"):
+            case "-h", "--help":
+                output.line(usage)
+                return 0
+            case _ where argument.hasPrefix("-") && argument != "-":
                 printError("blectl decode: unknown option '\(argument)'\n\n\(BlectlCommand.usage)")
                 return 2
             default:
@@ -27,14 +30,21 @@ enum DecodeCommand {
             }
         }
         guard let path else {
-            printError("blectl decode: which capture file? usage: blectl decode FILE [--json] [--no-summary]")
+            printError("blectl decode: which capture file?\n\n\(usage)")
             return 2
         }
 
         let file: CaptureFile
-        do { file = try CaptureFile(contentsOf: path) } catch {
+        do {
+            file = path == "-" ? try CaptureFile(readingFileDescriptor: 0, name: "standard input")
+                               : try CaptureFile(contentsOf: path)
+        } catch {
             printError("blectl decode: \(path): \(error)")
             return 1
+        }
+        if let linkType = file.linkType, !linkType.isDecoded {
+            printError("blectl decode: \(path): \(linkType) is not a Bluetooth link type this decoder reads "
+                       + "(H4 187/201, Linux monitor 254, LE link layer 251/256, PPI); its records are listed, not decoded")
         }
         var reader = file.makeReader()
         var dissector = Dissector()
@@ -78,6 +88,23 @@ enum DecodeCommand {
                 for line in report.renderedLines { output.line(line) }
             }
         }
-        return failure == nil ? 0 : 1
+        if failure != nil { return 1 }
+        if let linkType = file.linkType, !linkType.isDecoded { return 1 }
+        return 0
     }
+
+    static let usage = """
+    usage: blectl decode FILE [--json] [--no-summary]
+
+    Decodes a capture (btsnoop 1001/1002/2001, pcap or pcapng with LINKTYPE 187, 201, 254, 251, 256,
+    or PPI; FILE - reads standard input) down to ATT, SMP and L2CAP signaling: one line per packet
+    (frame number from 1, seconds since the first record, direction, summary), then a summary of
+    devices, connections, ATT PDU counts and the GATT table of each connection.
+
+      --json         one JSON object per packet, then {"summary": ...} (docs/decode.md)
+      --no-summary   leave the summary out
+
+    Exit status: 0 decoded; 1 the file could not be read, ends in a damaged record, or is not
+    Bluetooth; 2 a usage error.
+    """
 }

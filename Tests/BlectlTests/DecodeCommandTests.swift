@@ -85,6 +85,39 @@ struct DecodeCommandTests {
         #expect(run.lines.contains("Summary"))
     }
 
+    @Test("an Ethernet pcap is listed, not decoded, and the exit status and message say so")
+    func notBluetooth() throws {
+        // pcap header: magic a1b2c3d4 (big-endian), version 2.4, snaplen 65535, LINKTYPE_ETHERNET (1);
+        // one record of 14 octets (an Ethernet header).
+        var bytes: [UInt8] = [0xA1, 0xB2, 0xC3, 0xD4, 0, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0, 0, 0, 1]
+        bytes += [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 14, 0, 0, 0, 14] + [UInt8](repeating: 0xAB, count: 12) + [0x08, 0x00]
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("blectl-ethernet-\(getpid()).pcap")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(bytes).write(to: file)
+        let run = try Self.blectl("decode", file.path)
+        #expect(run.status == 1)
+        #expect(run.error.contains("link type 1 is not a Bluetooth link type"))
+        #expect(run.packetLines.count == 1)
+    }
+
+    @Test("FILE - reads the capture from standard input")
+    func standardInput() throws {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let executable = [directory, directory.deletingLastPathComponent()].map { $0.appendingPathComponent("blectl").path }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(executable))
+        process.arguments = ["decode", "--no-summary", "-"]
+        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: Self.demo))
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(output.split(separator: "\n").count == 221)
+    }
+
     @Test("a reader that goes away (blectl decode F | head -1) stops blectl quietly, not by SIGPIPE")
     func closedPipe() throws {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -121,6 +154,19 @@ struct DecodeCommandTests {
         let notACapture = try Self.blectl("decode", Self.root.appendingPathComponent("Package.swift").path)
         #expect(notACapture.status == 1)
         #expect(!notACapture.error.isEmpty)
+        let directory = try Self.blectl("decode", "/tmp")
+        #expect(directory.status == 1)
+        #expect(directory.error.contains("it is a directory"))
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("blectl-empty-\(getpid()).btsnoop")
+        defer { try? FileManager.default.removeItem(at: empty) }
+        try Data().write(to: empty)
+        let emptyRun = try Self.blectl("decode", empty.path)
+        #expect(emptyRun.status == 1)
+        #expect(emptyRun.error.contains("the file is empty"))
+        let help = try Self.blectl("decode", "--help")
+        #expect(help.status == 0)
+        #expect(help.output.hasPrefix("usage: blectl decode FILE"))
+        #expect(try Self.blectl("--version").output.hasPrefix("blectl "))
         let command = try Self.blectl("scan-the-moon")
         #expect(command.status == 2)
         #expect(command.error.contains("unknown command 'scan-the-moon'"))

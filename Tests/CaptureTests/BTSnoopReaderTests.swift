@@ -80,7 +80,7 @@ struct BTSnoopReaderTests {
             // The expected outcome for each cut, from the annotated layout above.
             let expected: (records: Int, error: CaptureError?)
             switch n {
-            case 0: expected = (0, .truncated(field: "magic number", offset: 0, needed: 4, available: 0))
+            case 0: expected = (0, .unrecognizedFormat(magic: []))
             case 1..<16: expected = (0, .truncated(field: "btsnoop file header", offset: 0, needed: 16, available: n))
             case 16: expected = (0, nil)
             case 17..<40: expected = (0, .truncated(field: "btsnoop record header", offset: 16, needed: 24, available: n - 16))

@@ -147,7 +147,7 @@ struct PcapNGReaderTests {
         for n in 0...bytes.count {
             var expected: (records: Int, error: CaptureError?) = (Self.blocks.filter(\.isPacket).count, nil)
             if n == 0 {
-                expected = (0, .truncated(field: "magic number", offset: 0, needed: 4, available: 0))
+                expected = (0, .unrecognizedFormat(magic: []))
             } else if let block = Self.blocks.first(where: { n > $0.offset && n < $0.offset + $0.length }) {
                 let cut = n - block.offset
                 let before = Self.blocks.filter { $0.isPacket && $0.offset < block.offset }.count

@@ -55,7 +55,7 @@ struct PcapReaderTests {
         for n in 0...bytes.count {
             let expected: (records: Int, error: CaptureError?)
             switch n {
-            case 0: expected = (0, .truncated(field: "magic number", offset: 0, needed: 4, available: 0))
+            case 0: expected = (0, .unrecognizedFormat(magic: []))
             case 1..<24: expected = (0, .truncated(field: "pcap file header", offset: 0, needed: 24, available: n))
             case 24: expected = (0, nil)
             case 25..<40: expected = (0, .truncated(field: "pcap record header", offset: 24, needed: 16, available: n - 24))

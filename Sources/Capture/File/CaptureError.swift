@@ -58,6 +58,8 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case let .unrecognizedFormat(magic) where magic.isEmpty:
+            return "the file is empty"
         case let .unrecognizedFormat(magic):
             return "not a btsnoop, pcap or pcapng file (starts with \(Hex.encode(magic, separator: " ")))"
         case let .unsupportedVersion(format, offset, version):

@@ -73,7 +73,7 @@ public struct CaptureFile: Sendable {
             }
             linkType = found
         } else if magic.isEmpty {
-            throw .truncated(field: "magic number", offset: 0, needed: 4, available: 0)
+            throw .unrecognizedFormat(magic: [])   // "the file is empty"
         } else if magic.count < 8, isPrefix(of: BTSnoopParser.identification) {
             throw .truncated(field: "btsnoop file header", offset: 0, needed: BTSnoopParser.headerLength, available: magic.count)
         } else if magic.count < 4, pcapMagics.contains(where: { isPrefix(of: $0.octets) }) {

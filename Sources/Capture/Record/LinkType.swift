@@ -43,6 +43,19 @@ public struct LinkType: RawRepresentable, Hashable, Sendable, CustomStringConver
     /// (upper 16 bits) and the monitor opcode (lower 16 bits).
     public static let btsnoopMonitor = LinkType(rawValue: 2001)
 
+    /// Whether records of this link type are Bluetooth the decoder reads: H4 (187, 201), the
+    /// Linux monitor (254), the LE link layer (251, 256, and PPI or USER0 around it), and btsnoop
+    /// 1001, 1002 and 2001. Anything else (Ethernet, say) is kept raw and not decoded.
+    public var isDecoded: Bool {
+        switch self {
+        case .user0, .bluetoothHCIH4, .ppi, .bluetoothHCIH4WithPHDR, .bluetoothLELL, .bluetoothLinuxMonitor,
+             .bluetoothLELLWithPHDR, .btsnoopHCI, .btsnoopH4, .btsnoopMonitor:
+            return true
+        default:
+            return false
+        }
+    }
+
     public var description: String {
         switch self {
         case .user0: return "USER0 (147)"
