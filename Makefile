@@ -44,12 +44,16 @@ bench: deps
 	$(SWIFT) build -c release --product blectl
 	$(SWIFT) run -c release BLEBenchmarks
 
+# Its own build folder, so it never replaces the release blectl that make bench times; stripped.
+STATIC_BUILD := $(BUILD)/static
 static: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product blectl
-	@echo "static blectl: $$($(SWIFT) build -c release --show-bin-path)/blectl"
+	$(SWIFT) build -c release --static-swift-stdlib --product blectl --scratch-path $(STATIC_BUILD) -Xlinker --strip-all
+	@echo "static blectl: $$($(SWIFT) build -c release --scratch-path $(STATIC_BUILD) --show-bin-path)/blectl"
 
 # Regenerates Sources/BLECore/AssignedNumbers/AssignedNumbersTables.swift from the pinned wheel.
 $(VENV)/bin/python:
+	@python3 -c 'import ensurepip' 2>/dev/null || { echo "make: installing python3-venv"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q PyYAML==$(PYYAML_VERSION)
 
@@ -61,8 +65,11 @@ assigned-numbers: $(VENV)/bin/python
 	  Sources/BLECore/AssignedNumbers/AssignedNumbersTables.swift
 
 # Re-records Fixtures/captures/bumble-heart-rate.btsnoop with Google Bumble (see Fixtures/captures/README.md).
+# It overwrites the committed capture: the packets come out the same, the timestamps differ.
 BUMBLE_VENV := $(BUILD)/bumble-venv
 $(BUMBLE_VENV)/bin/python: Scripts/bumble/requirements.txt
+	@python3 -c 'import ensurepip' 2>/dev/null || { echo "make: installing python3-venv"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
 	python3 -m venv $(BUMBLE_VENV)
 	$(BUMBLE_VENV)/bin/pip install -q -r Scripts/bumble/requirements.txt
 	touch $@

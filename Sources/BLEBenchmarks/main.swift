@@ -83,7 +83,7 @@ if let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: { File
     let theirs = try Bench.timeProcess(tshark, ["-r", capturePath])
     print(String(format: "  tshark -r FILE            %.3f s", theirs.sorted()[theirs.count / 2]))
     let fields = try Bench.timeProcess(tshark, ["-r", capturePath, "-Y", "btatt", "-T", "fields", "-e", "btatt.opcode"])
-    print(String(format: "  tshark -r FILE -Y btatt   %.3f s", fields.sorted()[fields.count / 2]))
+    print(String(format: "  tshark -r FILE -Y btatt -T fields -e btatt.opcode   %.3f s", fields.sorted()[fields.count / 2]))
 } else {
     print("  tshark: not installed (make bench installs it)")
 }
