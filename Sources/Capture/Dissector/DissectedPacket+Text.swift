@@ -27,6 +27,9 @@ extension DissectedPacket {
         case let .command(packet, value):
             return "HCI Command " + (value?.description ?? packet.description)
         case let .event(_, event, advertising):
+            if let status = event.failureStatus {
+                return "HCI Event \(event.name) status=\(status) (the other parameters carry no meaning on failure)"
+            }
             if !advertising.isEmpty {
                 return "HCI Event \(event.name): " + advertising.map(\.description).joined(separator: "; ")
             }
@@ -104,6 +107,21 @@ extension HCIEvent {
     var name: String {
         if case .leMeta(let meta) = self { return meta.subeventCode.description }
         return code.description
+    }
+
+    /// The Status of an event whose other parameters are only defined on success (a
+    /// connection that was not created, remote features that were not read), when it failed;
+    /// nil otherwise. Controllers fill those parameters with leftovers, which would mislead.
+    var failureStatus: HCIStatus? {
+        let status: HCIStatus
+        switch self {
+        case .leMeta(.connectionComplete(let e)): status = e.status
+        case .leMeta(.enhancedConnectionComplete(let e)): status = e.status
+        case .leMeta(.enhancedConnectionCompleteV2(let e)): status = e.connection.status
+        case .leMeta(.readRemoteFeaturesComplete(let e)): status = e.status
+        default: return nil
+        }
+        return status.isSuccess ? nil : status
     }
 }
 

@@ -76,6 +76,18 @@ struct MalformedInputTests {
         #expect(connection?.summary.contains("no connection event in the capture") == true)
     }
 
+    @Test("a failed LE Connection Complete shows its status, not the leftover parameters, and opens no connection")
+    func failedConnection() {
+        var dissector = Dissector()
+        // 3e 13 | 01 LE Connection Complete | 02 Unknown Connection Identifier | 40 00 handle | 00 central |
+        // 01 random | 6 octets peer | 18 00 interval | 00 00 latency | 48 00 timeout | 00 accuracy
+        let event: [UInt8] = [0x3E, 0x13, 0x01, 0x02, 0x40, 0x00, 0x00, 0x01, 0x52, 0x48, 0xED, 0xFE, 0x0D, 0xD0,
+                              0x18, 0x00, 0x00, 0x00, 0x48, 0x00, 0x00]
+        let packet = dissector.dissect(hciRecord(0, .event, event))
+        #expect(packet.summary == "HCI Event LE Connection Complete status=Unknown Connection Identifier (0x02) (the other parameters carry no meaning on failure)")
+        #expect(dissector.report.connections.isEmpty)
+    }
+
     @Test("extreme timestamps (a damaged or synthetic file) print without overflow")
     func extremeTimestamps() {
         var dissector = Dissector()
