@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "SMP", targets: ["SMP"]),
         .library(name: "ATT", targets: ["ATT"]),
         .library(name: "Capture", targets: ["Capture"]),
+        .library(name: "GATT", targets: ["GATT"]),
+        .library(name: "PDUScript", targets: ["PDUScript"]),
         .executable(name: "blectl", targets: ["blectl"]),
     ],
     targets: [
@@ -26,6 +28,11 @@ let package = Package(
         .target(name: "L2CAP", dependencies: ["BLECore", "HCI"]),
         .target(name: "SMP", dependencies: ["BLECore"]),
         .target(name: "ATT", dependencies: ["BLECore"]),
+
+        // libcrypto's AES-CMAC (libssl-dev), for the Database Hash and signed writes.
+        .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "GATT", dependencies: ["BLECore", "ATT", "CCrypto"]),
+        .target(name: "PDUScript", dependencies: ["BLECore", "ATT", "GATT"]),
 
         // Capture files and the dissector HCI -> L2CAP -> ATT/SMP -> GATT meaning.
         .target(name: "Capture", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT"]),
@@ -43,6 +50,8 @@ let package = Package(
         .testTarget(name: "L2CAPTests", dependencies: ["BLECore", "HCI", "L2CAP", "Capture", "BLETestSupport"]),
         .testTarget(name: "SMPTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "Capture", "BLETestSupport"]),
         .testTarget(name: "ATTTests", dependencies: ["BLECore", "ATT"]),
+        .testTarget(name: "GATTTests", dependencies: ["BLECore", "ATT", "GATT", "CCrypto"]),
+        .testTarget(name: "PDUScriptTests", dependencies: ["BLECore", "ATT", "GATT", "PDUScript"]),
         .testTarget(name: "CaptureTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT", "Capture", "BLETestSupport"]),
         .testTarget(name: "BlectlTests", dependencies: ["blectl"]),
     ],

@@ -1,0 +1,1 @@
+// The GATT layer: attribute database, server, client. See docs/architecture.md.
