@@ -21,6 +21,19 @@ struct AirState: Sendable {
 
         /// The central's first packet of the last connection event believed seen (its anchor point).
         var anchor: Int64?
+        /// Evidence on whether the capture's timing can be trusted: data PDUs seen, those that
+        /// opened a new connection event, and new events that fell on (or just after) a
+        /// predicted anchor point against those that fell anywhere else.
+        var packets = 0, newEvents = 0, anchorHits = 0, anchorMisses = 0
+
+        /// Whether timing tells the directions apart: a real capture has most packets inside
+        /// events and events on the anchor grid; a capture with made-up timestamps (every packet
+        /// a second apart, say) has neither, and then only strict alternation is left.
+        var isTimingUsable: Bool {
+            if anchorMisses >= 2 && anchorHits == 0 { return false }
+            if anchorMisses > anchorHits + 2 { return false }
+            return packets < 8 || newEvents * 10 <= packets * 9
+        }
 
         /// The direction of a data PDU captured at `timestamp` without one (Core v5.4, Vol 6,
         /// Part B, 4.5.1): in every connection event the central transmits first, at the event's
@@ -34,29 +47,42 @@ struct AirState: Sendable {
         /// shortest central packet, an empty PDU, takes 80 us on LE 1M, then T_IFS). Anything
         /// else (a connection update moved the anchor) restarts from the central. Inside an event
         /// the directions alternate; a packet missed inside an event flips the guess until the
-        /// next event.
+        /// next event. When the timing proves unusable (``isTimingUsable``), directions simply
+        /// alternate from packet to packet.
         mutating func inferDirection(at timestamp: Int64) -> CaptureDirection {
+            packets += 1
             let newEventGap = max((intervalMicroseconds ?? 6000) / 2, 1000)
             let direction: CaptureDirection
-            if let previous, timestamp &- previous.timestamp <= newEventGap, previous.direction != .unknown {
+            let gap = previous.map { timestamp &- $0.timestamp }
+            if let previous, let gap, gap >= 0, gap <= newEventGap, previous.direction != .unknown {
                 direction = previous.direction.reversed
-            } else if let anchor, let interval = intervalMicroseconds, interval > 0, timestamp > anchor {
-                let elapsed = timestamp - anchor
-                let predicted = anchor + (elapsed + interval / 2) / interval * interval
-                let offset = timestamp - predicted
-                if offset > 150, offset <= 2500 {
-                    direction = .peripheralToCentral
-                    self.anchor = predicted
+            } else {
+                newEvents += 1
+                if let anchor, let interval = intervalMicroseconds, interval > 0, timestamp > anchor {
+                    let elapsed = timestamp - anchor
+                    let predicted = anchor + (elapsed + interval / 2) / interval * interval
+                    let offset = timestamp - predicted
+                    if abs(offset) <= 150 {
+                        anchorHits += 1
+                        direction = .centralToPeripheral
+                        self.anchor = timestamp
+                    } else if offset > 150, offset <= 2500 {
+                        anchorHits += 1
+                        direction = .peripheralToCentral
+                        self.anchor = predicted
+                    } else {
+                        anchorMisses += 1
+                        direction = .centralToPeripheral
+                        self.anchor = timestamp
+                    }
                 } else {
                     direction = .centralToPeripheral
-                    self.anchor = timestamp
+                    anchor = timestamp
                 }
-            } else {
-                direction = .centralToPeripheral
-                anchor = timestamp
             }
-            self.previous = (timestamp, direction)
-            return direction
+            let chosen = isTimingUsable ? direction : (previous?.direction.reversed ?? .centralToPeripheral)
+            self.previous = (timestamp, chosen == .unknown ? .centralToPeripheral : chosen)
+            return self.previous?.direction ?? .centralToPeripheral
         }
     }
 
