@@ -88,6 +88,11 @@ enum DecodeCommand {
                 for line in report.renderedLines { output.line(line) }
             }
         }
+        output.flush()
+        if let lost = output.failure {
+            printError("blectl decode: writing the output failed: \(lost)")
+            return 1
+        }
         if failure != nil { return 1 }
         if let linkType = file.linkType, !linkType.isDecoded { return 1 }
         return 0

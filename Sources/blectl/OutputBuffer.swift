@@ -7,9 +7,12 @@ import Glibc
 struct OutputBuffer: TextOutputStream {
     let fileDescriptor: Int32
     private var buffer: [UInt8] = []
-    /// Set when the reader went away (EPIPE, as when piped into `head`): later writes are
-    /// dropped, and a long command can stop early.
+    /// Set when output can go no further: the reader went away (EPIPE, as when piped into
+    /// `head`) or writing failed. Later writes are dropped, and a long command can stop early.
     private(set) var isClosed = false
+    /// Why writing failed, when it failed for a reason other than the reader going away (a full
+    /// disk, say): the command then reports it and exits 1, since output was lost.
+    private(set) var failure: String?
 
     init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
@@ -33,8 +36,20 @@ struct OutputBuffer: TextOutputStream {
         while start < buffer.count {
             let written = buffer[start...].withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress, $0.count) }
             if written < 0 {
-                if errno == EINTR { continue }
-                isClosed = true  // EPIPE and the like: the reader went away; drop the rest.
+                switch errno {
+                case EINTR:
+                    continue
+                case EAGAIN, EWOULDBLOCK:
+                    // A non-blocking descriptor that is full: wait until it can take more.
+                    var ready = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&ready, 1, -1)
+                    continue
+                case EPIPE:
+                    isClosed = true  // the reader went away: drop the rest quietly
+                default:
+                    isClosed = true
+                    failure = String(cString: strerror(errno))
+                }
                 break
             }
             start += written

@@ -100,6 +100,24 @@ struct DecodeCommandTests {
         #expect(run.packetLines.count == 1)
     }
 
+    @Test("output that cannot be written (a full disk) is an error, not a silent success")
+    func fullDisk() throws {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let executable = [directory, directory.deletingLastPathComponent()].map { $0.appendingPathComponent("blectl").path }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(executable))
+        process.arguments = ["decode", Self.demo]
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(message.contains("writing the output failed: No space left on device"))
+    }
+
     @Test("FILE - reads the capture from standard input")
     func standardInput() throws {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -124,6 +124,9 @@ extension Dissector {
     /// are checked (CRC, retransmission, encryption) and their L2CAP fragments reassembled.
     mutating func dissectLinkLayer(_ ll: LinkLayerRecord, into packet: inout DissectedPacket) {
         switch ll.pdu {
+        case .advertising where !Self.isAdvertisingCRCValid(ll):
+            // A bit error would invent a device, or a connection with a wrong CRCInit.
+            packet.content = .linkLayer(ll, .badCRC)
         case .advertising(let adv):
             var data: AdvertisingData?
             if let octets = adv.advertisingData { data = AdvertisingData(decoding: octets) }
@@ -135,7 +138,10 @@ extension Dissector {
             }
             if case let .connectIndication(initA, advA, llData) = adv.payload {
                 let aa = llData.accessAddress
+                // A new connection, even on an access address seen before: nothing carries over.
+                let pending = air.pendingPDUs
                 air.update(aa) {
+                    $0 = AirState.Connection(reassembly: DirectionalReassembly(pendingPDUs: pending))
                     $0.crcInit = llData.crcInit
                     $0.intervalMicroseconds = Int64(llData.interval) * 1250  // 1.25 ms units
                 }
@@ -165,6 +171,13 @@ extension Dissector {
         case .isochronous:
             packet.content = .linkLayer(ll, .linkControl)
         }
+    }
+
+    /// Whether an advertising physical channel PDU's CRC holds: as the pseudo-header says when
+    /// it checked, else computed with the advertising CRCInit 0x555555 (Core v5.4, Vol 6, Part B, 3.1.1).
+    static func isAdvertisingCRCValid(_ ll: LinkLayerRecord) -> Bool {
+        if let flags = ll.pseudoHeader?.flags, flags.isCRCChecked { return flags.isCRCValid }
+        return ll.isCRCValid(crcInit: LinkLayerCRC.advertisingCRCInit)
     }
 
     /// The direction of a data PDU from the LINKTYPE 256 pseudo-header's PDU type; unknown

@@ -56,9 +56,11 @@ public struct Dissector: Sendable {
     var lastTimestamp: Int64?
 
     /// What the dissector keeps per controller (per Linux monitor index; one for other formats).
+    /// Advertising data are not accumulated here: a device's name comes from the report that
+    /// carries it, which costs nothing to remember (an accumulator per controller would hold two
+    /// decoded payloads per advertiser, hundreds of megabytes on a crafted capture).
     struct ControllerState: Sendable {
         var reassembly: DirectionalReassembly
-        var advertisements = AdvertisementAccumulator()
     }
 
     struct Counts: Sendable {
@@ -173,17 +175,15 @@ public struct Dissector: Sendable {
                          peer: c.peerAddress, peerType: c.peerAddressType, role: c.role.description)
             case .advertisingReport(let e):
                 return e.reports.map { report in
-                    let merged = withController(controller) { $0.advertisements.add(report).advertisement }
-                    return seeReport(report.address, report.addressType, eventType: report.eventType.description,
-                                     connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data,
-                                     merged: merged, record: packet.index)
+                    seeReport(report.address, report.addressType, eventType: report.eventType.description,
+                              connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data,
+                              record: packet.index)
                 }
             case .extendedAdvertisingReport(let e):
                 return e.reports.map { report in
-                    let merged = withController(controller) { $0.advertisements.add(report).advertisement }
-                    return seeReport(report.address, report.addressType, eventType: report.eventType.description,
-                                     connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data,
-                                     merged: merged, record: packet.index)
+                    seeReport(report.address, report.addressType, eventType: report.eventType.description,
+                              connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data,
+                              record: packet.index)
                 }
             default:
                 break
@@ -227,14 +227,13 @@ public struct Dissector: Sendable {
     }
 
     /// Records one advertising report's advertiser and returns the report, decoded, for the line.
-    /// The name comes from the accumulator's merged advertisement (advertising data and scan
-    /// response together, extended fragments reassembled) when it has one.
+    /// The name is the report's Local Name, in advertising data or scan response alike.
     mutating func seeReport(_ address: BluetoothAddress, _ type: LEAddressType, eventType: String, connectable: Bool,
-                            rssi rawRSSI: Int8, data octets: [UInt8], merged: Advertisement?, record: Int) -> AdvertisingSummary {
+                            rssi rawRSSI: Int8, data octets: [UInt8], record: Int) -> AdvertisingSummary {
         let rssi = rawRSSI == 127 ? nil : rawRSSI  // 127: RSSI not available
         let data = AdvertisingData(decoding: octets)
         seeAdvertiser(address, type: type, rssi: rssi, connectable: connectable,
-                      name: merged?.localName?.string ?? data.localName?.string, record: record)
+                      name: data.localName?.string, record: record)
         return AdvertisingSummary(address: address, addressType: type, eventType: eventType, rssi: rssi, data: data)
     }
 
