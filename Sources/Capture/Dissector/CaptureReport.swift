@@ -49,9 +49,19 @@ public struct CaptureReport: Sendable {
     public var signalingPDUs: Int
     public var devices: [Device]
     public var connections: [Connection]
-    /// Devices dropped from ``devices`` to keep memory bounded (least recently seen first), by
-    /// the dissector's ``Dissector/Limits/devices``; 0 for any ordinary capture.
-    public var unlistedDevices: Int
+    /// Entries evicted from the dissector's bounded tables (``Dissector/Limits``), least
+    /// recently used first: all 0 for any ordinary capture. A device, link, controller or air
+    /// connection seen again after its eviction starts afresh (and is counted again here).
+    public struct Evictions: Sendable, Hashable {
+        public var devices = 0
+        public var links = 0
+        public var controllers = 0
+        public var airConnections = 0
+        public var total: Int { devices + links + controllers + airConnections }
+    }
+
+    /// What was evicted to keep memory bounded.
+    public var evictions: Evictions
     /// Ended connections not listed, past ``Dissector/Limits/listedEndedLinks``.
     public var unlistedConnections: Int
     /// ATT PDUs by opcode, ascending; malformed PDUs count under their opcode octet.
@@ -69,10 +79,12 @@ public struct CaptureReport: Sendable {
         if !kinds.isEmpty { records += " (" + kinds.joined(separator: ", ") + ")" }
         lines.append(records)
         if let first = firstTimestamp, let last = lastTimestamp {
-            lines.append("  time: \(CaptureText.utc(first)) to \(CaptureText.utc(last)) (\(CaptureText.seconds(last &- first)) s)")
+            let (span, overflow) = last.subtractingReportingOverflow(first)
+            lines.append("  time: \(CaptureText.utc(first)) to \(CaptureText.utc(last))"
+                         + (overflow ? "" : " (\(CaptureText.seconds(span)) s)"))
         }
         lines.append("  malformed packets: \(malformedCount)")
-        lines.append("  devices seen: \(devices.count)" + (unlistedDevices > 0 ? " listed, \(unlistedDevices) more dropped from the list" : ""))
+        lines.append("  devices seen: \(devices.count)")
         for d in devices {
             var text = "    \(d.address) (\(d.addressType))"
             if let name = d.name { text += " " + CaptureText.quoted(name) }
@@ -81,7 +93,7 @@ public struct CaptureReport: Sendable {
             if d.connectable { text += ", connectable" }
             lines.append(text)
         }
-        lines.append("  connections: \(connections.count)" + (unlistedConnections > 0 ? " listed, \(unlistedConnections) more not listed" : ""))
+        lines.append("  connections: \(connections.count)" + (unlistedConnections > 0 ? " listed, \(unlistedConnections) more ended and not listed" : ""))
         for c in connections { lines.append("    " + c.summary) }
         lines.append("  ATT PDUs: \(attCounts.reduce(0) { $0 + $1.count })")
         for (opcode, count) in attCounts {
@@ -89,6 +101,11 @@ public struct CaptureReport: Sendable {
             lines.append("    " + label.padding(to: 46) + String(count).leftPadded(to: 6))
         }
         if smpPDUs > 0 { lines.append("  SMP PDUs: \(smpPDUs)") }
+        if evictions.total > 0 {
+            lines.append("  state dropped to keep memory bounded (least recently used first): \(evictions.devices) devices, "
+                         + "\(evictions.links) links, \(evictions.controllers) controllers, \(evictions.airConnections) over-the-air connections; "
+                         + "a device or link seen again afterwards starts afresh")
+        }
         if signalingPDUs > 0 { lines.append("  LE signaling PDUs: \(signalingPDUs)") }
         for c in connections where !c.gatt.isEmpty {
             var title = "  GATT table, \(c.link)"
@@ -143,7 +160,9 @@ extension Dissector {
             malformedCount: counts.malformed, hciCommands: counts.hciCommands, hciEvents: counts.hciEvents,
             aclPackets: counts.acl, linkLayerPackets: counts.linkLayer, smpPDUs: counts.smp,
             signalingPDUs: counts.signaling, devices: devices, connections: connections,
-            unlistedDevices: self.devices.evictedCount, unlistedConnections: unlistedEndedLinks,
+            evictions: CaptureReport.Evictions(devices: self.devices.evictedCount, links: links.evictedCount,
+                                               controllers: controllers.evictedCount, airConnections: air.connections.evictedCount),
+            unlistedConnections: unlistedEndedLinks,
             attCounts: counts.attByOpcode.sorted { $0.key < $1.key }.map { (ATTOpcode(rawValue: $0.key), $0.value) })
     }
 }

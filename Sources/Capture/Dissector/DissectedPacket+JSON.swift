@@ -18,8 +18,8 @@ extension DissectedPacket {
         var members: [(String, JSONValue)] = [
             ("index", .int(index)),
             ("frame", .int(index + 1)),
-            ("time", .double(Double(relativeTime) / 1_000_000)),
-            ("timestamp_us", .int(Int(timestamp))),
+            ("time", hasTimestamp ? .double(Double(relativeTime) / 1_000_000) : .null),
+            ("timestamp_us", hasTimestamp ? .int(Int(timestamp)) : .null),
             ("direction", .string(Self.jsonDirection(direction))),
         ]
         if isDirectionInferred { members.append(("direction_inferred", .bool(true))) }
@@ -207,7 +207,9 @@ extension CaptureReport {
             ("hci_commands", .int(hciCommands)), ("hci_events", .int(hciEvents)), ("acl_packets", .int(aclPackets)),
             ("link_layer_packets", .int(linkLayerPackets)),
             ("malformed", .int(malformedCount)),
-            ("devices", .array(devices)), ("unlisted_devices", .int(unlistedDevices)),
+            ("devices", .array(devices)),
+            ("evictions", .object([("devices", .int(evictions.devices)), ("links", .int(evictions.links)),
+                                   ("controllers", .int(evictions.controllers)), ("air_connections", .int(evictions.airConnections))])),
             ("connections", .array(connections)), ("unlisted_connections", .int(unlistedConnections)),
             ("att_counts", .object(attCounts.map { ("0x" + Hex.encode([$0.opcode.rawValue]), .int($0.count)) })),
             ("smp_pdus", .int(smpPDUs)), ("signaling_pdus", .int(signalingPDUs)),

@@ -11,6 +11,9 @@ public struct DissectedPacket: Sendable {
     public var index: Int
     /// Microseconds since the Unix epoch.
     public var timestamp: Int64
+    /// False when the file's timestamp for this record could not be represented (the record's
+    /// ``CaptureRecord/timestampError``): ``timestamp`` and ``relativeTime`` are then 0.
+    public var hasTimestamp = true
     /// Microseconds since the first record of the capture.
     public var relativeTime: Int64
     public var direction: CaptureDirection

@@ -97,7 +97,10 @@ public struct Dissector: Sendable {
         var packet = DissectedPacket(index: record.index, timestamp: record.timestamp, relativeTime: relativeTime,
                                      direction: record.direction, controllerIndex: record.controllerIndex,
                                      content: .unsupported(.btsnoopH4, octets: 0))
-        if let error = record.timestampError { packet.notes.append("timestamp unusable: \(error)") }
+        if let error = record.timestampError {
+            packet.notes.append("timestamp unusable: \(error)")
+            packet.hasTimestamp = false
+        }
         switch record.packet {
         case let .hci(type, payload):
             dissectHCI(type: type, payload: payload, into: &packet)
@@ -206,8 +209,10 @@ public struct Dissector: Sendable {
         return []
     }
 
-    /// Keeps an ended (or evicted) link for the report, up to the limit.
+    /// Keeps an ended (or evicted) link for the report, up to the limit. A link the report would
+    /// not list anyway (no connection event, no ATT) is let go.
     mutating func end(_ link: LinkState) {
+        guard link.connectionEventSeen || link.attPDUCount > 0 else { return }
         if ended.count < limits.listedEndedLinks { ended.append(link) } else { unlistedEndedLinks += 1 }
     }
 
@@ -321,9 +326,22 @@ struct DirectionalReassembly: Sendable {
     }
 
     mutating func push(_ acl: HCIACLDataPacket, direction: CaptureDirection) -> Outcome {
+        // Without a direction both sides share one lane: a whole PDU from one side must not
+        // abandon the other side's PDU under way, so it is delivered on its own.
+        if direction == .unknown, acl.packetBoundary.isStart, lanes[direction]?.isReassembling(handle: acl.handle) == true,
+           let frame = Self.wholeFrame(acl.data) {
+            return Outcome(result: ACLReassemblyOutcome(pdu: ACLReassembledPDU(handle: acl.handle, frame: frame)), isPending: false)
+        }
         let result = lanes[direction, default: ACLReassembler(configuration: configuration)].push(acl)
         let pending = lanes[direction]?.isReassembling(handle: acl.handle) ?? false
         return Outcome(result: result, isPending: pending)
+    }
+
+    /// The L2CAP basic frame that `data` holds exactly, if it holds one whole.
+    static func wholeFrame(_ data: [UInt8]) -> L2CAPBasicFrame? {
+        guard data.count >= L2CAPBasicFrame.headerLength,
+              data.count == L2CAPBasicFrame.headerLength + (Int(data[0]) | Int(data[1]) << 8) else { return nil }
+        return try? L2CAPBasicFrame(decoding: data)
     }
 
     /// Forgets what is under way on `handle` in both directions (its connection ended).

@@ -53,6 +53,8 @@ public struct ReconstructedGATTTable: Sendable, Equatable {
     /// Every characteristic declaration handle, ascending, to find a descriptor's owner by
     /// binary search.
     var declarationHandles: [UInt16] = []
+    /// Every service declaration handle, ascending, to find the service around a handle.
+    var serviceHandles: [UInt16] = []
     /// The server's Device Name (0x2A00) when the capture read it.
     public private(set) var deviceName: String?
 
@@ -75,11 +77,13 @@ public struct ReconstructedGATTTable: Sendable, Equatable {
             guard isPrimary || req.attributeGroupType == Self.secondaryService else { return }
             for data in rsp.attributeData {
                 guard let uuid = BluetoothUUID(littleEndianOctets: data.value) else { continue }
+                if services[data.handle] == nil { serviceHandles.insert(data.handle, at: Self.insertionIndex(of: data.handle, in: serviceHandles)) }
                 services[data.handle] = Service(handle: data.handle, endGroupHandle: data.endGroupHandle, uuid: uuid, isPrimary: isPrimary)
             }
         case let (.findByTypeValueRequest(req), .findByTypeValueResponse(rsp)):
             guard req.attributeType == 0x2800, let uuid = BluetoothUUID(littleEndianOctets: req.attributeValue) else { return }
             for info in rsp.handlesInformation {
+                if services[info.foundAttributeHandle] == nil { serviceHandles.insert(info.foundAttributeHandle, at: Self.insertionIndex(of: info.foundAttributeHandle, in: serviceHandles)) }
                 services[info.foundAttributeHandle] = Service(handle: info.foundAttributeHandle, endGroupHandle: info.groupEndHandle,
                                                              uuid: uuid, isPrimary: true)
             }
@@ -136,10 +140,22 @@ public struct ReconstructedGATTTable: Sendable, Equatable {
     }
 
     /// The characteristic that owns the descriptor at `handle`: the one with the greatest
-    /// declaration handle below it (Core v5.4, Vol 3, Part G, 3.3.3), found in O(log n).
+    /// declaration handle below it (Core v5.4, Vol 3, Part G, 3.3.3), found in O(log n), and in
+    /// the same discovered service (or, like it, in none): the table prints it the same way.
     func owner(ofDescriptor handle: UInt16) -> Characteristic? {
         let index = Self.insertionIndex(of: handle, in: declarationHandles)
-        return index == 0 ? nil : characteristics[declarationHandles[index - 1]]
+        guard index > 0, let candidate = characteristics[declarationHandles[index - 1]] else { return nil }
+        guard service(containing: handle)?.handle == service(containing: candidate.declarationHandle)?.handle else { return nil }
+        return candidate
+    }
+
+    /// The discovered service whose range holds `handle`, found in O(log n).
+    func service(containing handle: UInt16) -> Service? {
+        var index = Self.insertionIndex(of: handle, in: serviceHandles)   // the first start >= handle
+        if index < serviceHandles.count, serviceHandles[index] == handle { index += 1 }
+        guard index > 0, let service = services[serviceHandles[index - 1]],
+              service.handle <= handle, handle <= service.endGroupHandle else { return nil }
+        return service
     }
 
     /// The index of the first element of ascending `sorted` that is not below `value`.
@@ -195,6 +211,7 @@ public struct ReconstructedGATTTable: Sendable, Equatable {
                 lines.append("\(hex(s.handle))..\(hex(s.endGroupHandle)) \(s.isPrimary ? "Primary" : "Secondary") Service \(s.uuid.descriptionWithName)")
                 serviceEnd = s.endGroupHandle   // a reversed range holds nothing but its declaration
                 owner = nil
+                outsideShown = false
                 continue
             }
             if let end = serviceEnd, handle > end {
@@ -203,7 +220,7 @@ public struct ReconstructedGATTTable: Sendable, Equatable {
             }
             if serviceEnd == nil, !outsideShown {
                 lines.append("(outside any discovered service)")
-                outsideShown = true
+                outsideShown = true   // until the next service
             }
             switch item {
             case .include(let i):

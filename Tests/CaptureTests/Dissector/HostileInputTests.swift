@@ -144,6 +144,55 @@ struct HostileInputTests {
         #expect(report.connections.count <= 64 + 16)
         #expect(report.unlistedConnections > 0)
         #expect(report.attCounts.map(\.count) == [1000])
-        #expect(report.renderedLines.contains { $0.contains("more not listed") })
+        #expect(report.renderedLines.contains { $0.contains("more ended and not listed") })
+        #expect(report.evictions.links > 0)
+        #expect(report.renderedLines.contains { $0.hasPrefix("  state dropped to keep memory bounded") })
+    }
+}
+
+@Suite("GATT table reconstruction edges")
+struct GATTTableEdgeTests {
+    static func services(_ table: inout ReconstructedGATTTable, _ data: [ATTReadByGroupTypeResponse.AttributeData]) throws {
+        table.learn(request: .readByGroupTypeRequest(.init(startingHandle: 1, endingHandle: 0xFFFF, attributeGroupType: BluetoothUUID(0x2800))),
+                    response: .readByGroupTypeResponse(try .init(attributeData: data)))
+    }
+
+    static func characteristics(_ table: inout ReconstructedGATTTable, _ data: [ATTReadByTypeResponse.AttributeData]) throws {
+        table.learn(request: .readByTypeRequest(.init(startingHandle: 1, endingHandle: 0xFFFF, attributeType: BluetoothUUID(0x2803))),
+                    response: .readByTypeResponse(try .init(attributeData: data)))
+    }
+
+    @Test("a descriptor belongs to a characteristic of its own service only; items past a service are marked outside")
+    func serviceBoundaries() throws {
+        var table = ReconstructedGATTTable()
+        // GAP 0x0001..0x0003 with Device Name (declaration 0x0002, value 0x0003); Battery 0x0010..0x0012.
+        try Self.services(&table, [.init(handle: 0x0001, endGroupHandle: 0x0003, value: [0x00, 0x18]),
+                                   .init(handle: 0x0010, endGroupHandle: 0x0012, value: [0x0F, 0x18])])
+        try Self.characteristics(&table, [.init(handle: 0x0002, value: [0x02, 0x03, 0x00, 0x00, 0x2A]),
+                                          .init(handle: 0x0011, value: [0x12, 0x12, 0x00, 0x19, 0x2A]),
+                                          .init(handle: 0x0021, value: [0x02, 0x22, 0x00, 0x24, 0x2A])])
+        // A User Description at 0x0007: in no service; at 0x0013: right after Battery's range.
+        table.learn(request: .findInformationRequest(.init(startingHandle: 0x0004, endingHandle: 0x0013)),
+                    response: .findInformationResponse(try .init(format: .uuid16, information: [
+                        .init(handle: 0x0007, type: BluetoothUUID(0x2901))])))
+        // It is not Device Name's: that one is in GAP, which ends at 0x0003.
+        #expect(table.annotation(forHandle: 0x0007) == "Characteristic User Description")
+        // Inside Battery, before its first characteristic, a descriptor does not reach back into GAP.
+        table.learn(request: .findInformationRequest(.init(startingHandle: 0x0010, endingHandle: 0x0010)),
+                    response: .findInformationResponse(try .init(format: .uuid16, information: [
+                        .init(handle: 0x0010, type: BluetoothUUID(0x2901))])))
+        #expect(table.annotation(forHandle: 0x0010) == "Characteristic User Description")
+        let lines = table.renderedLines()
+        #expect(lines == [
+            "0x0001..0x0003 Primary Service 1800 (GAP)",
+            "  0x0003 Characteristic 2A00 (Device Name) [read]",
+            "(outside any discovered service)",
+            "  0x0007 Attribute 2901 (Characteristic User Description)",
+            "0x0010..0x0012 Primary Service 180F (Battery)",
+            "  0x0010 Attribute 2901 (Characteristic User Description)",
+            "  0x0012 Characteristic 2A19 (Battery Level) [read, notify]",
+            "(outside any discovered service)",
+            "  0x0022 Characteristic 2A24 (Model Number String) [read]",
+        ])
     }
 }
