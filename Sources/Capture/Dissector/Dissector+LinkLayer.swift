@@ -26,12 +26,13 @@ struct AirState: Sendable {
         /// predicted anchor point against those that fell anywhere else.
         var packets = 0, newEvents = 0, anchorHits = 0, anchorMisses = 0
 
-        /// Whether timing tells the directions apart: a real capture has most packets inside
-        /// events and events on the anchor grid; a capture with made-up timestamps (every packet
-        /// a second apart, say) has neither, and then only strict alternation is left.
+        /// Whether timing tells the directions apart: a real capture soon shows packets answered
+        /// inside events and events on the anchor grid; a capture with made-up timestamps (every
+        /// packet a second apart, say) shows neither. Until it is confirmed, directions stay unknown.
         var isTimingUsable: Bool {
-            if anchorMisses >= 2 && anchorHits == 0 { return false }
-            if anchorMisses > anchorHits + 2 { return false }
+            // Confirmed: packets answered inside an event, or events found on the anchor grid.
+            let confirmed = packets - newEvents >= 2 || anchorHits >= 2
+            if !confirmed || anchorMisses > anchorHits + 2 { return false }
             return packets < 8 || newEvents * 10 <= packets * 9
         }
 
@@ -47,8 +48,8 @@ struct AirState: Sendable {
         /// shortest central packet, an empty PDU, takes 80 us on LE 1M, then T_IFS). Anything
         /// else (a connection update moved the anchor) restarts from the central. Inside an event
         /// the directions alternate; a packet missed inside an event flips the guess until the
-        /// next event. When the timing proves unusable (``isTimingUsable``), directions simply
-        /// alternate from packet to packet.
+        /// next event. When the timing proves unusable (``isTimingUsable``), the direction stays
+        /// unknown.
         mutating func inferDirection(at timestamp: Int64) -> CaptureDirection {
             packets += 1
             let newEventGap = max((intervalMicroseconds ?? 6000) / 2, 1000)
@@ -80,9 +81,10 @@ struct AirState: Sendable {
                     anchor = timestamp
                 }
             }
-            let chosen = isTimingUsable ? direction : (previous?.direction.reversed ?? .centralToPeripheral)
-            self.previous = (timestamp, chosen == .unknown ? .centralToPeripheral : chosen)
-            return self.previous?.direction ?? .centralToPeripheral
+            self.previous = (timestamp, direction)
+            // Timing that does not fit the connection's events (made-up timestamps) cannot tell
+            // the sides apart, and a wrong guess would drop real PDUs as retransmissions.
+            return isTimingUsable ? direction : .unknown
         }
     }
 
@@ -227,10 +229,10 @@ extension Dissector {
     ///
     /// - CRC: from the pseudo-header when it checked it, else against the CONNECT_IND's CRCInit.
     /// - Retransmission: the same SN, LLID and payload as the sender's previous PDU, which a
-    ///   receiver that did not acknowledge it gets again (Core v5.4, Vol 6, Part B, 4.5.9). With
-    ///   a known direction that is the previous PDU in that direction. Without one, the sender's
-    ///   previous PDU is one of the last two (the directions alternate, but a sniffer misses
-    ///   some); empty PDUs count, so a sender's new PDU, whose SN has toggled, never matches.
+    ///   receiver that did not acknowledge it gets again (Core v5.4, Vol 6, Part B, 4.5.9): the
+    ///   previous PDU in the same direction, given or inferred. Without a direction nothing is
+    ///   judged a retransmission, since the sender's previous PDU cannot be told (a repeat is
+    ///   then decoded again, as tshark does).
     /// - Encryption: after LL_START_ENC_REQ, non-empty payloads are encrypted unless the
     ///   pseudo-header says the capture decrypted them.
     static func judge(_ pdu: DataChannelPDU, _ ll: LinkLayerRecord, direction: CaptureDirection,
@@ -242,7 +244,7 @@ extension Dissector {
         }
         let sent = AirState.SentPDU(sn: pdu.sn, llid: pdu.llid.rawValue, payload: pdu.payload)
         var history = connection.history[direction] ?? []
-        let isRetransmission = !pdu.payload.isEmpty && history.suffix(direction == .unknown ? 2 : 1).contains(sent)
+        let isRetransmission = direction != .unknown && !pdu.payload.isEmpty && history.last == sent
         history.append(sent)
         if history.count > 2 { history.removeFirst() }
         connection.history[direction] = history

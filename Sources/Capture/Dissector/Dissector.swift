@@ -34,11 +34,11 @@ public struct Dissector: Sendable {
         public var listedEndedLinks = 1024
         /// Devices (advertisers and peers).
         public var devices = 16_384
-        /// Controllers (Linux monitor indexes) with their reassembly and advertising state.
-        public var controllers = 256
+        /// Controllers (Linux monitor indexes) with their reassembly state.
+        public var controllers = 1024
         /// Handles with an L2CAP PDU under way, per controller and direction; past it, the PDU
         /// touched least recently is abandoned (a capture can leave one incomplete forever).
-        public var pendingPDUsPerLane = 64
+        public var pendingPDUsPerLane = 32
 
         public init() {}
     }
