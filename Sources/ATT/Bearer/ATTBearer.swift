@@ -1,0 +1,32 @@
+/// The transport under the Attribute Protocol: one channel that carries whole ATT PDUs,
+/// keeping their boundaries (Core v5.4, Vol 3, Part F, 3.2.11; on LE, the L2CAP fixed channel
+/// with CID 0x0004, Vol 3, Part A, 2.1).
+///
+/// Implemented by the kernel's L2CAP socket, the host-mode L2CAP channel, and
+/// ``InMemoryATTBearer`` for tests. An ``ATTEngine`` owns one bearer and is its only reader.
+///
+/// A bearer knows nothing of ATT's rules: it neither checks ATT_MTU nor sequences requests.
+/// It delivers octets in order, reports the link's security, and closes.
+public protocol ATTBearer: AnyObject, Sendable {
+    /// The largest ATT PDU this transport can receive, in octets: the Rx MTU an engine offers
+    /// in ATT_EXCHANGE_MTU_REQ and ATT_EXCHANGE_MTU_RSP (Part F, 3.4.2). At least 23, the LE
+    /// default ATT_MTU (Vol 3, Part G, 5.2.1).
+    var maximumMTU: UInt16 { get }
+
+    /// The link's current security, for a server's permission checks. It may change while
+    /// the bearer is open (encryption starts, the peer is authorised).
+    var security: ATTSecurity { get async }
+
+    /// Sends one PDU, whole: its first octet is the Attribute Opcode.
+    ///
+    /// - Throws: ``ATTBearerError/closed`` once the bearer is closed (at either end).
+    func send(_ pdu: [UInt8]) async throws(ATTBearerError)
+
+    /// The PDUs received from the peer, in order, each whole. The stream finishes when the
+    /// bearer closes, at either end. It has one reader.
+    var received: AsyncStream<[UInt8]> { get }
+
+    /// Closes the bearer: ``received`` finishes at both ends and later sends at either end
+    /// throw ``ATTBearerError/closed``. Closing twice does nothing more.
+    func close() async
+}

@@ -1,0 +1,161 @@
+/// A PDU from the peer for the server role, queued in arrival order.
+enum ATTInbound: Sendable {
+    /// A request or command that decoded (or an undefined opcode, kept raw).
+    case pdu(ATTPDU)
+    /// A request that did not decode: it is answered with Invalid PDU (Core v5.4, Vol 3,
+    /// Part F, 3.3).
+    case invalidRequest(ATTOpcode)
+}
+
+/// Everything the peer sends: dispatch by PDU type (Part F, 3.3, Table 3.1), and the server
+/// role's queue.
+extension ATTEngine {
+    /// Reads the bearer until it closes, then ends the engine. Never waits for the server
+    /// handler, so responses and confirmations are taken in while a request is being served.
+    func readBearer() async {
+        for await octets in bearer.received {
+            guard !isClosed else { break }
+            await receive(octets)
+        }
+        await shutDown()
+    }
+
+    /// Dispatches one PDU from the peer by its type.
+    ///
+    /// | Type | Role | What happens |
+    /// |---|---|---|
+    /// | request, undefined without Command Flag | server | queued for the handler (Exchange MTU: answered by the engine); undecodable: Invalid PDU |
+    /// | command | server | queued for the handler; undecodable: ignored |
+    /// | response | client | completes the outstanding request; none outstanding: ignored |
+    /// | confirmation | server | completes the outstanding indication; none outstanding: ignored |
+    /// | notification | client | yielded to ``serverInitiated``; undecodable: ignored |
+    /// | indication | client | yielded to ``serverInitiated``, then confirmed; undecodable: confirmed only |
+    ///
+    /// An empty PDU has no opcode to answer and is ignored.
+    func receive(_ octets: [UInt8]) async {
+        guard let first = octets.first else { return }
+        let pdu: ATTPDU
+        do {
+            pdu = try ATTPDU.decode(octets)
+        } catch {
+            let opcode = ATTOpcode(rawValue: first)
+            switch opcode.kind {
+            case .request: inboxInput.yield(.invalidRequest(opcode))
+            case .response: receivedResponse(.failure(.invalidPDU(error)))
+            case .indication: await confirmIndication()
+            case .command, .notification, .confirmation, .unknown: break
+            }
+            return
+        }
+        switch pdu.kind {
+        case .request, .command, .unknown:
+            inboxInput.yield(.pdu(pdu))
+        case .response:
+            receivedResponse(.success(pdu))
+        case .confirmation:
+            finish(.indication, with: .success(pdu))
+        case .notification:
+            serverInitiatedInput.yield(pdu)
+        case .indication:
+            serverInitiatedInput.yield(pdu)
+            await confirmIndication()
+        }
+    }
+
+    /// Completes the outstanding request with a response (checked to answer it) or with the
+    /// failure to decode one. Without an outstanding request, the PDU is dropped.
+    private func receivedResponse(_ received: ATTOutcome) {
+        guard let current = outstandingRequest, current.isPending else { return }
+        guard case .success(let response) = received else {
+            finish(.request, id: current.id, with: received)
+            return
+        }
+        let answers: Bool
+        if case .errorResponse(let error) = response {
+            answers = error.requestOpcodeInError == current.opcode
+        } else {
+            answers = response.opcode.answeredRequest == current.opcode
+        }
+        finish(.request, id: current.id, with: answers ? received : .failure(.unexpectedResponse(response)))
+    }
+
+    /// Sends ATT_HANDLE_VALUE_CFM (Part F, 3.4.7.3).
+    private func confirmIndication() async {
+        await sendAnswer(ATTPDU.handleValueConfirmation(ATTHandleValueConfirmation()).encoded)
+    }
+
+    // MARK: Server role
+
+    /// Serves the peer's requests and commands one at a time, in arrival order, until the
+    /// engine ends. Each request gets exactly one response.
+    func serve(_ inbox: AsyncStream<ATTInbound>) async {
+        for await inbound in inbox {
+            guard !isClosed else { break }
+            switch inbound {
+            case .invalidRequest(let opcode):
+                await sendAnswer(Self.errorResponse(to: opcode, .invalidPDU))
+            case .pdu(let pdu):
+                await serve(pdu)
+            }
+        }
+    }
+
+    private func serve(_ pdu: ATTPDU) async {
+        if pdu.kind == .command {
+            // A command is never answered; one the handler does not know is ignored (3.3).
+            if let handler = serverHandler { _ = await handler(pdu, self) }
+            return
+        }
+        if case .exchangeMTURequest(let exchange) = pdu {
+            await answerExchangeMTU(exchange)
+            return
+        }
+        guard let handler = serverHandler else {
+            await sendAnswer(Self.errorResponse(to: pdu.opcode, .requestNotSupported))
+            return
+        }
+        let response = await handler(pdu, self)
+        await sendAnswer(checkedResponse(response, to: pdu.opcode))
+    }
+
+    /// ATT_EXCHANGE_MTU_RSP with ``localRxMTU``; the new ATT_MTU applies once the response is
+    /// sent (Part F, 3.4.2.2). A client that asks again is answered again, with the same
+    /// Server Rx MTU, and the minimum is applied again as the client will.
+    private func answerExchangeMTU(_ exchange: ATTExchangeMTURequest) async {
+        let response = ATTExchangeMTUResponse(serverRxMTU: localRxMTU)
+        await sendAnswer(ATTPDU.exchangeMTUResponse(response).encoded)
+        guard !isClosed else { return }
+        applyMTU(response.effectiveMTU(clientRxMTU: exchange.clientRxMTU))
+    }
+
+    /// The octets to send for the handler's answer to `request`: the answer itself when it is a
+    /// response to `request` that fits ``mtu``; Request Not Supported when there is none;
+    /// Unlikely Error otherwise.
+    private func checkedResponse(_ response: ATTPDU?, to request: ATTOpcode) -> [UInt8] {
+        guard let response else { return Self.errorResponse(to: request, .requestNotSupported) }
+        let answers: Bool
+        if case .errorResponse(let error) = response {
+            answers = error.requestOpcodeInError == request
+        } else {
+            answers = response.opcode.answeredRequest == request
+        }
+        let octets = response.encoded
+        guard answers, octets.count <= mtu else { return Self.errorResponse(to: request, .unlikelyError) }
+        return octets
+    }
+
+    /// ATT_ERROR_RSP for `request` with `code` and Attribute Handle In Error 0x0000.
+    static func errorResponse(to request: ATTOpcode, _ code: ATTErrorCode) -> [UInt8] {
+        ATTErrorResponse(requestOpcodeInError: request, attributeHandleInError: 0x0000, errorCode: code).encoded
+    }
+
+    /// Sends a response or confirmation; a bearer that refuses it has closed, so the engine ends.
+    private func sendAnswer(_ octets: [UInt8]) async {
+        guard !isClosed else { return }
+        do {
+            try await bearer.send(octets)
+        } catch {
+            await shutDown()
+        }
+    }
+}

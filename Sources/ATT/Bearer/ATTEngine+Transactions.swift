@@ -1,0 +1,196 @@
+/// The sequential protocols (Core v5.4, Vol 3, Part F, 3.3.2), the transaction timer (3.3.3)
+/// and the one path that ends the engine.
+extension ATTEngine {
+    /// Sends `octets` on `lane` when its turn comes and waits for the answer.
+    ///
+    /// The transaction is registered before the PDU is sent, so an answer that arrives while
+    /// the send is still returning is kept; the timer starts once the PDU is sent.
+    ///
+    /// - Throws: ``ATTError/closed``, ``ATTError/pduTooLarge(size:mtu:)`` (the MTU may have
+    ///   changed while waiting), or the transaction's failure.
+    func transact(_ octets: [UInt8], opcode: ATTOpcode, on lane: ATTLane) async throws(ATTError) -> ATTPDU {
+        try await takeTurn(lane)
+        defer { passTurn(lane) }
+        guard !isClosed else { throw .closed }
+        guard octets.count <= mtu else { throw .pduTooLarge(size: octets.count, mtu: mtu) }
+
+        lastTransactionID &+= 1
+        let id = lastTransactionID
+        update(lane) { $0 = ATTTransaction(id: id, opcode: opcode) }
+        defer { update(lane) { if $0?.id == id { $0 = nil } } }
+
+        do {
+            try await bearer.send(octets)
+        } catch {
+            await shutDown()     // completes this transaction with .closed
+        }
+        startTimer(lane, id: id)
+        return try await outcome(lane, id: id).get()
+    }
+
+    /// The outcome of transaction `id`, waiting for it if it has not come yet.
+    private func outcome(_ lane: ATTLane, id: UInt64) async -> ATTOutcome {
+        guard let current = transaction(lane, id: id) else { return .failure(.closed) }
+        if let ready = current.outcome { return ready }
+        continuationsMade += 1
+        return await withCheckedContinuation { (waiter: CheckedContinuation<ATTOutcome, Never>) in
+            // Runs on the actor before any other of its work: nothing can complete the
+            // transaction between the check above and this registration.
+            let early: ATTOutcome? = update(lane) { transaction in
+                guard var current = transaction, current.id == id else { return .failure(.closed) }
+                if let ready = current.outcome { return ready }
+                current.waiter = waiter
+                transaction = current
+                return nil
+            }
+            if let early {
+                continuationsResumed += 1
+                waiter.resume(returning: early)
+            }
+        }
+    }
+
+    /// Ends the outstanding transaction of `lane` with `result`, if it is still pending (and,
+    /// when `id` is given, is that transaction), resuming its waiter exactly once.
+    ///
+    /// - Returns: whether the transaction was pending and is now complete.
+    @discardableResult
+    func finish(_ lane: ATTLane, id: UInt64? = nil, with result: ATTOutcome) -> Bool {
+        let (recorded, waiter) = update(lane) { transaction -> (Bool, CheckedContinuation<ATTOutcome, Never>?) in
+            guard var current = transaction, id == nil || current.id == id else { return (false, nil) }
+            let done = current.complete(with: result)
+            transaction = current
+            return done
+        }
+        if let waiter {
+            continuationsResumed += 1
+            waiter.resume(returning: result)
+        }
+        return recorded
+    }
+
+    /// The transaction outstanding on `lane`, if it is `id`.
+    func transaction(_ lane: ATTLane, id: UInt64) -> ATTTransaction? {
+        let current = lane == .request ? outstandingRequest : outstandingIndication
+        return current?.id == id ? current : nil
+    }
+
+    /// Whether `lane` has a transaction sent and not yet answered.
+    func isPending(_ lane: ATTLane) -> Bool {
+        (lane == .request ? outstandingRequest : outstandingIndication)?.isPending ?? false
+    }
+
+    /// Runs `body` on the outstanding transaction of `lane`.
+    func update<R>(_ lane: ATTLane, _ body: (inout ATTTransaction?) -> R) -> R {
+        switch lane {
+        case .request: return body(&outstandingRequest)
+        case .indication: return body(&outstandingIndication)
+        }
+    }
+
+    // MARK: Turns
+
+    /// Waits until `lane` is free for this caller, first come first served.
+    ///
+    /// - Throws: ``ATTError/closed`` when the engine is closed, or closes while waiting.
+    private func takeTurn(_ lane: ATTLane) async throws(ATTError) {
+        guard !isClosed else { throw .closed }
+        if turns(lane, { $0.takeIfFree() }) { return }
+        continuationsMade += 1
+        let granted = await withCheckedContinuation { (waiter: CheckedContinuation<Bool, Never>) in
+            if isClosed {
+                continuationsResumed += 1
+                waiter.resume(returning: false)
+            } else {
+                turns(lane) { $0.enqueue(waiter) }
+            }
+        }
+        guard granted else { throw .closed }
+    }
+
+    /// Ends this caller's turn on `lane`, handing it to the next waiter.
+    private func passTurn(_ lane: ATTLane) {
+        if let next = turns(lane, { $0.passOn() }) {
+            continuationsResumed += 1
+            next.resume(returning: true)
+        }
+    }
+
+    private func turns<R>(_ lane: ATTLane, _ body: (inout ATTTurnQueue) -> R) -> R {
+        switch lane {
+        case .request: return body(&requestTurns)
+        case .indication: return body(&indicationTurns)
+        }
+    }
+
+    // MARK: Timer
+
+    /// Arms the transaction timer of `id` (Part F, 3.3.3), unless it is already answered.
+    private func startTimer(_ lane: ATTLane, id: UInt64) {
+        guard !isClosed, transaction(lane, id: id)?.isPending == true else { return }
+        let clock = self.clock
+        let timeout = transactionTimeout
+        let timer = Task {
+            guard (try? await Self.sleep(on: clock, for: timeout)) != nil else { return }   // cancelled
+            await self.timerFired(lane, id: id)
+        }
+        update(lane) { $0?.timer = timer }
+    }
+
+    private static func sleep<C: Clock>(on clock: C, for duration: Duration) async throws where C.Duration == Duration {
+        try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
+    }
+
+    /// The transaction went unanswered: it fails with ``ATTError/timeout`` and the bearer ends
+    /// (Part F, 3.3.3: no further ATT PDU on it).
+    private func timerFired(_ lane: ATTLane, id: UInt64) async {
+        guard !isClosed, finish(lane, id: id, with: .failure(.timeout)) else { return }
+        didTimeOut = true
+        await shutDown()
+    }
+
+    // MARK: Ending
+
+    /// Ends the engine, once: pending transactions fail with ``ATTError/closed``, callers
+    /// waiting their turn are resumed to throw it, the streams finish, and the bearer closes.
+    /// Every state change happens before the first suspension, so no call can slip in between.
+    func shutDown() async {
+        guard !isClosed else { return }
+        isClosed = true
+        finish(.request, with: .failure(.closed))
+        finish(.indication, with: .failure(.closed))
+        for waiter in requestTurns.removeAllWaiters() + indicationTurns.removeAllWaiters() {
+            continuationsResumed += 1
+            waiter.resume(returning: false)
+        }
+        serverInitiatedInput.finish()
+        mtuInput.finish()
+        inboxInput.finish()
+        await bearer.close()
+    }
+
+    // MARK: MTU
+
+    /// Applies the result of an MTU exchange (Part F, 3.4.2.2): never above this end's Rx MTU,
+    /// never below 23; publishes it on ``mtuUpdates``.
+    func applyMTU(_ exchanged: UInt16) {
+        mtu = max(Self.defaultMTU, min(Int(exchanged), Int(localRxMTU)))
+        mtuInput.yield(mtu)
+    }
+
+    // MARK: Inspection for tests
+
+    /// Continuations made by the engine and not yet resumed: outstanding callers and callers
+    /// waiting their turn. Zero once the engine is closed and idle.
+    var unresumedContinuations: Int { continuationsMade - continuationsResumed }
+
+    /// Callers waiting for their turn on `lane` (not counting the one outstanding).
+    func waitingCount(_ lane: ATTLane) -> Int {
+        lane == .request ? requestTurns.waitingCount : indicationTurns.waitingCount
+    }
+
+    /// Whether `lane` has a transaction awaiting its answer, and how many callers wait behind it.
+    func lane(_ lane: ATTLane) -> (pending: Bool, waiting: Int) {
+        (isPending(lane), waitingCount(lane))
+    }
+}
