@@ -18,6 +18,8 @@ struct ValidationTests {
     @Test("handle 0x0000 is reserved")
     func reservedHandle() {
         DBTest.expectError(.reservedHandle(path: "services[0].handle"), [.primary(Self.battery, handle: 0)])
+        DBTest.expectError(.reservedHandle(path: "services[0].characteristics[0].valueHandle"),
+                           [.primary(Self.battery, characteristics: [Self.level(valueHandle: 0)])])
         DBTest.expectError(.reservedHandle(path: "services[0].characteristics[0].descriptors[0].handle"),
                            [.primary(Self.battery, handle: 1, characteristics: [
                                Self.level(descriptors: [.userDescription("x", handle: 0)])])])

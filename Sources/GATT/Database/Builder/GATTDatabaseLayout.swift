@@ -149,6 +149,7 @@ enum GATTDatabaseLayout {
 
     static func place(_ definition: GATTCharacteristicDefinition, path: String,
                       cursor: inout HandleCursor) throws(GATTDatabaseError) -> PlacedCharacteristic {
+        if definition.valueHandle == 0 { throw .reservedHandle(path: path + ".valueHandle") }
         // Only the value handle given: the declaration sits just before it.
         let automatic = definition.handle == nil ? definition.valueHandle.map { Int($0) - 1 } : nil
         let handle = try cursor.place(definition.handle, automatic: automatic, path: path + ".handle")
