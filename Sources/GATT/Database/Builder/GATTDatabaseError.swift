@@ -50,6 +50,8 @@ public enum GATTDatabaseError: Error, Hashable, Sendable, CustomStringConvertibl
     /// libcrypto could not compute the Database Hash (AES-CMAC, Part G, 7.3.1).
     case hashUnavailable
 
+    /// The fault in one line, starting with the definition's path:
+    /// "services[1].handle: handle 0x0002 is already used by services[0].handle".
     public var description: String {
         switch self {
         case let .reservedHandle(path):

@@ -22,6 +22,7 @@ public enum GATTDatabaseJSONError: Error, Hashable, Sendable, CustomStringConver
     /// Writing JSON: a value the format cannot express, such as dynamic handlers without a name.
     case notRepresentable(path: String, reason: String)
 
+    /// The fault in one line, starting with the member path: "services[0].uuid: missing".
     public var description: String {
         switch self {
         case let .unreadableFile(path, reason): return "\(path): \(reason)"
