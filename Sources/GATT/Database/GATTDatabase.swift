@@ -11,8 +11,9 @@ public struct GATTDatabase: Sendable {
     /// The services, in handle order.
     public let services: [GATTService]
     /// The value of the Database Hash characteristic (Part G, 7.3) for this database, as
-    /// transmitted: the 128-bit AES-CMAC result least significant octet first, like every
-    /// multi-octet characteristic value (Part F, 3.3.1 / Part G, 3.3.3 and Table 7.8, uint128).
+    /// transmitted: the 128-bit AES-CMAC result as a uint128, least significant octet first,
+    /// as multi-octet characteristic values are sent. This is the order the qualification test
+    /// GATT/SR/GAS/BV-02-C expects, and Bumble 0.0.236 and Zephyr send.
     /// For the specification's example (Appendix B), whose hash it prints most significant
     /// octet first as F1CA2D48 ECF58BAC 8A8830BB B9FBA990, this is 90 A9 FB B9 ... CA F1.
     public let databaseHash: [UInt8]

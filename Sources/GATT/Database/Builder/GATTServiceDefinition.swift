@@ -47,7 +47,7 @@ public struct GATTServiceDefinition: Sendable {
                               characteristics: characteristics)
     }
 
-    /// A secondary service (meant to be included by others, 2.6).
+    /// A secondary service, meant to be included by other services (Part G, 3.1 and 3.2).
     public static func secondary(_ uuid: BluetoothUUID, id: String? = nil, handle: UInt16? = nil,
                                  includes: [GATTIncludeDefinition] = [],
                                  characteristics: [GATTCharacteristicDefinition] = []) -> GATTServiceDefinition {

@@ -1,6 +1,6 @@
 import BLECore
 
-/// The value of a characteristic declaration (Core v5.4, Vol 3, Part G, 3.3.1, Table 3.4), the
+/// The value of a characteristic declaration (Core v5.4, Vol 3, Part G, 3.3.1), the
 /// Attribute Value of a «Characteristic» (0x2803) attribute.
 ///
 /// | Characteristic Properties | Characteristic Value Attribute Handle | Characteristic UUID |

@@ -1,5 +1,5 @@
 /// The Characteristic Properties bit field of a characteristic declaration (Core v5.4, Vol 3,
-/// Part G, 3.3.1.1, Table 3.5): how the characteristic value may be used.
+/// Part G, 3.3.1.1): how the characteristic value may be used.
 ///
 /// | Bit | Property | When set |
 /// |---|---|---|
@@ -60,8 +60,8 @@ public struct GATTCharacteristicProperties: OptionSet, Sendable, Hashable, Custo
     }
 }
 
-/// The Characteristic Extended Properties bit field (Core v5.4, Vol 3, Part G, 3.3.3.1,
-/// Table 3.10), the value of the Characteristic Extended Properties descriptor.
+/// The Characteristic Extended Properties bit field (Core v5.4, Vol 3, Part G, 3.3.3.1):
+/// the value of the Characteristic Extended Properties descriptor.
 ///
 /// | Bit | Property | When set |
 /// |---|---|---|

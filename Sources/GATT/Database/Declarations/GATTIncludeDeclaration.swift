@@ -1,6 +1,6 @@
 import BLECore
 
-/// The value of an include declaration (Core v5.4, Vol 3, Part G, 3.2, Table 3.2), the Attribute
+/// The value of an include declaration (Core v5.4, Vol 3, Part G, 3.2), the Attribute
 /// Value of an «Include» (0x2802) attribute.
 ///
 /// | Included Service Attribute Handle | End Group Handle | Service UUID |

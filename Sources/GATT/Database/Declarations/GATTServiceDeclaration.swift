@@ -1,6 +1,6 @@
 import BLECore
 
-/// The value of a service declaration (Core v5.4, Vol 3, Part G, 3.1, Table 3.1): the service
+/// The value of a service declaration (Core v5.4, Vol 3, Part G, 3.1): the service
 /// UUID, the Attribute Value of a «Primary Service» (0x2800) or «Secondary Service» (0x2801)
 /// attribute.
 ///

@@ -1,7 +1,7 @@
 import BLECore
 
 /// The value of a Client Characteristic Configuration descriptor, CCCD (Core v5.4, Vol 3,
-/// Part G, 3.3.3.3, Table 3.11): what this client asked the server to send. The server keeps
+/// Part G, 3.3.3.3): what this client asked the server to send. The server keeps
 /// one per connection (and per bonded client); the database holds 0x0000.
 ///
 /// | Bit | Configuration |
@@ -38,7 +38,7 @@ public struct GATTClientCharacteristicConfiguration: OptionSet, Sendable, Hashab
 }
 
 /// The value of a Server Characteristic Configuration descriptor, SCCD (Core v5.4, Vol 3,
-/// Part G, 3.3.3.4, Table 3.13): whether the server broadcasts the characteristic value in its
+/// Part G, 3.3.3.4): whether the server broadcasts the characteristic value in its
 /// advertising data. One value for all clients.
 ///
 /// | Bit | Configuration |
@@ -73,7 +73,7 @@ public struct GATTServerCharacteristicConfiguration: OptionSet, Sendable, Hashab
 
 extension GATTCharacteristicExtendedProperties {
     /// Decodes the value of a Characteristic Extended Properties descriptor (Core v5.4, Vol 3,
-    /// Part G, 3.3.3.1, Table 3.9): 2 octets.
+    /// Part G, 3.3.3.1): 2 octets.
     ///
     /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` for
     ///   "Characteristic Extended Properties Bit Field" under 2 octets,

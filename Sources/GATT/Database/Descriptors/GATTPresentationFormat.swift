@@ -1,7 +1,7 @@
 import BLECore
 
 /// The value of a Characteristic Presentation Format descriptor (Core v5.4, Vol 3, Part G,
-/// 3.3.3.5, Table 3.14): how to read the characteristic value.
+/// 3.3.3.5): how to read the characteristic value.
 ///
 /// | Format | Exponent | Unit | Name Space | Description |
 /// |---|---|---|---|---|
@@ -77,7 +77,7 @@ public struct GATTPresentationFormat: Sendable, Hashable {
 }
 
 /// The value of a Characteristic Aggregate Format descriptor (Core v5.4, Vol 3, Part G,
-/// 3.3.3.6, Table 3.16): the handles of the characteristic's Presentation Format descriptors,
+/// 3.3.3.6): the handles of the characteristic's Presentation Format descriptors,
 /// in the order their formats apply to the parts of an aggregated value.
 ///
 /// | List of Attribute Handles |

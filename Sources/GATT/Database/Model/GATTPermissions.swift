@@ -1,6 +1,6 @@
 /// What a link must offer before an attribute may be read or written (Core v5.4, Vol 3,
-/// Part F, 3.2.5: encryption, authentication and authorization permissions; 3.2.6 and
-/// Part C, 10.2: the encryption key size).
+/// Part F, 3.2.5: encryption, authentication and authorization permissions, and the encryption
+/// key size).
 ///
 /// An access that is permitted but requires nothing is ``open``. The server checks the
 /// requirements in the order the specification gives them: encryption, authentication,
