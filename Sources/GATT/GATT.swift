@@ -1,1 +1,0 @@
-// The GATT layer: attribute database, server, client. See docs/architecture.md.
