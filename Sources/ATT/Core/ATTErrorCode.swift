@@ -11,8 +11,9 @@ import BLECore
 /// | all others | Reserved for future use |
 ///
 /// Every value is kept raw. A client that receives a code it does not understand still
-/// treats the request as failed "for an unknown reason" (3.4.1.1).
-public struct ATTErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+/// treats the request as failed "for an unknown reason" (3.4.1.1). It is an `Error`, so a
+/// dynamic attribute's handler can throw the exact code the server sends: `throws(ATTErrorCode)`.
+public struct ATTErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible, Error {
     /// The Error Code octet as transmitted.
     public let rawValue: UInt8
 
