@@ -2,7 +2,7 @@ import ATT
 import BLECore
 
 /// One subscriber of a characteristic.
-struct Subscriber {
+struct ClientSubscriber {
     /// The Characteristic Value Handle whose values it receives.
     var valueHandle: UInt16
     /// The CCCD that holds its bit.
@@ -12,7 +12,7 @@ struct Subscriber {
 }
 
 /// A caller waiting for a CCCD's value to settle.
-struct ConfigurationWaiter {
+struct ClientConfigurationWaiter {
     /// The bits it needs written (0 for "whatever the subscribers now want").
     var needs: UInt16
     /// The subscriber that needs them (dropped if the write fails), if any.
@@ -23,7 +23,7 @@ struct ConfigurationWaiter {
 
 /// The reference count of one Client Characteristic Configuration descriptor (Core v5.4,
 /// Vol 3, Part G, 3.3.3.3) and the value last written to it.
-struct ConfigurationState {
+struct ClientConfigurationState {
     /// Subscribers holding the notification bit.
     var notificationCount = 0
     /// Subscribers holding the indication bit.
@@ -33,7 +33,7 @@ struct ConfigurationState {
     /// Whether a settling task is writing.
     var isSettling = false
     /// Callers waiting for the settling task.
-    var waiters: [ConfigurationWaiter] = []
+    var waiters: [ClientConfigurationWaiter] = []
 
     /// The value the subscribers want: 0x0001 if any wants notifications, | 0x0002 if any
     /// wants indications.
@@ -126,9 +126,9 @@ extension GATTClient {
                   continuation: AsyncStream<RemoteNotification>.Continuation?) -> UInt64 {
         lastSubscriberID &+= 1
         let id = lastSubscriberID
-        subscribers[id] = Subscriber(valueHandle: valueHandle, configurationHandle: configurationHandle, kind: kind)
+        subscribers[id] = ClientSubscriber(valueHandle: valueHandle, configurationHandle: configurationHandle, kind: kind)
         if let continuation { deliveries[valueHandle, default: [:]][id] = continuation }
-        configurations[configurationHandle, default: ConfigurationState()].count(kind, by: 1)
+        configurations[configurationHandle, default: ClientConfigurationState()].count(kind, by: 1)
         return id
     }
 
@@ -146,7 +146,7 @@ extension GATTClient {
 
     /// Forgets subscriber `id` and finishes its sequence, without writing anything.
     @discardableResult
-    func drop(_ id: UInt64) -> Subscriber? {
+    func drop(_ id: UInt64) -> ClientSubscriber? {
         guard let subscriber = subscribers.removeValue(forKey: id) else { return nil }
         if serviceChangedSubscriber == id { serviceChangedSubscriber = nil }
         let continuation = deliveries[subscriber.valueHandle]?.removeValue(forKey: id)
@@ -171,7 +171,7 @@ extension GATTClient {
                 continuation.resume(returning: isClosed ? .closed : nil)
                 return
             }
-            configurations[handle]?.waiters.append(ConfigurationWaiter(needs: needs, subscriber: subscriber,
+            configurations[handle]?.waiters.append(ClientConfigurationWaiter(needs: needs, subscriber: subscriber,
                                                                        continuation: continuation))
             startSettling(handle)
         }
@@ -215,9 +215,9 @@ extension GATTClient {
     }
 
     /// Resumes (with nil) and removes the waiters of `handle` that `isSatisfied`.
-    private func resumeWaiters(of handle: UInt16, where isSatisfied: (ConfigurationWaiter) -> Bool) {
+    private func resumeWaiters(of handle: UInt16, where isSatisfied: (ClientConfigurationWaiter) -> Bool) {
         guard let waiters = configurations[handle]?.waiters else { return }
-        var remaining: [ConfigurationWaiter] = []
+        var remaining: [ClientConfigurationWaiter] = []
         for waiter in waiters {
             if isSatisfied(waiter) { waiter.continuation.resume(returning: nil) } else { remaining.append(waiter) }
         }
@@ -228,7 +228,7 @@ extension GATTClient {
     /// subscribers are dropped; the others stay.
     private func failWaiters(of handle: UInt16, with failure: GATTClientError) {
         guard let state = configurations[handle] else { return }
-        var remaining: [ConfigurationWaiter] = []
+        var remaining: [ClientConfigurationWaiter] = []
         for waiter in state.waiters {
             if waiter.needs != 0, (waiter.needs & state.written) != waiter.needs {
                 if let id = waiter.subscriber { drop(id) }

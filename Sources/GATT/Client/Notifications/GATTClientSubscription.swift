@@ -51,7 +51,7 @@ public struct GATTClientSubscription: AsyncSequence, Sendable {
     /// `break`, `return` or its task's cancellation), the subscription ends.
     public struct Iterator: AsyncIteratorProtocol {
         var base: AsyncStream<RemoteNotification>.Iterator
-        let ending: SubscriptionEnding
+        let ending: ClientSubscriptionEnding
 
         /// The next value; nil once the subscription has ended.
         public mutating func next() async -> RemoteNotification? {
@@ -61,7 +61,7 @@ public struct GATTClientSubscription: AsyncSequence, Sendable {
 
     /// The iterator over the values. Iterate once: the subscription ends with its iterator.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(base: stream.makeAsyncIterator(), ending: SubscriptionEnding(client: client, id: id))
+        Iterator(base: stream.makeAsyncIterator(), ending: ClientSubscriptionEnding(client: client, id: id))
     }
 
     /// Ends this subscription: the sequence finishes, and if it was the last subscriber of its
@@ -73,7 +73,7 @@ public struct GATTClientSubscription: AsyncSequence, Sendable {
 }
 
 /// Ends a subscription when its iterator goes away.
-final class SubscriptionEnding: Sendable {
+final class ClientSubscriptionEnding: Sendable {
     let client: GATTClient
     let id: UInt64
 

@@ -60,7 +60,11 @@ enum ClientTables {
     /// 0x0010   value 64
     /// 0x0011   CCCD
     /// ```
-    static func standard(hash: [UInt8]? = hashA, deviceName: [UInt8] = Array("LinuxBLE".utf8)) -> (FakeGATTTable, Handles) {
+    ///
+    /// `extraCharacteristic` adds a Heart Rate characteristic 0x2A3A (value 00) after the
+    /// control point, moving the vendor service two handles on: a database change.
+    static func standard(hash: [UInt8]? = hashA, deviceName: [UInt8] = Array("LinuxBLE".utf8),
+                         extraCharacteristic: Bool = false) -> (FakeGATTTable, Handles) {
         var t = FakeGATTTable()
         var h = Handles()
         h.gapService = t.primaryService(BluetoothUUID(0x1800))
@@ -84,6 +88,7 @@ enum ClientTables {
         h.measurementCCCD = t.cccd()
         h.bodySensorLocation = t.characteristic(BluetoothUUID(0x2A38), properties: 0x02, value: [0x01]).value
         h.controlPoint = t.characteristic(BluetoothUUID(0x2A39), properties: 0x08, value: [0x00]).value
+        if extraCharacteristic { t.characteristic(BluetoothUUID(0x2A3A), properties: 0x02, value: [0x00]) }
         h.vendorService = t.primaryService(vendorService)
         h.vendorValue = t.characteristic(vendorCharacteristic, properties: 0x1E, value: Array(0..<40)).value
         t.cccd()
