@@ -9,8 +9,9 @@ import BLECore
 ///                         configuration: .init(cache: cache, peer: GATTPeerIdentity(address: identity)))
 /// _ = try await client.exchangeMTU()                          // 4.3.1
 /// let services = try await client.discoverDatabase()          // robust caching, 2.5.2
-/// let rate = services.first { $0.uuid == BluetoothUUID(0x180D) }!.characteristics[0]
-/// for await update in try await client.notifications(for: rate) { print(update.value) }
+/// if let rate = services.first(where: { $0.uuid == BluetoothUUID(0x180D) })?.characteristics.first {
+///     for await update in try await client.notifications(for: rate) { print(update.value) }
+/// }
 /// ```
 ///
 /// **One per connection.** A client belongs to one bearer, never to a device: nothing it does
@@ -85,8 +86,9 @@ public actor GATTClient {
     /// The discovered database: the primary services in handle order, with their includes,
     /// characteristics and descriptors. Empty until ``discoverDatabase()``.
     public internal(set) var services: [RemoteService] = []
-    /// The Database Hash last read from the server (Part G, 7.3), nil when never read or the
-    /// server has none.
+    /// The Database Hash that ``services`` was discovered (or last confirmed) under (Part G,
+    /// 7.3); nil before ``discoverDatabase()`` or when the server has none. A Database Out Of
+    /// Sync error compares the server's hash with it to decide whether to rediscover.
     public internal(set) var databaseHash: [UInt8]?
     /// Whether the last ``discoverDatabase()`` took the tree from the cache.
     public internal(set) var usedCachedDatabase = false

@@ -96,6 +96,12 @@ struct ClientDiscoveryTests {
         #expect(includes == [RemoteIncludedService(declarationHandle: 0x0013, serviceHandle: 0x000E, endHandle: 0x0011,
                                                    uuid: BluetoothUUID(0x180F))])
         #expect(includes[0].handleRange == 0x000E...0x0011)
+        // The included (secondary) service's characteristics, through its include.
+        let battery = includes[0].service
+        #expect(battery == RemoteService(uuid: BluetoothUUID(0x180F), isPrimary: false, handle: 0x000E, endHandle: 0x0011))
+        let level = try await rig.client.discoverCharacteristics(of: battery)
+        #expect(level.map(\.uuid) == [BluetoothUUID(0x2A19)])
+        #expect(level.first?.properties == [.read, .notify])
         await rig.close()
     }
 

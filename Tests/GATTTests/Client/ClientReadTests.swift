@@ -222,4 +222,17 @@ struct ClientReadTests {
         #expect(rig.transcript.count == 4)   // 29 octets, then 11
         await rig.close()
     }
+
+    @Test("closing while a procedure waits for its answer ends it with closed")
+    func closeWhilePending() async throws {
+        let (client, server) = ScriptedServer.make()
+        var peer = server
+        let pending = Task { try await client.readLong(0x0003) }
+        await peer.expect("0a 0300")
+        try peer.inject("0b " + String(repeating: "41", count: 22))   // a full part: a Read Blob follows
+        await peer.expect("0c 0300 1600")
+        await client.close()
+        await #expect(throws: GATTClientError.closed) { try await pending.value }
+        #expect(await ClientTest.eventually { await client.isClosed })
+    }
 }

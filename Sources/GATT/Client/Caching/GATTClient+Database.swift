@@ -38,7 +38,10 @@ extension GATTClient {
         return services
     }
 
-    /// Read Using Characteristic UUID (4.8.2) for the Database Hash (7.3).
+    /// Read Using Characteristic UUID (4.8.2) for the Database Hash (7.3). A server answers it
+    /// even when it counts the client change-unaware, and reading it is how the client becomes
+    /// change-aware again (2.5.2.1). It leaves ``databaseHash``, the hash of the tree the
+    /// client holds, alone.
     ///
     /// - Returns: the 16-octet hash; nil when the server answers with ATT_ERROR_RSP (it has no
     ///   Database Hash, or will not let it be read).

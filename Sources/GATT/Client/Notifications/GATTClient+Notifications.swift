@@ -77,15 +77,17 @@ extension GATTClient {
         guard !isClosed else { throw .closed }
         let properties = characteristic.properties
         let chosen: GATTClientSubscription.Kind
-        switch kind {
-        case .notification?, .indication?:
-            chosen = kind ?? .notification
-            let needed: RemoteCharacteristic.Properties = chosen == .notification ? .notify : .indicate
-            guard properties.contains(needed) else { throw .notificationsNotSupported(valueHandle: characteristic.valueHandle) }
-        case nil:
-            if properties.contains(.notify) { chosen = .notification }
-            else if properties.contains(.indicate) { chosen = .indication }
-            else { throw .notificationsNotSupported(valueHandle: characteristic.valueHandle) }
+        if let kind {
+            guard properties.contains(kind == .notification ? .notify : .indicate) else {
+                throw .notificationsNotSupported(valueHandle: characteristic.valueHandle)
+            }
+            chosen = kind
+        } else if properties.contains(.notify) {
+            chosen = .notification
+        } else if properties.contains(.indicate) {
+            chosen = .indication
+        } else {
+            throw .notificationsNotSupported(valueHandle: characteristic.valueHandle)
         }
         let configuration = try await configurationHandle(for: characteristic)
         guard !isClosed else { throw .closed }
