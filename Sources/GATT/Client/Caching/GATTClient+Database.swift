@@ -1,0 +1,244 @@
+import ATT
+import BLECore
+
+/// The discovered tree kept current: robust caching (Core v5.4, Vol 3, Part G, 2.5.2 and 7.3),
+/// Service Changed (7.1) and Database Out Of Sync recovery (2.5.2.1).
+extension GATTClient {
+    /// Discovers the whole database into ``services``, from the cache when it is still valid.
+    ///
+    /// 1. Reads the Database Hash (ATT_READ_BY_TYPE_REQ for 0x2B2A over 0x0001...0xFFFF, 7.3).
+    /// 2. If the configuration has a cache and a peer identity, and the cache's entry for the
+    ///    peer was discovered under the same hash, takes the tree from it: a cached reconnection
+    ///    costs that one round trip.
+    /// 3. Otherwise discovers everything (4.4.1, then 4.5.1, 4.6.1 and 4.7.1 per service) and
+    ///    stores it in the cache under the hash (not without one: the tree could not be checked
+    ///    later).
+    /// 4. Writes Client Supported Features (7.2) and enables Service Changed indications (7.1)
+    ///    when the server has them and the configuration asks for them; on a bonded peer whose
+    ///    cached entry records them as written, the server kept them, so nothing is written.
+    ///
+    /// A Database Out Of Sync error during discovery makes the client read the hash again and
+    /// start over, once. Errors from step 4 that are the server's ATT_ERROR_RSP are ignored
+    /// (the tree is still good); transport failures are thrown.
+    ///
+    /// - Returns: the tree, as ``services`` now holds it.
+    public func discoverDatabase() async throws(GATTClientError) -> [RemoteService] {
+        let entry = try await loadTree()
+        let bonded = configuration.hasTrustedRelationship
+        if bonded, usedCachedDatabase, entry?.configuredForBond == true {
+            adoptServiceChangedConfiguration()
+            return services
+        }
+        try await writeClientSupportedFeatures()
+        try await enableServiceChangedIndications()
+        if bonded, let cache = configuration.cache, let peer = configuration.peer, var entry {
+            entry.configuredForBond = true
+            await cache.store(entry, for: peer)
+        }
+        return services
+    }
+
+    /// Read Using Characteristic UUID (4.8.2) for the Database Hash (7.3). A server answers it
+    /// even when it counts the client change-unaware, and reading it is how the client becomes
+    /// change-aware again (2.5.2.1). It leaves ``databaseHash``, the hash of the tree the
+    /// client holds, alone.
+    ///
+    /// - Returns: the 16-octet hash; nil when the server answers with ATT_ERROR_RSP (it has no
+    ///   Database Hash, or will not let it be read).
+    /// - Throws: ``GATTClientError/ProtocolViolation/malformedValue(handle:_:)`` when the value
+    ///   is not 16 octets; transport failures.
+    public func readDatabaseHash() async throws(GATTClientError) -> [UInt8]? {
+        let request = ATTReadByTypeRequest(startingHandle: 0x0001, endingHandle: 0xFFFF, attributeType: GATTClientUUID.databaseHash)
+        let response = try await send(.readByTypeRequest(request))
+        switch response {
+        case .readByTypeResponse(let list):
+            guard let entry = list.attributeData.first else { return nil }
+            return try RemoteDeclarations.databaseHash(entry.value, handle: entry.handle)
+        case .errorResponse:
+            return nil
+        default:
+            throw Self.failure(response)
+        }
+    }
+
+    /// Steps 1-3 of ``discoverDatabase()``, holding the tree lock.
+    ///
+    /// - Returns: the cache entry now describing the tree, if the tree is cached.
+    func loadTree() async throws(GATTClientError) -> GATTClientCacheEntry? {
+        await acquire(.tree)
+        defer { release(.tree) }
+        var hash = try await readDatabaseHash()
+        databaseHash = hash
+        let cache = configuration.cache
+        let peer = configuration.peer
+        if let cache, let peer, let hash, let entry = await cache.entry(for: peer), entry.databaseHash == hash {
+            services = entry.services
+            usedCachedDatabase = true
+            return entry
+        }
+        let tree: [RemoteService]
+        do {
+            tree = try await discoverTree(in: 0x0001...0xFFFF)
+        } catch {
+            guard error.attErrorCode == .databaseOutOfSync else { throw error }
+            hash = try await readDatabaseHash()
+            databaseHash = hash
+            tree = try await discoverTree(in: 0x0001...0xFFFF)
+        }
+        services = tree
+        usedCachedDatabase = false
+        guard let cache, let peer, let hash else { return nil }
+        let entry = GATTClientCacheEntry(databaseHash: hash, services: tree)
+        await cache.store(entry, for: peer)
+        return entry
+    }
+
+    // MARK: The GATT service's client-side configuration
+
+    /// Writes ``Configuration/clientSupportedFeatures`` to Client Supported Features (7.2), once
+    /// per connection, when the tree has the characteristic. The server's ATT_ERROR_RSP is
+    /// ignored (for example Value Not Allowed when a bit set earlier would be cleared).
+    func writeClientSupportedFeatures() async throws(GATTClientError) {
+        let features = configuration.clientSupportedFeatures
+        guard !features.isEmpty, !wroteClientSupportedFeatures,
+              let characteristic = genericAttributeCharacteristic(GATTClientUUID.clientSupportedFeatures) else { return }
+        do {
+            try await write(features, to: characteristic.valueHandle)
+            wroteClientSupportedFeatures = true
+        } catch {
+            if error.attErrorCode == nil { throw error }
+        }
+    }
+
+    /// Enables Service Changed indications through an internal subscriber, so that user
+    /// subscriptions to the same CCCD never clear its bit. A refusal by the server is ignored.
+    func enableServiceChangedIndications() async throws(GATTClientError) {
+        guard configuration.enablesServiceChangedIndications, serviceChangedSubscriber == nil,
+              let characteristic = genericAttributeCharacteristic(GATTClientUUID.serviceChanged),
+              let descriptor = characteristic.clientCharacteristicConfiguration else { return }
+        let id = register(valueHandle: characteristic.valueHandle, configurationHandle: descriptor.handle,
+                          kind: .indication, continuation: nil)
+        serviceChangedSubscriber = id
+        if let failure = await settled(descriptor.handle, needs: GATTClientSubscription.Kind.indication.configurationBit,
+                                       subscriber: id) {
+            drop(id)
+            if failure.attErrorCode == nil { throw failure }
+        }
+    }
+
+    /// On a bonded, cached reconnection: the server kept Service Changed indications enabled
+    /// for this client (3.3.3.3), so the internal subscriber is recorded as written.
+    func adoptServiceChangedConfiguration() {
+        guard configuration.enablesServiceChangedIndications, serviceChangedSubscriber == nil,
+              let characteristic = genericAttributeCharacteristic(GATTClientUUID.serviceChanged),
+              let descriptor = characteristic.clientCharacteristicConfiguration else { return }
+        serviceChangedSubscriber = register(valueHandle: characteristic.valueHandle, configurationHandle: descriptor.handle,
+                                            kind: .indication, continuation: nil)
+        configurations[descriptor.handle]?.written |= GATTClientSubscription.Kind.indication.configurationBit
+    }
+
+    /// The characteristic `uuid` of the Generic Attribute service in ``services``.
+    func genericAttributeCharacteristic(_ uuid: BluetoothUUID) -> RemoteCharacteristic? {
+        for service in services where service.uuid == GATTClientUUID.genericAttribute {
+            if let characteristic = service.characteristic(uuid) { return characteristic }
+        }
+        return nil
+    }
+
+    // MARK: Service Changed (7.1)
+
+    /// Handles a Service Changed indication for `range`: the services overlapping it are
+    /// removed from ``services`` and the range, widened to cover them whole, is discovered
+    /// again; subscriptions inside it finish (their characteristics may be gone or renumbered);
+    /// the cache is updated under a freshly read hash; the range is published on
+    /// ``serviceChanges``.
+    func serviceChanged(_ range: ClosedRange<UInt16>) async {
+        await acquire(.tree)
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        for service in services where service.handleRange.overlaps(range) {
+            lower = min(lower, service.handle)
+            upper = max(upper, service.endHandle)
+        }
+        let affected = lower...upper
+        let kept = services.filter { !$0.handleRange.overlaps(affected) }
+        let fresh = (try? await discoverTree(in: affected)) ?? []
+        services = (kept + fresh).sorted { $0.handle < $1.handle }
+        for (id, subscriber) in subscribers where affected.contains(subscriber.valueHandle) {
+            drop(id)
+        }
+        for handle in configurations.keys where affected.contains(handle) {
+            for waiter in configurations[handle]?.waiters ?? [] { waiter.continuation.resume(returning: .databaseChanged(handle: handle)) }
+            configurations[handle] = nil
+        }
+        if let hash = try? await readDatabaseHash() {
+            databaseHash = hash
+            if let cache = configuration.cache, let peer = configuration.peer {
+                await cache.store(GATTClientCacheEntry(databaseHash: hash, services: services), for: peer)
+            }
+        }
+        release(.tree)
+        try? await enableServiceChangedIndications()
+        serviceChangesInput.yield(range)
+    }
+
+    // MARK: Database Out Of Sync (2.5.2.1)
+
+    /// Recovers from a Database Out Of Sync error: reads the Database Hash (the server then
+    /// counts this client change-aware) and, when the client holds a tree and the hash changed
+    /// (or cannot be read), rediscovers the whole database and updates the cache. Subscriptions
+    /// whose characteristic is no longer at its handle finish.
+    ///
+    /// - Parameter handles: the handles of the request to repeat.
+    /// - Throws: ``GATTClientError/databaseChanged(handle:)`` when one of `handles` now
+    ///   designates another attribute than it did; discovery failures.
+    func recoverFromOutOfSync(handles: [UInt16]) async throws(GATTClientError) {
+        await acquire(.tree)
+        defer { release(.tree) }
+        let previous = databaseHash
+        let hash = try await readDatabaseHash()
+        databaseHash = hash
+        guard !services.isEmpty, hash == nil || hash != previous else { return }
+        let old = services
+        services = try await discoverTree(in: 0x0001...0xFFFF)
+        if let hash, let cache = configuration.cache, let peer = configuration.peer {
+            await cache.store(GATTClientCacheEntry(databaseHash: hash, services: services), for: peer)
+        }
+        for (id, subscriber) in subscribers
+        where Self.identity(of: subscriber.valueHandle, in: old) != Self.identity(of: subscriber.valueHandle, in: services) {
+            drop(id)
+        }
+        for handle in handles {
+            if let before = Self.identity(of: handle, in: old), before != Self.identity(of: handle, in: services) {
+                throw .databaseChanged(handle: handle)
+            }
+        }
+    }
+
+    /// What a handle designates in a discovered tree.
+    enum AttributeIdentity: Hashable {
+        case service(BluetoothUUID)
+        case include(serviceHandle: UInt16)
+        case characteristicDeclaration(BluetoothUUID)
+        case characteristicValue(BluetoothUUID)
+        case descriptor(BluetoothUUID)
+    }
+
+    /// What `handle` designates in `tree`; nil when the tree does not know it.
+    static func identity(of handle: UInt16, in tree: [RemoteService]) -> AttributeIdentity? {
+        for service in tree where service.handleRange.contains(handle) {
+            if service.handle == handle { return .service(service.uuid) }
+            if let include = service.includedServices.first(where: { $0.declarationHandle == handle }) {
+                return .include(serviceHandle: include.serviceHandle)
+            }
+            for characteristic in service.characteristics {
+                if characteristic.declarationHandle == handle { return .characteristicDeclaration(characteristic.uuid) }
+                if characteristic.valueHandle == handle { return .characteristicValue(characteristic.uuid) }
+                if let descriptor = characteristic.descriptors.first(where: { $0.handle == handle }) {
+                    return .descriptor(descriptor.uuid)
+                }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,258 @@
+import Testing
+import BLECore
+@testable import ATT
+@testable import GATT
+
+/// Robust caching (Core v5.4, Vol 3, Part G, 2.5.2, 7.2, 7.3), Database Out Of Sync recovery
+/// (2.5.2.1) and Service Changed (7.1), against ClientTables.standard (Service Changed value
+/// 0x0008 and CCCD 0x0009, Client Supported Features 0x000b, Database Hash 0x000d).
+@Suite("GATT client: caching and service changes")
+struct ClientCachingTests {
+    let peer = GATTPeerIdentity(address: BluetoothAddress(0xC0FF_EE12_3456), isRandom: true)
+    let hashA = Hex.encode(ClientTables.hashA)
+    let hashB = Hex.encode(ClientTables.hashB)
+
+    @Test("a cold discovery fills the cache; a reconnection with the same hash reads only the hash")
+    func cacheHit() async throws {
+        let cache = InMemoryGATTClientCache()
+        let (table, h) = ClientTables.standard()
+        let configuration = GATTClient.Configuration(cache: cache, peer: peer)
+
+        let cold = ClientRig(table, configuration: configuration)
+        let services = try await cold.client.discoverDatabase()
+        #expect(await cold.client.usedCachedDatabase == false)
+        #expect(cold.transcript.prefix(2) == ["> 080100ffff2a2b", "< 09120d00" + hashA])
+        #expect(cache.count == 1)
+        #expect(await cache.entry(for: peer) == GATTClientCacheEntry(databaseHash: ClientTables.hashA, services: services))
+        #expect(cold.server.writes(to: h.clientFeatures) == [[0x05]])
+        #expect(cold.server.writes(to: h.serviceChangedCCCD) == [[0x02, 0x00]])
+        await cold.close()
+
+        let warm = ClientRig(table, configuration: configuration)
+        let cached = try await warm.client.discoverDatabase()
+        #expect(cached == services)
+        #expect(await warm.client.services == services)
+        #expect(await warm.client.usedCachedDatabase)
+        warm.expectTranscript([
+            "> 08 0100 ffff 2a2b",      // Read By Type Request 0x0001..0xffff «Database Hash»
+            "< 09 12 0d00 \(hashA)",    // Length 18: handle 0x000d, the hash the cache was made under
+            "> 12 0b00 05",             // Client Supported Features: Robust Caching | Multiple Handle Value Notifications
+            "< 13",
+            "> 12 0900 0200",           // Service Changed CCCD: indications (an unbonded peer forgets it)
+            "< 13",
+        ])
+        await warm.close()
+        #expect(peer.description == "random C0:FF:EE:12:34:56")
+    }
+
+    @Test("with a bonded peer a cached reconnection costs one round trip")
+    func bondedCacheHit() async throws {
+        let cache = InMemoryGATTClientCache()
+        let (table, _) = ClientTables.standard()
+        let configuration = GATTClient.Configuration(cache: cache, peer: peer, hasTrustedRelationship: true)
+        let cold = ClientRig(table, configuration: configuration)
+        _ = try await cold.client.discoverDatabase()
+        #expect(await cache.entry(for: peer)?.configuredForBond == true)
+        await cold.close()
+
+        let warm = ClientRig(table, configuration: configuration)
+        _ = try await warm.client.discoverDatabase()
+        warm.expectTranscript(["> 08 0100 ffff 2a2b", "< 09 12 0d00 \(hashA)"])
+        #expect(warm.requestCount == 1)
+        // The server kept Service Changed enabled: its indications are still handled.
+        #expect(await warm.client.serviceChangedSubscriber != nil)
+        #expect(await warm.client.configurations[0x0009]?.written == 0x0002)
+        await warm.close()
+    }
+
+    @Test("a different hash means a new discovery, and the cache entry is replaced")
+    func cacheMiss() async throws {
+        let cache = InMemoryGATTClientCache()
+        let (old, _) = ClientTables.standard()
+        let configuration = GATTClient.Configuration(cache: cache, peer: peer)
+        let first = ClientRig(old, configuration: configuration)
+        _ = try await first.client.discoverDatabase()
+        await first.close()
+
+        let (changed, _) = ClientTables.standard(hash: ClientTables.hashB, extraCharacteristic: true)
+        let second = ClientRig(changed, configuration: configuration)
+        let services = try await second.client.discoverDatabase()
+        #expect(await second.client.usedCachedDatabase == false)
+        #expect(services[2].characteristics.count == 4)
+        #expect(await cache.entry(for: peer)?.databaseHash == ClientTables.hashB)
+        #expect(await cache.entry(for: peer)?.services == services)
+        #expect(second.requestCount > 10)
+        await second.close()
+
+        await cache.removeEntry(for: peer)
+        #expect(cache.count == 0)
+    }
+
+    @Test("without a Database Hash nothing is cached")
+    func noHash() async throws {
+        let cache = InMemoryGATTClientCache()
+        let (table, _) = ClientTables.standard(hash: nil)
+        let rig = ClientRig(table, configuration: .init(cache: cache, peer: peer))
+        let services = try await rig.client.discoverDatabase()
+        #expect(rig.transcript.prefix(2) == ["> 080100ffff2a2b", "< 01080100" + "0a"])   // Attribute Not Found
+        #expect(services.count == 4)
+        #expect(await rig.client.databaseHash == nil)
+        #expect(cache.count == 0)
+        await rig.close()
+    }
+
+    @Test("the server refusing Client Supported Features does not fail the discovery")
+    func clientFeaturesRefused() async throws {
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table)
+        rig.server.fail(.writeRequest, handle: h.clientFeatures, code: .valueNotAllowed)
+        let services = try await rig.client.discoverDatabase()
+        #expect(services.count == 4)
+        #expect(await rig.client.wroteClientSupportedFeatures == false)
+        #expect(rig.server.writes(to: h.serviceChangedCCCD) == [[0x02, 0x00]])
+        await rig.close()
+    }
+
+    // MARK: Database Out Of Sync (0x12)
+
+    @Test("0x12 with an unchanged hash: read the hash, repeat the request")
+    func outOfSyncSameHash() async throws {
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table)
+        rig.server.fail(.readRequest, handle: h.deviceName, code: .databaseOutOfSync)
+        let name = try await rig.client.read(h.deviceName)
+        rig.expectTranscript([
+            "> 0a 0300",                  // Read Request
+            "< 01 0a 0300 12",            // Error Response: Database Out Of Sync
+            "> 08 0100 ffff 2a2b",        // read the Database Hash: the client is change-aware again
+            "< 09 12 0d00 \(hashA)",
+            "> 0a 0300",                  // the request, once more
+            "< 0b 4c696e7578424c45",
+        ])
+        #expect(name == Array("LinuxBLE".utf8))
+        #expect(await rig.client.databaseHash == ClientTables.hashA)
+        await rig.close()
+    }
+
+    @Test("0x12 twice: the second answer is the caller's error")
+    func outOfSyncTwice() async throws {
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table)
+        rig.server.fail(.readRequest, handle: h.deviceName, code: .databaseOutOfSync, times: 2)
+        await #expect(throws: GATTClientError.errorResponse(request: .readRequest, handle: 0x0003, code: .databaseOutOfSync)) {
+            try await rig.client.read(h.deviceName)
+        }
+        #expect(rig.requestCount == 3)
+        await rig.close()
+    }
+
+    @Test("0x12 after a change: the tree is rediscovered and the cache updated before the request is repeated")
+    func outOfSyncChanged() async throws {
+        let cache = InMemoryGATTClientCache()
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table, configuration: .init(cache: cache, peer: peer))
+        _ = try await rig.client.discoverDatabase()
+        let (changed, _) = ClientTables.standard(hash: ClientTables.hashB, deviceName: Array("Renamed".utf8), extraCharacteristic: true)
+        rig.server.replaceTable(changed)
+        rig.server.fail(.readRequest, handle: h.deviceName, code: .databaseOutOfSync)
+        rig.clearTranscript()
+
+        let name = try await rig.client.read(h.deviceName)
+        #expect(name == Array("Renamed".utf8))
+        #expect(rig.transcript.prefix(5) == ["> 0a0300", "< 010a030012", "> 080100ffff2a2b", "< 09120d00" + hashB, "> 100100ffff0028"])
+        #expect(rig.transcript.suffix(2) == ["> 0a0300", "< 0b52656e616d6564"])
+        let services = await rig.client.services
+        #expect(services[2].characteristics.count == 4)
+        #expect(await rig.client.databaseHash == ClientTables.hashB)
+        #expect(await cache.entry(for: peer)?.services == services)
+        await rig.close()
+    }
+
+    @Test("0x12 after a change that moved the handle: the request is not repeated")
+    func outOfSyncMoved() async throws {
+        func gap(swapped: Bool, hash: [UInt8]) -> FakeGATTTable {
+            var t = FakeGATTTable()
+            t.primaryService(BluetoothUUID(0x1800))
+            t.characteristic(BluetoothUUID(swapped ? 0x2A01 : 0x2A00), properties: 0x02, value: [0x01])   // value 0x0003
+            t.characteristic(BluetoothUUID(swapped ? 0x2A00 : 0x2A01), properties: 0x02, value: [0x02])   // value 0x0005
+            t.primaryService(BluetoothUUID(0x1801))
+            t.characteristic(BluetoothUUID(0x2B2A), properties: 0x02, value: hash)                        // value 0x0008
+            return t
+        }
+        let rig = ClientRig(gap(swapped: false, hash: ClientTables.hashA),
+                            configuration: .init(enablesServiceChangedIndications: false, clientSupportedFeatures: []))
+        _ = try await rig.client.discoverDatabase()
+        rig.server.replaceTable(gap(swapped: true, hash: ClientTables.hashB))
+        rig.server.fail(.readRequest, handle: 0x0003, code: .databaseOutOfSync)
+        rig.clearTranscript()
+        await #expect(throws: GATTClientError.databaseChanged(handle: 0x0003)) { try await rig.client.read(0x0003) }
+        #expect(rig.transcript.filter { $0 == "> 0a0300" }.count == 1)
+        #expect(await rig.client.services.first?.characteristics.first?.uuid == BluetoothUUID(0x2A01))
+        await rig.close()
+    }
+
+    @Test("0x12 during a discovery procedure restarts it once")
+    func outOfSyncDuringDiscovery() async throws {
+        let (table, _) = ClientTables.standard()
+        let rig = ClientRig(table)
+        rig.server.fail(.readByGroupTypeRequest, handle: 0x0001, code: .databaseOutOfSync)
+        let services = try await rig.client.discoverPrimaryServices()
+        #expect(services.count == 4)
+        #expect(rig.transcript.prefix(5) == ["> 100100ffff0028", "< 0110010012", "> 080100ffff2a2b", "< 09120d00" + hashA,
+                                             "> 100100ffff0028"])
+        await rig.close()
+    }
+
+    // MARK: Service Changed (7.1)
+
+    @Test("a Service Changed indication: the range is rediscovered, its subscriptions end, the change is published")
+    func serviceChanged() async throws {
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table)
+        _ = try await rig.client.discoverDatabase()
+        let vendor = try #require(await rig.client.services.last?.characteristics.first)
+        let vendorUpdates = try await rig.client.notifications(for: vendor)
+        let measurementUpdates = try await rig.client.notifications(for: try #require(await rig.client.services[2].characteristics.first))
+
+        let (changed, _) = ClientTables.standard(hash: ClientTables.hashB, extraCharacteristic: true)
+        rig.server.replaceTable(changed)
+        rig.clearTranscript()
+        var changes = rig.client.serviceChanges.makeAsyncIterator()
+        // Service Changed, affected range 0x0019..0xffff: the Heart Rate service's end and after.
+        try await rig.serverEngine.indicate(ATTHandleValueIndication(handle: h.serviceChanged, value: [0x19, 0x00, 0xFF, 0xFF]))
+        #expect(await changes.next() == 0x0019...0xFFFF)
+
+        // The Heart Rate service overlaps the range, so the client rediscovers from its start.
+        #expect(rig.transcript.first == "< 1d08001900ffff")   // Handle Value Indication 0x0008: 0x0019..0xffff
+        #expect(rig.transcript.contains("> 1e"))               // confirmed
+        #expect(rig.transcript.first { $0.hasPrefix("> 10") } == "> 101200ffff0028")
+        let services = await rig.client.services
+        #expect(services.map(\.handle) == [0x0001, 0x0006, 0x0012, 0x001D])
+        #expect(services[2].characteristics.map(\.uuid).last == BluetoothUUID(0x2A3A))
+        #expect(services[3].characteristics.first?.valueHandle == 0x001F)
+        #expect(await rig.client.databaseHash == ClientTables.hashB)
+
+        // Subscriptions inside the range have ended; the CCCD states there are forgotten.
+        var vendorIterator = vendorUpdates.makeAsyncIterator()
+        var measurementIterator = measurementUpdates.makeAsyncIterator()
+        #expect(await vendorIterator.next() == nil)
+        #expect(await measurementIterator.next() == nil)
+        #expect(await rig.client.configurations.keys.sorted() == [h.serviceChangedCCCD])
+        await rig.close()
+    }
+
+    @Test("a Service Changed indication with a malformed value is confirmed and ignored")
+    func serviceChangedMalformed() async throws {
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table)
+        _ = try await rig.client.discoverDatabase()
+        rig.clearTranscript()
+        try await rig.serverEngine.indicate(ATTHandleValueIndication(handle: h.serviceChanged, value: [0x19, 0x00, 0xFF]))
+        try await rig.serverEngine.indicate(ATTHandleValueIndication(handle: h.serviceChanged, value: [0x20, 0x00, 0x10, 0x00]))
+        _ = try await rig.client.read(h.deviceName)
+        // Both confirmed; neither (the reversed range neither) started a discovery.
+        #expect(rig.transcript == ["< 1d08001900ff", "> 1e",
+                                   "< 1d080020001000", "> 1e", "> 0a0300", "< 0b4c696e7578424c45"])
+        await rig.close()
+    }
+}

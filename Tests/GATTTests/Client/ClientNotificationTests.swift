@@ -1,0 +1,253 @@
+import Testing
+import BLECore
+@testable import ATT
+@testable import GATT
+
+/// Notifications and indications (Core v5.4, Vol 3, Part G, 4.10, 4.11) and the reference-counted
+/// Client Characteristic Configuration writes (3.3.3.3, 4.12.3).
+@Suite("GATT client: notifications and indications")
+struct ClientNotificationTests {
+    /// The Heart Rate Measurement of ClientTables.standard: value 0x0015, CCCD 0x0016.
+    let measurement = RemoteCharacteristic(uuid: BluetoothUUID(0x2A37), declarationHandle: 0x0014, valueHandle: 0x0015,
+                                           endHandle: 0x0016, properties: .notify)
+
+    /// A service with one characteristic that can notify and indicate: declaration 0x0002,
+    /// value 0x0003, CCCD 0x0004.
+    static func notifyAndIndicate() -> (FakeGATTTable, RemoteCharacteristic) {
+        var table = FakeGATTTable()
+        table.primaryService(BluetoothUUID(0x180F))
+        let handles = table.characteristic(BluetoothUUID(0x2A19), properties: 0x32, value: [0x64])
+        table.cccd()
+        return (table, RemoteCharacteristic(uuid: BluetoothUUID(0x2A19), declarationHandle: handles.declaration,
+                                            valueHandle: handles.value, endHandle: 0x0004, properties: [.read, .notify, .indicate]))
+    }
+
+    @Test("subscribing finds the CCCD, writes 0x0001, and delivers each notification")
+    func notifications() async throws {
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table)
+        let updates = try await rig.client.notifications(for: measurement)
+        #expect(updates.kind == .notification)
+        #expect(updates.configurationHandle == h.measurementCCCD)
+        try await rig.serverEngine.send(.handleValueNotification(ATTHandleValueNotification(handle: 0x0015, value: [0x06, 0x49])))
+        try await rig.serverEngine.send(.handleValueNotification(ATTHandleValueNotification(handle: 0x0015, value: [0x06, 0x4A])))
+        var iterator = updates.makeAsyncIterator()
+        let first = await iterator.next()
+        let second = await iterator.next()
+        rig.expectTranscript([
+            "> 04 1600 1600",         // Find Information 0x0016..0x0016: the characteristic had no descriptors yet
+            "< 05 01 1600 0229",      // 0x0016 Client Characteristic Configuration
+            "> 12 1600 0100",         // Write Request: CCCD = 0x0001, notifications
+            "< 13",
+            "< 1b 1500 0649",         // Handle Value Notification, handle 0x0015, value 0649
+            "< 1b 1500 064a",
+        ])
+        #expect(first == RemoteNotification(handle: 0x0015, value: [0x06, 0x49], isIndication: false))
+        #expect(second?.value == [0x06, 0x4A])
+        #expect(first?.description == "notification 0x0015: 0649")
+        await rig.close()
+    }
+
+    @Test("indications are delivered and confirmed")
+    func indications() async throws {
+        let (table, characteristic) = Self.notifyAndIndicate()
+        let rig = ClientRig(table)
+        let updates = try await rig.client.notifications(for: characteristic, kind: .indication)
+        #expect(rig.server.writes(to: 0x0004) == [[0x02, 0x00]])   // CCCD = 0x0002, indications
+        // indicate() returns only once the client's confirmation arrives.
+        try await rig.serverEngine.indicate(ATTHandleValueIndication(handle: 0x0003, value: [0x63]))
+        var iterator = updates.makeAsyncIterator()
+        #expect(await iterator.next() == RemoteNotification(handle: 0x0003, value: [0x63], isIndication: true))
+        #expect(rig.transcript.suffix(2) == ["< 1d030063", "> 1e"])   // Handle Value Indication, then Confirmation
+        await rig.close()
+    }
+
+    @Test("a Multiple Handle Value Notification is split per handle")
+    func multipleHandleValueNotification() async throws {
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table)
+        let vendor = RemoteCharacteristic(uuid: ClientTables.vendorCharacteristic, declarationHandle: 0x001C, valueHandle: h.vendorValue,
+                                          endHandle: 0x001F, properties: [.notify],
+                                          descriptors: [RemoteDescriptor(handle: 0x001E, uuid: BluetoothUUID(0x2902))])
+        let rate = try await rig.client.notifications(for: measurement)
+        let other = try await rig.client.notifications(for: vendor)
+        // Multiple Handle Value Notification: 0x0015 0649, 0x001d 07
+        try rig.serverLink.sendNow(ClientTest.hex("23 1500 0200 0649 1d00 0100 07"))
+        var rates = rate.makeAsyncIterator()
+        var others = other.makeAsyncIterator()
+        #expect(await rates.next() == RemoteNotification(handle: 0x0015, value: [0x06, 0x49], isIndication: false))
+        #expect(await others.next() == RemoteNotification(handle: 0x001D, value: [0x07], isIndication: false))
+        await rig.close()
+    }
+
+    @Test("CCCD writes are reference-counted: the first subscriber writes, the last to leave clears")
+    func referenceCounting() async throws {
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table)
+        let a = try await rig.client.notifications(for: measurement)
+        let b = try await rig.client.notifications(for: measurement)
+        #expect(rig.server.writes(to: h.measurementCCCD) == [[0x01, 0x00]])   // one write for two subscribers
+        try await rig.serverEngine.send(.handleValueNotification(ATTHandleValueNotification(handle: 0x0015, value: [0x01])))
+        var ia = a.makeAsyncIterator()
+        var ib = b.makeAsyncIterator()
+        #expect(await ia.next()?.value == [0x01])                            // both receive it
+        #expect(await ib.next()?.value == [0x01])
+
+        await a.cancel()
+        #expect(rig.server.writes(to: h.measurementCCCD) == [[0x01, 0x00]])   // b still holds the bit
+        #expect(await ia.next() == nil)                                       // a's sequence has finished
+        await b.cancel()
+        #expect(rig.server.writes(to: h.measurementCCCD) == [[0x01, 0x00], [0x00, 0x00]])
+        #expect(rig.server.value(at: h.measurementCCCD) == [0x00, 0x00])
+        await b.cancel()                                                       // twice: nothing more
+        #expect(rig.server.writes(to: h.measurementCCCD).count == 2)
+        #expect(await rig.client.configurations.isEmpty)
+        await rig.close()
+    }
+
+    @Test("notifications and indications on one CCCD: both bits, then each cleared in turn")
+    func bothBits() async throws {
+        let (table, characteristic) = Self.notifyAndIndicate()
+        let rig = ClientRig(table)
+        let notifying = try await rig.client.notifications(for: characteristic)
+        #expect(notifying.kind == .notification)                       // Notify is preferred
+        let indicating = try await rig.client.notifications(for: characteristic, kind: .indication)
+        await notifying.cancel()
+        await indicating.cancel()
+        #expect(rig.server.writes(to: 0x0004) == [[0x01, 0x00], [0x03, 0x00], [0x02, 0x00], [0x00, 0x00]])
+        await rig.close()
+    }
+
+    @Test("concurrent subscribers cause one write, and concurrent cancels one more")
+    func concurrentSubscribers() async throws {
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table)
+        let client = rig.client
+        let characteristic = measurement
+        let subscriptions = try await withThrowingTaskGroup(of: GATTClientSubscription.self) { group in
+            for _ in 0..<20 { group.addTask { try await client.notifications(for: characteristic) } }
+            var all: [GATTClientSubscription] = []
+            for try await subscription in group { all.append(subscription) }
+            return all
+        }
+        #expect(subscriptions.count == 20)
+        #expect(rig.server.writes(to: h.measurementCCCD) == [[0x01, 0x00]])
+        await withTaskGroup(of: Void.self) { group in
+            for subscription in subscriptions { group.addTask { await subscription.cancel() } }
+        }
+        #expect(rig.server.writes(to: h.measurementCCCD) == [[0x01, 0x00], [0x00, 0x00]])
+        await rig.close()
+    }
+
+    @Test("subscribes and cancels racing: no write repeats the last, and the CCCD ends as the subscribers want")
+    func churn() async throws {
+        let (table, characteristic) = Self.notifyAndIndicate()
+        let rig = ClientRig(table)
+        let client = rig.client
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<12 {
+                group.addTask {
+                    for round in 0..<4 {
+                        let kind: GATTClientSubscription.Kind = (task + round) % 2 == 0 ? .notification : .indication
+                        let subscription = try await client.notifications(for: characteristic, kind: kind)
+                        await Task.yield()
+                        await subscription.cancel()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let writes = rig.server.writes(to: 0x0004)
+        #expect(writes.last == [0x00, 0x00])
+        #expect(rig.server.value(at: 0x0004) == [0x00, 0x00])
+        #expect(zip(writes, writes.dropFirst()).allSatisfy { $0 != $1 })   // each write changes the value
+        #expect(await rig.client.configurations.isEmpty)
+
+        let staying = try await client.notifications(for: characteristic, kind: .indication)
+        #expect(rig.server.value(at: 0x0004) == [0x02, 0x00])
+        _ = staying
+        await rig.close()
+    }
+
+    @Test("a refused CCCD write fails the subscription and leaves no subscriber")
+    func refusedConfiguration() async throws {
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table)
+        rig.server.fail(.writeRequest, handle: h.measurementCCCD, code: .insufficientAuthentication)
+        await #expect(throws: GATTClientError.errorResponse(request: .writeRequest, handle: 0x0016, code: .insufficientAuthentication)) {
+            try await rig.client.notifications(for: measurement)
+        }
+        #expect(await rig.client.subscribers.isEmpty)
+        #expect(await rig.client.configurations.isEmpty)
+        // Once the link is secure the server accepts: the next subscriber writes again.
+        _ = try await rig.client.notifications(for: measurement)
+        #expect(rig.server.writes(to: h.measurementCCCD) == [[0x01, 0x00], [0x01, 0x00]])
+        await rig.close()
+    }
+
+    @Test("no Notify or Indicate property, no CCCD: typed errors")
+    func refusals() async throws {
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table)
+        let location = RemoteCharacteristic(uuid: BluetoothUUID(0x2A38), declarationHandle: 0x0017, valueHandle: h.bodySensorLocation,
+                                            endHandle: 0x0018, properties: .read)
+        await #expect(throws: GATTClientError.notificationsNotSupported(valueHandle: 0x0018)) {
+            try await rig.client.notifications(for: location)
+        }
+        await #expect(throws: GATTClientError.notificationsNotSupported(valueHandle: 0x0015)) {
+            try await rig.client.notifications(for: measurement, kind: .indication)
+        }
+        #expect(rig.transcript.isEmpty)
+        var notifying = location
+        notifying.properties = .notify
+        await #expect(throws: GATTClientError.noClientCharacteristicConfiguration(valueHandle: 0x0018)) {
+            try await rig.client.notifications(for: notifying)
+        }
+        await rig.close()
+    }
+
+    @Test("the CCCD comes from the discovered tree without another request")
+    func configurationFromTree() async throws {
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table, configuration: .init(enablesServiceChangedIndications: false, clientSupportedFeatures: []))
+        _ = try await rig.client.discoverDatabase()
+        rig.clearTranscript()
+        _ = try await rig.client.notifications(for: measurement)   // a copy without descriptors
+        rig.expectTranscript(["> 12 1600 0100", "< 13"])
+        #expect(rig.server.writes(to: h.measurementCCCD) == [[0x01, 0x00]])
+        await rig.close()
+    }
+
+    @Test("a reader that stops iterating ends its subscription")
+    func readerStops() async throws {
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table)
+        let updates = try await rig.client.notifications(for: measurement)
+        let reader = Task {
+            for await update in updates { return update.value }
+            return []
+        }
+        try await rig.serverEngine.send(.handleValueNotification(ATTHandleValueNotification(handle: 0x0015, value: [0x42])))
+        #expect(await reader.value == [0x42])
+        #expect(await ClientTest.eventually { rig.server.writes(to: h.measurementCCCD).count == 2 })
+        #expect(rig.server.value(at: h.measurementCCCD) == [0x00, 0x00])
+        await rig.close()
+    }
+
+    @Test("closing the bearer finishes every subscription")
+    func closeFinishes() async throws {
+        let (table, _) = ClientTables.standard()
+        let rig = ClientRig(table)
+        let updates = try await rig.client.notifications(for: measurement)
+        let reader = Task {
+            var count = 0
+            for await _ in updates { count += 1 }
+            return count
+        }
+        try await rig.serverEngine.send(.handleValueNotification(ATTHandleValueNotification(handle: 0x0015, value: [0x01])))
+        await rig.serverEngine.close()
+        #expect(await reader.value == 1)
+        #expect(await ClientTest.eventually { await rig.client.isClosed })
+        await #expect(throws: GATTClientError.closed) { try await rig.client.notifications(for: measurement) }
+    }
+}
