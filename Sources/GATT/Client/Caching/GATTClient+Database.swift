@@ -48,7 +48,7 @@ extension GATTClient {
     /// - Throws: ``GATTClientError/ProtocolViolation/malformedValue(handle:_:)`` when the value
     ///   is not 16 octets; transport failures.
     public func readDatabaseHash() async throws(GATTClientError) -> [UInt8]? {
-        let request = ATTReadByTypeRequest(startingHandle: 0x0001, endingHandle: 0xFFFF, attributeType: GATTClientUUID.databaseHash)
+        let request = ATTReadByTypeRequest(startingHandle: 0x0001, endingHandle: 0xFFFF, attributeType: GATTProfileUUID.databaseHash)
         let response = try await send(.readByTypeRequest(request))
         switch response {
         case .readByTypeResponse(let list):
@@ -101,7 +101,7 @@ extension GATTClient {
     func writeClientSupportedFeatures() async throws(GATTClientError) {
         let features = configuration.clientSupportedFeatures
         guard !features.isEmpty, !wroteClientSupportedFeatures,
-              let characteristic = genericAttributeCharacteristic(GATTClientUUID.clientSupportedFeatures) else { return }
+              let characteristic = genericAttributeCharacteristic(GATTProfileUUID.clientSupportedFeatures) else { return }
         do {
             try await write(features, to: characteristic.valueHandle)
             wroteClientSupportedFeatures = true
@@ -114,7 +114,7 @@ extension GATTClient {
     /// subscriptions to the same CCCD never clear its bit. A refusal by the server is ignored.
     func enableServiceChangedIndications() async throws(GATTClientError) {
         guard configuration.enablesServiceChangedIndications, serviceChangedSubscriber == nil,
-              let characteristic = genericAttributeCharacteristic(GATTClientUUID.serviceChanged),
+              let characteristic = genericAttributeCharacteristic(GATTProfileUUID.serviceChanged),
               let descriptor = characteristic.clientCharacteristicConfiguration else { return }
         let id = register(valueHandle: characteristic.valueHandle, configurationHandle: descriptor.handle,
                           kind: .indication, continuation: nil)
@@ -130,7 +130,7 @@ extension GATTClient {
     /// for this client (3.3.3.3), so the internal subscriber is recorded as written.
     func adoptServiceChangedConfiguration() {
         guard configuration.enablesServiceChangedIndications, serviceChangedSubscriber == nil,
-              let characteristic = genericAttributeCharacteristic(GATTClientUUID.serviceChanged),
+              let characteristic = genericAttributeCharacteristic(GATTProfileUUID.serviceChanged),
               let descriptor = characteristic.clientCharacteristicConfiguration else { return }
         serviceChangedSubscriber = register(valueHandle: characteristic.valueHandle, configurationHandle: descriptor.handle,
                                             kind: .indication, continuation: nil)
@@ -139,7 +139,7 @@ extension GATTClient {
 
     /// The characteristic `uuid` of the Generic Attribute service in ``services``.
     func genericAttributeCharacteristic(_ uuid: BluetoothUUID) -> RemoteCharacteristic? {
-        for service in services where service.uuid == GATTClientUUID.genericAttribute {
+        for service in services where service.uuid == GATTProfileUUID.genericAttribute {
             if let characteristic = service.characteristic(uuid) { return characteristic }
         }
         return nil

@@ -87,7 +87,7 @@ extension GATTClient {
         let end = range.upperBound
         while start <= Int(end) {
             let request = ATTReadByGroupTypeRequest(startingHandle: UInt16(start), endingHandle: end,
-                                                    attributeGroupType: GATTClientUUID.primaryService)
+                                                    attributeGroupType: GATTAttributeType.primaryService)
             let response = try await exchange(.readByGroupTypeRequest(request), recovering: false)
             guard case .readByGroupTypeResponse(let list) = response else {
                 if Self.isAttributeNotFound(response) { break }
@@ -138,7 +138,7 @@ extension GATTClient {
     /// UUID is 128 bits.
     func includedServices(in range: ClosedRange<UInt16>) async throws(GATTClientError) -> [RemoteIncludedService] {
         var found: [(declaration: UInt16, service: UInt16, end: UInt16, uuid: BluetoothUUID?)] = []
-        try await readByType(GATTClientUUID.include, in: range) { (entry) throws(GATTClientError) in
+        try await readByType(GATTAttributeType.include, in: range) { (entry) throws(GATTClientError) in
             let include = try RemoteDeclarations.include(entry.value, handle: entry.handle)
             found.append((entry.handle, include.serviceHandle, include.endHandle, include.uuid))
         }
@@ -162,7 +162,7 @@ extension GATTClient {
     /// Read By Type for «Characteristic» over `range`; end handles from the whole list.
     func characteristics(in range: ClosedRange<UInt16>) async throws(GATTClientError) -> [RemoteCharacteristic] {
         var found: [RemoteCharacteristic] = []
-        try await readByType(GATTClientUUID.characteristic, in: range) { (entry) throws(GATTClientError) in
+        try await readByType(GATTAttributeType.characteristic, in: range) { (entry) throws(GATTClientError) in
             let declaration = try RemoteDeclarations.characteristic(entry.value, handle: entry.handle)
             // The value follows its declaration inside the service (Part G, 3.3.1).
             guard entry.handle < range.upperBound, declaration.valueHandle > entry.handle,

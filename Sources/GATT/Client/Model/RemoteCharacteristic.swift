@@ -14,55 +14,9 @@ import BLECore
 /// then its descriptors. The end is the handle before the next characteristic declaration, or
 /// the service's end for the last characteristic (4.6.1).
 public struct RemoteCharacteristic: Sendable, Hashable, CustomStringConvertible {
-    /// The Characteristic Properties octet of the declaration (Part G, 3.3.1.1, Table 3.5).
-    ///
-    /// | Bit | Property |
-    /// |---|---|
-    /// | 0x01 | Broadcast |
-    /// | 0x02 | Read |
-    /// | 0x04 | Write Without Response |
-    /// | 0x08 | Write |
-    /// | 0x10 | Notify |
-    /// | 0x20 | Indicate |
-    /// | 0x40 | Authenticated Signed Writes |
-    /// | 0x80 | Extended Properties |
-    public struct Properties: OptionSet, Sendable, Hashable, CustomStringConvertible {
-        /// The Characteristic Properties octet as transmitted.
-        public let rawValue: UInt8
-
-        /// Properties from their octet; every bit is defined, so none is lost.
-        public init(rawValue: UInt8) { self.rawValue = rawValue }
-
-        /// 0x01 Broadcast.
-        public static let broadcast = Properties(rawValue: 0x01)
-        /// 0x02 Read.
-        public static let read = Properties(rawValue: 0x02)
-        /// 0x04 Write Without Response.
-        public static let writeWithoutResponse = Properties(rawValue: 0x04)
-        /// 0x08 Write.
-        public static let write = Properties(rawValue: 0x08)
-        /// 0x10 Notify.
-        public static let notify = Properties(rawValue: 0x10)
-        /// 0x20 Indicate.
-        public static let indicate = Properties(rawValue: 0x20)
-        /// 0x40 Authenticated Signed Writes.
-        public static let authenticatedSignedWrites = Properties(rawValue: 0x40)
-        /// 0x80 Extended Properties.
-        public static let extendedProperties = Properties(rawValue: 0x80)
-
-        private static let names: [(Properties, String)] = [
-            (.broadcast, "broadcast"), (.read, "read"), (.writeWithoutResponse, "writeWithoutResponse"),
-            (.write, "write"), (.notify, "notify"), (.indicate, "indicate"),
-            (.authenticatedSignedWrites, "authenticatedSignedWrites"), (.extendedProperties, "extendedProperties"),
-        ]
-
-        /// "0x12 [read, notify]".
-        public var description: String {
-            let digits = String(rawValue, radix: 16)
-            let set = Self.names.filter { contains($0.0) }.map(\.1)
-            return "0x" + (digits.count < 2 ? "0" : "") + digits + " [" + set.joined(separator: ", ") + "]"
-        }
-    }
+    /// The Characteristic Properties bit field (Core v5.4, Vol 3, Part G, 3.3.1.1), the same type
+    /// the database uses.
+    public typealias Properties = GATTCharacteristicProperties
 
     /// The characteristic UUID: the type of its value attribute (16 or 128 bits).
     public var uuid: BluetoothUUID
@@ -102,7 +56,7 @@ public struct RemoteCharacteristic: Sendable, Hashable, CustomStringConvertible 
 
     /// The Client Characteristic Configuration descriptor (0x2902), if discovered.
     public var clientCharacteristicConfiguration: RemoteDescriptor? {
-        descriptor(GATTClientUUID.clientCharacteristicConfiguration)
+        descriptor(GATTAttributeType.clientCharacteristicConfiguration)
     }
 
     /// "Characteristic 2A37 (Heart Rate Measurement) value 0x000c 0x10 [notify]".

@@ -117,7 +117,7 @@ extension GATTClient {
             }
         }
         let found = try await discoverDescriptors(of: characteristic)
-        guard let descriptor = found.first(where: { $0.uuid == GATTClientUUID.clientCharacteristicConfiguration }) else {
+        guard let descriptor = found.first(where: { $0.uuid == GATTAttributeType.clientCharacteristicConfiguration }) else {
             throw .noClientCharacteristicConfiguration(valueHandle: characteristic.valueHandle)
         }
         return descriptor.handle
@@ -291,8 +291,8 @@ extension GATTClient {
 
     /// The value handle of Service Changed in ``services``, if discovered.
     var serviceChangedValueHandle: UInt16? {
-        for service in services where service.uuid == GATTClientUUID.genericAttribute {
-            if let characteristic = service.characteristic(GATTClientUUID.serviceChanged) { return characteristic.valueHandle }
+        for service in services where service.uuid == GATTProfileUUID.genericAttribute {
+            if let characteristic = service.characteristic(GATTProfileUUID.serviceChanged) { return characteristic.valueHandle }
         }
         return nil
     }
