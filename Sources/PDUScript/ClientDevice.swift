@@ -1,0 +1,180 @@
+import ATT
+import BLECore
+import GATT
+
+/// A ``GATTClient`` under test: each trigger runs one client procedure (Core v5.4, Vol 3,
+/// Part G, 4) and its result is written in the script's words (docs/pdu-scripts.md).
+///
+/// Triggers: `exchange-mtu`; `discover-primary`, `discover-primary-uuid UUID`,
+/// `discover-included SERVICE`, `discover-characteristics SERVICE [UUID]`,
+/// `discover-descriptors VALUE-HANDLE` (services and characteristics named by handles from an
+/// earlier discovery in the same script); `read H`, `read-long H [OFFSET]`,
+/// `read-by-uuid UUID [START END]`, `read-multiple H H...`, `read-multiple-variable H H...`;
+/// `write H HEX`, `write-command H HEX`, `write-long H HEX`, `reliable-write H HEX [H HEX...]`;
+/// `subscribe VALUE-HANDLE notify|indicate`, `next-notification` (waits for the next value of
+/// any subscription).
+public actor ClientDevice: PDUScriptDevice {
+    let engine: ATTEngine
+    let client: GATTClient
+    var services: [UInt16: RemoteService] = [:]
+    var characteristics: [UInt16: RemoteCharacteristic] = [:]
+    var notifications: [RemoteNotification] = []
+    var notificationWaiter: CheckedContinuation<RemoteNotification?, Never>?
+    var subscriptionTasks: [Task<Void, Never>] = []
+
+    /// A client on `bearer`, with an ATT engine whose timeouts run on `clock`.
+    public init(bearer: any ATTBearer, clock: any Clock<Duration>) {
+        engine = ATTEngine(bearer: bearer, clock: clock)
+        client = GATTClient(engine: engine)
+    }
+
+    public func perform(_ action: String, _ arguments: [String]) async throws(PDUScriptDeviceError) -> String {
+        do {
+            return try await run(action, arguments)
+        } catch let error as PDUScriptDeviceError {
+            throw error
+        } catch let error as GATTClientError {
+            return Self.text(error)
+        } catch {
+            return "failed \(error)"
+        }
+    }
+
+    public func close() async {
+        subscriptionTasks.forEach { $0.cancel() }
+        await client.close()
+        await engine.close()
+        notificationWaiter?.resume(returning: nil)
+        notificationWaiter = nil
+    }
+
+    func run(_ action: String, _ a: [String]) async throws -> String {
+        switch action {
+        case "exchange-mtu":
+            return "mtu \(try await client.exchangeMTU())"
+        case "discover-primary":
+            return Self.text(remember(try await client.discoverPrimaryServices()))
+        case "discover-primary-uuid":
+            return Self.text(remember(try await client.discoverPrimaryServices(uuid: try uuid(a, 0))))
+        case "discover-included":
+            let included = try await client.discoverIncludedServices(of: try service(a, 0))
+            return "includes " + (included.isEmpty ? "none" : included.map { include in
+                "\(Self.hex(include.declarationHandle)) \(Self.hex(include.serviceHandle))..\(Self.hex(include.endHandle)) \(include.uuid)"
+            }.joined(separator: ", "))
+        case "discover-characteristics":
+            let service = try service(a, 0)
+            let found = a.count > 1 ? try await client.discoverCharacteristics(of: service, uuid: try uuid(a, 1))
+                                    : try await client.discoverCharacteristics(of: service)
+            for c in found { characteristics[c.valueHandle] = c }
+            return "characteristics " + (found.isEmpty ? "none" : found.map { c in
+                "\(Self.hex(c.declarationHandle)) \(Self.propertyText(c.properties)) value \(Self.hex(c.valueHandle)) \(c.uuid)"
+            }.joined(separator: ", "))
+        case "discover-descriptors":
+            guard let characteristic = characteristics[try ScriptArguments.handle(try ScriptArguments.argument(a, 0, "value handle"))] else {
+                throw PDUScriptDeviceError("discover the characteristic first: \(a.first ?? "")")
+            }
+            let found = try await client.discoverDescriptors(of: characteristic)
+            var updated = characteristic
+            updated.descriptors = found
+            characteristics[characteristic.valueHandle] = updated
+            return "descriptors " + (found.isEmpty ? "none" : found.map { "\(Self.hex($0.handle)) \($0.uuid)" }.joined(separator: ", "))
+        case "read":
+            return "value " + Hex.encode(try await client.read(try handle(a, 0)))
+        case "read-long":
+            let offset = a.count > 1 ? try ScriptArguments.handle(a[1]) : 0
+            return "value " + Hex.encode(try await client.readLong(try handle(a, 0), offset: offset))
+        case "read-by-uuid":
+            let range = a.count > 2 ? try handle(a, 1)...handle(a, 2) : 0x0001...0xFFFF
+            let values = try await client.read(characteristicUUID: try uuid(a, 0), in: range)
+            return "values " + values.map { "\(Self.hex($0.handle)) \(Hex.encode($0.value))" }.joined(separator: ", ")
+        case "read-multiple":
+            return "value " + Hex.encode(try await client.readMultiple(try a.map(ScriptArguments.handle)))
+        case "read-multiple-variable":
+            return "values " + (try await client.readMultipleVariable(try a.map(ScriptArguments.handle))).map { Hex.encode($0) }
+                .joined(separator: " ")
+        case "write":
+            try await client.write(try ScriptArguments.octets(a.dropFirst()), to: try handle(a, 0))
+            return "ok"
+        case "write-command":
+            try await client.writeWithoutResponse(try ScriptArguments.octets(a.dropFirst()), to: try handle(a, 0))
+            return "ok"
+        case "write-long":
+            try await client.writeLong(try ScriptArguments.octets(a.dropFirst()), to: try handle(a, 0))
+            return "ok"
+        case "reliable-write":
+            guard a.count.isMultiple(of: 2), !a.isEmpty else { throw PDUScriptDeviceError("reliable-write takes handle and value pairs") }
+            var writes: [GATTReliableWrite] = []
+            for i in stride(from: 0, to: a.count, by: 2) {
+                writes.append(GATTReliableWrite(handle: try ScriptArguments.handle(a[i]), value: try ScriptArguments.octets(a[(i + 1)...(i + 1)])))
+            }
+            try await client.reliableWrite(writes)
+            return "ok"
+        case "subscribe":
+            guard let characteristic = characteristics[try handle(a, 0)] else {
+                throw PDUScriptDeviceError("discover the characteristic first: \(a.first ?? "")")
+            }
+            let kind: GATTClientSubscription.Kind = (a.count > 1 && a[1] == "indicate") ? .indication : .notification
+            let subscription = try await client.notifications(for: characteristic, kind: kind)
+            subscriptionTasks.append(Task { [weak self] in
+                for await value in subscription { await self?.received(value) }
+            })
+            return "ok"
+        case "next-notification":
+            guard let value = await nextNotification() else { return "none" }
+            return "\(value.isIndication ? "indication" : "notification") \(Self.hex(value.handle)) \(Hex.encode(value.value))"
+        default:
+            throw PDUScriptDeviceError("unknown client trigger \(action)")
+        }
+    }
+
+    func received(_ value: RemoteNotification) {
+        if let waiter = notificationWaiter {
+            notificationWaiter = nil
+            waiter.resume(returning: value)
+        } else {
+            notifications.append(value)
+        }
+    }
+
+    func nextNotification() async -> RemoteNotification? {
+        if !notifications.isEmpty { return notifications.removeFirst() }
+        return await withCheckedContinuation { notificationWaiter = $0 }
+    }
+
+    func remember(_ found: [RemoteService]) -> [RemoteService] {
+        for s in found { services[s.handle] = s }
+        return found
+    }
+
+    func service(_ a: [String], _ i: Int) throws -> RemoteService {
+        let h = try handle(a, i)
+        guard let s = services[h] else { throw PDUScriptDeviceError("discover the service at \(Self.hex(h)) first") }
+        return s
+    }
+
+    func handle(_ a: [String], _ i: Int) throws -> UInt16 {
+        try ScriptArguments.handle(try ScriptArguments.argument(a, i, "handle"))
+    }
+
+    func uuid(_ a: [String], _ i: Int) throws -> BluetoothUUID {
+        let text = try ScriptArguments.argument(a, i, "UUID")
+        guard let uuid = BluetoothUUID(text) else { throw PDUScriptDeviceError("not a UUID: \(text)") }
+        return uuid
+    }
+
+    static func hex(_ v: UInt16) -> String { "0x" + Hex.encode([UInt8(v >> 8), UInt8(v & 0xFF)]) }
+
+    static func text(_ services: [RemoteService]) -> String {
+        "services " + (services.isEmpty ? "none" : services.map { "\(hex($0.handle))..\(hex($0.endHandle)) \($0.uuid)" }.joined(separator: ", "))
+    }
+
+    static func propertyText(_ p: GATTCharacteristicProperties) -> String {
+        "0x" + Hex.encode([p.rawValue])
+    }
+
+    /// `error 0x0a` for an Error Response, else the client error's description after `failed`.
+    static func text(_ error: GATTClientError) -> String {
+        if let code = error.attErrorCode { return "error 0x" + Hex.encode([code.rawValue]) }
+        return "failed \(error)"
+    }
+}
