@@ -38,12 +38,13 @@ extension GATTServer {
     ///    authentication (LE security mode 2 level 2, Part C, 10.2.2).
     /// A verified SignCounter is remembered even if the write then fails.
     func signedWriteCommand(_ command: ATTSignedWriteCommand, connection id: UInt64) async {
-        guard let state = states[id], let key = state.signingKey else { return }
+        guard states[id]?.signingKey != nil,
+              var context = await commandContext(id, length: Self.requestLength(.signedWriteCommand(command))),
+              let state = states[id], let key = state.signingKey else { return }
         if let last = state.lastSignCounter, command.signature.signCounter <= last { return }
         guard key.verifies(command) else { return }
         states[id]?.lastSignCounter = command.signature.signCounter
-        guard var context = await commandContext(id, length: Self.requestLength(.signedWriteCommand(command))),
-              let attribute = context.database.attribute(at: command.handle),
+        guard let attribute = context.database.attribute(at: command.handle),
               let characteristic = context.database.characteristic(valueHandle: command.handle),
               characteristic.properties.contains(.authenticatedSignedWrites) else { return }
         context.link.signedWithAuthenticatedKey = key.isAuthenticated

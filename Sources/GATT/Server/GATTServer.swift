@@ -228,3 +228,33 @@ public actor GATTServer {
         return values[attribute.handle] ?? octets
     }
 }
+
+extension GATTServer {
+    /// The sizes of what the server holds, for tests and diagnostics: every collection is bounded
+    /// by the database, the prepare queue's limit or 512 octets, whatever clients send.
+    struct Footprint: Sendable, Hashable {
+        /// Connections with state.
+        var connections = 0
+        /// The most prepared writes queued on one connection, and the most value octets.
+        var preparedEntries = 0, preparedOctets = 0
+        /// The most CCCD values held for one connection.
+        var configurations = 0
+        /// The longest Client Supported Features value held.
+        var featureOctets = 0
+        /// The values clients wrote to fixed attributes, and their octets.
+        var values = 0, valueOctets = 0
+    }
+
+    /// The current ``Footprint``.
+    var footprint: Footprint {
+        var footprint = Footprint(connections: states.count, values: values.count,
+                                  valueOctets: values.values.reduce(0) { $0 + $1.count })
+        for state in states.values {
+            footprint.preparedEntries = max(footprint.preparedEntries, state.prepareQueue.entries.count)
+            footprint.preparedOctets = max(footprint.preparedOctets, state.prepareQueue.octets)
+            footprint.configurations = max(footprint.configurations, state.configurations.count)
+            footprint.featureOctets = max(footprint.featureOctets, state.clientSupportedFeatures.count)
+        }
+        return footprint
+    }
+}

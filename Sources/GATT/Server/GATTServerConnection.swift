@@ -92,7 +92,10 @@ public final class GATTServerConnection: Sendable, Hashable, CustomStringConvert
     /// Detaches the connection from the server (see ``GATTServer/detach(_:)``).
     public func detach() async { await server.detach(self) }
 
+    /// Whether both name the same connection (the same object).
     public static func == (lhs: GATTServerConnection, rhs: GATTServerConnection) -> Bool { lhs === rhs }
+
+    /// Hashes the object's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     /// "GATT server connection 3".

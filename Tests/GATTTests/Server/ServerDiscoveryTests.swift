@@ -152,4 +152,47 @@ struct ServerDiscoveryTests {
         await h.expect("08 2c00 ffff 0328", "01 08 2c00 0a")
         await h.close()
     }
+
+    @Test("reference.json walked as a client would: every primary service, every attribute, at two MTUs")
+    func walkReference() async throws {
+        for mtu: UInt16 in [23, 517] {
+            let server = try GATTServer(database: try ServerTest.load("reference.json"))
+            let database = await server.database
+            var h = await ServerHarness.make(server)
+            if mtu != 23 { await h.exchangeMTU(mtu) }
+            // Read By Group Type «Primary Service» from 0x0001 until Attribute Not Found.
+            var services: [ClosedRange<UInt16>] = []
+            var start: UInt16 = 0x0001
+            walk: while true {
+                let answer = try #require(await h.send("10" + Hex.encode([UInt8(start & 0xFF), UInt8(start >> 8)]) + "ffff 0028"))
+                let pdu = try ATTPDU.decode(try #require(Hex.decode(answer)))
+                switch pdu {
+                case .readByGroupTypeResponse(let response):
+                    #expect(pdu.encoded.count <= Int(mtu))
+                    services += response.attributeData.map { $0.handle...$0.endGroupHandle }
+                    guard let last = services.last, last.upperBound < 0xFFFF else { break walk }
+                    start = last.upperBound + 1
+                default:
+                    #expect(answer == "0110" + Hex.encode([UInt8(start & 0xFF), UInt8(start >> 8)]) + "0a")
+                    break walk
+                }
+            }
+            #expect(services == database.services.filter(\.isPrimary).map(\.handleRange))
+            #expect(services.count == 6)   // the file's 4 primary services (2 more are secondary), then GAP and GATT
+            // Find Information from 0x0001 until Attribute Not Found: every handle and type.
+            var found: [ATTFindInformationResponse.Information] = []
+            start = 0x0001
+            find: while true {
+                let answer = try #require(await h.send("04" + Hex.encode([UInt8(start & 0xFF), UInt8(start >> 8)]) + "ffff"))
+                guard case .findInformationResponse(let response) = try ATTPDU.decode(try #require(Hex.decode(answer))),
+                      let last = response.information.last else { break find }
+                found += response.information
+                guard last.handle < 0xFFFF else { break find }
+                start = last.handle + 1
+            }
+            #expect(found.map(\.handle) == database.attributes.map(\.handle))
+            #expect(found.map(\.type) == database.attributes.map(\.type))
+            await h.close()
+        }
+    }
 }
