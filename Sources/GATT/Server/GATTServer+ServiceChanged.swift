@@ -58,6 +58,12 @@ extension GATTServer {
 
     /// Indicates Service Changed with `range` to the connections that configured it (or to `only`),
     /// and makes each that confirms change-aware if the database is still at `generation`.
+    ///
+    /// The server learns of the confirmation when the engine's `indicate` returns, which races
+    /// the engine's serving of a request the client sends right after confirming: such a request
+    /// can still get Database Out Of Sync (after which the client is change-aware anyway). Closing
+    /// that window needs the engine to report, in order with the requests it serves, that no
+    /// indication is outstanding.
     @discardableResult
     func indicateServiceChanged(_ range: ClosedRange<UInt16>, generation: UInt64, only: UInt64?) async -> GATTDeliveryReport {
         guard let handle = served.serviceChangedHandle, let cccd = served.serviceChangedConfigurationHandle else {

@@ -180,7 +180,7 @@ public actor GATTServer {
         state.lastSignCounter = record.lastSignCounter
         let unchanged = record.databaseHash.isEmpty || record.databaseHash == served.database.databaseHash
         if unchanged {
-            for (handle, value) in record.clientConfigurations where served.roles[handle] != nil {
+            for (handle, value) in record.clientConfigurations {
                 if case .clientCharacteristicConfiguration = served.roles[handle] { state.setConfiguration(value, at: handle) }
             }
             if !record.isChangeAware { state.becomeUnaware(generation: generation) }

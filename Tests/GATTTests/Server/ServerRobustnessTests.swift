@@ -203,4 +203,31 @@ struct ServerRobustnessTests {
         #expect(answered > 10_000)
         await h.close()
     }
+
+    @Test("throughput on the in-memory pair: 10,000 Read Requests and 10,000 notifications (printed)")
+    func throughput() async throws {
+        var h = try await ServerHarness.make(try ServerTest.database())
+        let clock = ContinuousClock()
+        var start = clock.now
+        for _ in 0..<10_000 {
+            try h.clientBearer.sendNow([0x0A, 0x03, 0x00])
+            guard await h.next() == "0b68656c6c6f" else { Issue.record("wrong answer"); break }
+        }
+        let reads = clock.now - start
+        await h.expect("12 1200 0100", "13")
+        start = clock.now
+        var received = 0
+        for i in 0..<10_000 {
+            _ = try await h.server.notify([UInt8(truncatingIfNeeded: i)], for: 0x0011)
+            if await h.next() == "1b1100" + Hex.encode([UInt8(truncatingIfNeeded: i)]) { received += 1 }
+        }
+        let notifications = clock.now - start
+        #expect(received == 10_000)
+        func perSecond(_ duration: Duration) -> Int {
+            let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+            return seconds > 0 ? Int(10_000 / seconds) : 0
+        }
+        print("in-memory pair, this build: \(perSecond(reads)) Read Requests/s (lockstep), \(perSecond(notifications)) notifications/s")
+        await h.close()
+    }
 }
