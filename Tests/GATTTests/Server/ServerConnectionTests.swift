@@ -24,6 +24,16 @@ struct ServerConnectionTests {
         await engine.close()
     }
 
+    @Test("Request Not Supported (0x06) for an undefined request opcode, handle 0x0000; undefined commands ignored")
+    func requestNotSupported() async throws {
+        var h = try await ServerHarness.make(try ServerTest.database())
+        try h.command("7f 0300")                  // an undefined command (Command Flag set): ignored
+        await h.expect("3f 0300", "01 3f 0000 06") // an undefined request: Request Not Supported
+        await h.expect("22 0300", "01 22 0000 06") // 0x22 lies between defined opcodes
+        await h.expect("0a 0300", "0b 68656c6c6f")
+        await h.close()
+    }
+
     @Test("twenty clients at once, each with its own CCCDs, queue and MTU")
     func concurrentClients() async throws {
         let server = try GATTServer(database: try ServerTest.database())
