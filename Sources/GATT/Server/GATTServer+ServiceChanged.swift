@@ -1,0 +1,100 @@
+import ATT
+
+/// Replacing the database: Service Changed and Robust Caching's change-aware state (Core v5.4,
+/// Vol 3, Part G, 2.5.2, 2.5.2.1 and 7.1).
+extension GATTServer {
+    /// Serves `database` from now on, with the GAP and GATT services the server adds (keeping
+    /// their handles when they are free in it), and tells the clients when its structure changed:
+    ///
+    /// 1. the Service Changed range is the structural change (``GATTDatabase/changedHandles(since:)``,
+    ///    whole services) widened to the GATT service, whose Database Hash value changes with it
+    ///    (7.1); a database with the same structure changes nothing but values, and returns an
+    ///    empty report;
+    /// 2. every connected client becomes change-unaware (2.5.2.1: "Whenever the server updates the
+    ///    database definitions, all connected clients become change-unaware"); its queued writes
+    ///    become stale (an Execute Write answers Database Out Of Sync, Part F, 3.4.6.3); its CCCD
+    ///    values outside the range are kept (those attributes did not move), inside it dropped,
+    ///    except Service Changed's own, which follows Service Changed; if Service Changed itself
+    ///    had to move (see ``GATTServerConfiguration/serverServicesHandle``), the range is
+    ///    0x0001-0xFFFF;
+    /// 3. Service Changed is indicated, with the range, to every client that configured it
+    ///    (Part G, 7.1); a client that confirms it becomes change-aware, unless the database
+    ///    changed again meanwhile (2.5.2.1).
+    ///
+    /// Values clients wrote to the old database are dropped: the new database's values apply.
+    ///
+    /// - Returns: the Service Changed indications' outcome, once every client has confirmed or
+    ///   failed (at most the transaction timeout, 30 s).
+    /// - Throws: as ``init(database:configuration:)``; the old database stays served then.
+    @discardableResult
+    public func replaceDatabase(_ database: GATTDatabase) async throws(GATTServerError) -> GATTDeliveryReport {
+        let new = try GATTServedDatabase(database, configuration: configuration, previous: served)
+        let old = served
+        served = new
+        values = [:]
+        guard var range = new.serviceChangedRange(since: old) else { return GATTDeliveryReport() }
+        // Service Changed itself moved (its handles were taken): its subscriptions move with it,
+        // and the client is told to rediscover everything.
+        let moved = old.serviceChangedHandle != new.serviceChangedHandle
+        if moved { range = 0x0001...0xFFFF }
+        generation &+= 1
+        for id in states.keys {
+            guard var state = states[id] else { continue }
+            state.becomeUnaware(generation: generation)
+            state.prepareQueue.markStale()
+            var kept: [UInt16: UInt16] = [:]
+            for (handle, value) in state.configurations {
+                if handle == old.serviceChangedConfigurationHandle, let cccd = new.serviceChangedConfigurationHandle {
+                    kept[cccd] = value
+                } else if !range.contains(handle), new.roles[handle] != nil {
+                    kept[handle] = value
+                }
+            }
+            state.configurations = kept
+            states[id] = state
+        }
+        return await indicateServiceChanged(range, generation: generation, only: nil)
+    }
+
+    /// Indicates Service Changed with `range` to the connections that configured it (or to `only`),
+    /// and makes each that confirms change-aware if the database is still at `generation`.
+    ///
+    /// The server learns of the confirmation when the engine's `indicate` returns, which races
+    /// the engine's serving of a request the client sends right after confirming: such a request
+    /// can still get Database Out Of Sync (after which the client is change-aware anyway). Closing
+    /// that window needs the engine to report, in order with the requests it serves, that no
+    /// indication is outstanding.
+    @discardableResult
+    func indicateServiceChanged(_ range: ClosedRange<UInt16>, generation: UInt64, only: UInt64?) async -> GATTDeliveryReport {
+        guard let handle = served.serviceChangedHandle, let cccd = served.serviceChangedConfigurationHandle else {
+            return GATTDeliveryReport()
+        }
+        // Start and End of Affected Attribute Handle Range, little-endian (Table 7.3).
+        let value: [UInt8] = [UInt8(truncatingIfNeeded: range.lowerBound), UInt8(truncatingIfNeeded: range.lowerBound >> 8),
+                              UInt8(truncatingIfNeeded: range.upperBound), UInt8(truncatingIfNeeded: range.upperBound >> 8)]
+        var targets: [(id: UInt64, engine: ATTEngine)] = []
+        for id in only.map({ [$0] }) ?? states.keys.sorted() {
+            // Service Changed goes even to change-unaware clients (2.5.2.1).
+            guard let state = states[id], state.configuration(cccd).contains(.indication) else { continue }
+            targets.append((id, state.engine))
+        }
+        let outcomes = await Self.indicate(value, handle: handle, to: targets)
+        var report = GATTDeliveryReport()
+        for (id, _) in targets {
+            guard let peer = states[id]?.peer ?? handles[id]?.peer else { continue }
+            if let error = outcomes[id] ?? nil {
+                report.failed[peer] = error
+                if error == .closed || error == .timeout { drop(id) }
+                continue
+            }
+            report.delivered.append(peer)
+            // "The client receives and confirms a Handle Value Indication for the Service Changed
+            // characteristic" makes a single-bearer client change-aware (2.5.2.1).
+            if var state = states[id], !state.isChangeAware, state.unawareSince == generation, self.generation == generation {
+                state.becomeAware()
+                states[id] = state
+            }
+        }
+        return report
+    }
+}

@@ -1,0 +1,188 @@
+import Testing
+import BLECore
+import ATT
+@testable import GATT
+
+/// Prepare Write and Execute Write: long writes, reliable writes, cancel, the queue's bound and
+/// the checks at execution (Core v5.4, Vol 3, Part F, 3.4.6; Part G, 4.9.4, 4.9.5).
+@Suite("GATT server: queued writes", .timeLimit(.minutes(1)))
+struct ServerQueuedWriteTests {
+    /// Prepare Write Request for `handle` at `offset` with `value`, in hex.
+    static func prepare(_ handle: UInt16, _ offset: UInt16, _ value: [UInt8]) -> String {
+        Hex.encode([0x16, UInt8(truncatingIfNeeded: handle), UInt8(truncatingIfNeeded: handle >> 8),
+                    UInt8(truncatingIfNeeded: offset), UInt8(truncatingIfNeeded: offset >> 8)] + value)
+    }
+
+    /// The echo a Prepare Write Response carries for the same part.
+    static func echo(_ handle: UInt16, _ offset: UInt16, _ value: [UInt8]) -> String {
+        "17" + prepare(handle, offset, value).dropFirst(2)
+    }
+
+    @Test("a long write in 18-octet parts, executed: the value is the parts in order")
+    func longWrite() async throws {
+        var h = try await ServerHarness.make(try ServerTest.database())
+        let value = (0..<50).map { UInt8($0) }
+        var offset = 0
+        while offset < value.count {
+            let part = Array(value[offset..<min(value.count, offset + 18)])
+            await h.expect(Self.prepare(0x0005, UInt16(offset), part), Self.echo(0x0005, UInt16(offset), part))
+            offset += 18
+        }
+        #expect(await h.connection.preparedWrites == (3, 50))
+        await h.expect("0a 0500", "0b" + Hex.encode(Array(ServerTest.longValue.prefix(22))))   // unchanged until executed
+        await h.expect("18 01", "19")                                                          // Execute Write: write all
+        #expect(await h.connection.preparedWrites == (0, 0))
+        await h.expect("0c 0500 0000", "0d" + Hex.encode(Array(value.prefix(22))))
+        await h.expect("0c 0500 2c00", "0d" + Hex.encode(Array(value.suffix(6))))
+        await h.close()
+    }
+
+    @Test("cancel: Flags 0x00 discards the queue; an empty queue executes to a plain response")
+    func cancel() async throws {
+        var h = try await ServerHarness.make(try ServerTest.database())
+        await h.expect(Self.prepare(0x0005, 0, [0x01]), Self.echo(0x0005, 0, [0x01]))
+        await h.expect("18 00", "19")
+        await h.expect("18 01", "19")
+        await h.expect("0a 0300", "0b 68656c6c6f")
+        await h.expect("0a 0500", "0b" + Hex.encode(Array(ServerTest.longValue.prefix(22))))
+        // reserved Flags: Invalid PDU, the queue kept
+        await h.expect(Self.prepare(0x0005, 0, [0x02]), Self.echo(0x0005, 0, [0x02]))
+        await h.expect("18 02", "01 18 0000 04")
+        #expect(await h.connection.preparedWrites.entries == 1)
+        await h.expect("18 01", "19")
+        await h.expect("0a 0500", "0b 02")
+        await h.close()
+    }
+
+    @Test("Prepare Write errors when each part arrives: Invalid Handle, Write Not Permitted, security")
+    func prepareErrors() async throws {
+        var h = try await ServerHarness.make(try ServerTest.database())
+        await h.expect(Self.prepare(0x00FF, 0, [0x01]), "01 16 ff00 01")
+        await h.expect(Self.prepare(0x0000, 0, [0x01]), "01 16 0000 01")
+        await h.expect(Self.prepare(0x0003, 0, [0x01]), "01 16 0300 03")
+        await h.expect(Self.prepare(0x0024, 0, [0x01]), "01 16 2400 03")   // Service Changed
+        #expect(await h.connection.preparedWrites.entries == 0)
+        // an offset far past the end is queued: it is checked at execution (3.4.6.1 note)
+        await h.expect(Self.prepare(0x0005, 400, [0x01]), Self.echo(0x0005, 400, [0x01]))
+        await h.close()
+    }
+
+    @Test("Execute Write: Invalid Offset (0x07) past the value's end; nothing written, queue cleared")
+    func invalidOffset() async throws {
+        var h = try await ServerHarness.make(try ServerTest.database())
+        await h.expect(Self.prepare(0x0005, 0, [0xAA]), Self.echo(0x0005, 0, [0xAA]))
+        await h.expect(Self.prepare(0x0005, 2, [0xBB]), Self.echo(0x0005, 2, [0xBB]))   // the value is 1 octet by then
+        await h.expect("18 01", "01 18 0500 07")
+        #expect(await h.connection.preparedWrites.entries == 0)
+        await h.expect("0a 0500", "0b" + Hex.encode(Array(ServerTest.longValue.prefix(22))))
+        await h.close()
+    }
+
+    @Test("Execute Write: Invalid Attribute Value Length (0x0d) past 512 octets, or past a CCCD's 2")
+    func invalidLength() async throws {
+        var h = try await ServerHarness.make(try ServerTest.database())
+        await h.exchangeMTU(517)
+        let full = [UInt8](repeating: 0x55, count: 512)
+        await h.expect(Self.prepare(0x0005, 0, full), Self.echo(0x0005, 0, full))
+        await h.expect(Self.prepare(0x0005, 512, [0x01]), Self.echo(0x0005, 512, [0x01]))
+        await h.expect("18 01", "01 18 0500 0d")
+        await h.expect(Self.prepare(0x0012, 1, [0x01, 0x00]), Self.echo(0x0012, 1, [0x01, 0x00]))
+        await h.expect("18 01", "01 18 1200 0d")
+        // within the CCCD: the second octet written alone at offset 1
+        await h.expect(Self.prepare(0x0012, 0, [0x01]), Self.echo(0x0012, 0, [0x01]))
+        await h.expect(Self.prepare(0x0012, 1, [0x00]), Self.echo(0x0012, 1, [0x00]))
+        await h.expect("18 01", "19")
+        #expect(await h.connection.configuration(for: 0x0011) == .notification)
+        await h.close()
+    }
+
+    @Test("a reliable write across handles is atomic: a fault in one writes none")
+    func atomic() async throws {
+        let log = ServerTest.Log()
+        var h = try await ServerHarness.make(try ServerTest.database(log: log))
+        await h.expect(Self.prepare(0x0005, 0, [0x01, 0x02]), Self.echo(0x0005, 0, [0x01, 0x02]))
+        await h.expect(Self.prepare(0x0019, 0, [0x09]), Self.echo(0x0019, 0, [0x09]))
+        await h.expect(Self.prepare(0x0012, 0, [0x02, 0x00]), Self.echo(0x0012, 0, [0x02, 0x00]))
+        await h.expect(Self.prepare(0x0015, 0, [0x02, 0x00]), Self.echo(0x0015, 0, [0x02, 0x00]))   // AAA9 cannot indicate
+        await h.expect("18 01", "01 18 1500 13")
+        await h.expect("0a 0500", "0b" + Hex.encode(Array(ServerTest.longValue.prefix(22))))
+        await h.expect("0a 1200", "0b 0000")
+        #expect(log.writes.isEmpty)   // the dynamic value's handler was never called
+        // without the fault: all three written, the dynamic one through its handler with its offset
+        await h.expect(Self.prepare(0x0005, 0, [0x01, 0x02]), Self.echo(0x0005, 0, [0x01, 0x02]))
+        await h.expect(Self.prepare(0x0019, 1, [0x09]), Self.echo(0x0019, 1, [0x09]))
+        await h.expect(Self.prepare(0x0012, 0, [0x02, 0x00]), Self.echo(0x0012, 0, [0x02, 0x00]))
+        await h.expect("18 01", "19")
+        await h.expect("0a 0500", "0b 0102")
+        await h.expect("0a 1900", "0b 0a09")
+        await h.expect("0a 1200", "0b 0200")
+        #expect(log.writes == ["1:09"])
+        await h.close()
+    }
+
+    @Test("a dynamic value's handler error ends the execution with its code, naming its handle")
+    func handlerError() async throws {
+        let log = ServerTest.Log()
+        var h = try await ServerHarness.make(try ServerTest.database(log: log))
+        await h.expect(Self.prepare(0x0019, 0, [0x01]), Self.echo(0x0019, 0, [0x01]))
+        await h.expect(Self.prepare(0x0019, 30, [0x02]), Self.echo(0x0019, 30, [0x02]))   // past 20: Application Error 0x80
+        await h.expect("18 01", "01 18 1900 80")
+        #expect(log.writes == ["0:01"])
+        await h.close()
+    }
+
+    @Test("the queue's bound: Prepare Queue Full (0x09); the refused part is not queued")
+    func queueFull() async throws {
+        let configuration = GATTServerConfiguration(prepareQueueLimit: GATTPrepareQueueLimit(maximumEntries: 3, maximumOctets: 40))
+        var h = try await ServerHarness.make(try ServerTest.database(), configuration: configuration)
+        for i in 0..<3 {
+            let part = [UInt8](repeating: UInt8(i), count: 10)
+            await h.expect(Self.prepare(0x0005, UInt16(i * 10), part), Self.echo(0x0005, UInt16(i * 10), part))
+        }
+        await h.expect(Self.prepare(0x0005, 30, [0x03]), "01 16 0500 09")       // a fourth entry
+        #expect(await h.connection.preparedWrites == (3, 30))
+        await h.expect("18 01", "19")
+        await h.expect("0a 0500", "0b" + Hex.encode([UInt8](repeating: 0, count: 10) + [UInt8](repeating: 1, count: 10)
+                                                    + [UInt8](repeating: 2, count: 2)))
+        // the octet bound: 40 octets
+        await h.expect(Self.prepare(0x0005, 0, [UInt8](repeating: 7, count: 18)), Self.echo(0x0005, 0, [UInt8](repeating: 7, count: 18)))
+        await h.expect(Self.prepare(0x0005, 18, [UInt8](repeating: 7, count: 18)), Self.echo(0x0005, 18, [UInt8](repeating: 7, count: 18)))
+        await h.expect(Self.prepare(0x0005, 36, [UInt8](repeating: 7, count: 5)), "01 16 0500 09")
+        await h.expect(Self.prepare(0x0005, 36, [UInt8](repeating: 7, count: 4)), Self.echo(0x0005, 36, [UInt8](repeating: 7, count: 4)))
+        #expect(await h.connection.preparedWrites == (3, 40))
+        await h.close()
+    }
+
+    @Test("a flood of long writes stops at the queue's bound with Prepare Queue Full, and stays bounded")
+    func flood() async throws {
+        var h = try await ServerHarness.make(try ServerTest.database())
+        await h.exchangeMTU(517)
+        let part = [UInt8](repeating: 0xA5, count: 512)
+        var accepted = 0, full = 0
+        for i in 0..<1_000 {
+            let answer = try #require(await h.send(Self.prepare(0x0005, UInt16(i % 8) * 64, part)))
+            if answer.hasPrefix("17") { accepted += 1 } else {
+                #expect(answer == "01160500" + "09")
+                full += 1
+            }
+        }
+        // The standard bound: 4096 octets = 8 parts of 512 (64 entries would come first for short parts).
+        #expect(accepted == 8)
+        #expect(full == 992)
+        #expect(await h.connection.preparedWrites == (8, 4096))
+        await h.close()
+    }
+
+    @Test("each connection has its own queue")
+    func perConnection() async throws {
+        var a = try await ServerHarness.make(try ServerTest.database())
+        var b = await ServerHarness.make(a.server)
+        await a.expect(Self.prepare(0x0005, 0, [0xA1]), Self.echo(0x0005, 0, [0xA1]))
+        await b.expect(Self.prepare(0x0005, 0, [0xB1]), Self.echo(0x0005, 0, [0xB1]))
+        await b.expect("18 00", "19")                // B cancels its own queue only
+        await a.expect("18 01", "19")
+        await b.expect("0a 0500", "0b a1")
+        await a.close()
+        await b.close()
+    }
+}
