@@ -8,19 +8,19 @@ import ATT
 @Suite("GATT server: signed writes", .timeLimit(.minutes(1)))
 struct ServerSignedWriteTests {
     /// The key of the example in Part F, 3.4.5.4: 0x611B64EBFBCD1FD372EC9196DF425E50.
-    static let key = GATTSigningKey(csrkNumber: ServerTest.hex("611B64EBFBCD1FD372EC9196DF425E50"))
+    static let key = GATTSigningKey(mostSignificantFirst: "611B64EBFBCD1FD372EC9196DF425E50")!
 
     /// ATT_SIGNED_WRITE_CMD for `handle` and `value` signed with `key` and `counter`, in hex.
     static func signedWrite(_ handle: UInt16, _ value: [UInt8], counter: UInt32, key: GATTSigningKey = key) -> String {
         let message = [0xD2, UInt8(truncatingIfNeeded: handle), UInt8(truncatingIfNeeded: handle >> 8)] + value
-        guard let signature = key.signature(for: message, signCounter: counter) else { return "" }
+        guard let signature = try? key.signature(of: message, signCounter: counter) else { return "" }
         return Hex.encode(message + signature.octets)
     }
 
     @Test("the example of Part F, 3.4.5.4: m = D212001337, SignCounter 1 -> 01000000 F1871E933C900FF2")
     func specificationExample() throws {
         // m: Signed Write Command, handle 0x0012, value 13 37; the CSRK 0x611B64EB...DF425E50
-        let signature = try #require(Self.key.signature(for: ServerTest.hex("D2 1200 1337"), signCounter: 1))
+        let signature = try Self.key.signature(of: ServerTest.hex("D2 1200 1337"), signCounter: 1)
         #expect(signature.signCounter == 1)
         // The CMAC is 0xF20F903C931E87F159B64F012574B4D0; the MAC is its 64 most significant bits.
         #expect(signature.mac == 0xF20F_903C_931E_87F1)
@@ -28,8 +28,8 @@ struct ServerSignedWriteTests {
         // The whole signed message, as the specification prints it, decodes and verifies.
         let command = try ATTSignedWriteCommand(decoding: ServerTest.hex("D21200133701000000F1871E933C900FF2"))
         #expect(Self.key.verifies(command))
-        #expect(GATTSigningKey(csrk: [UInt8](repeating: 0, count: 16)).verifies(command) == false)
-        #expect(GATTSigningKey(csrk: [0x01]).signature(for: [0xD2], signCounter: 0) == nil)   // not a 16-octet key
+        #expect(GATTSigningKey(octets: [UInt8](repeating: 0, count: 16))?.verifies(command) == false)
+        #expect(GATTSigningKey(octets: [0x01]) == nil)   // not a 16-octet key
     }
 
     @Test("accepted with the peer's CSRK and an increasing SignCounter; otherwise ignored")
@@ -50,7 +50,7 @@ struct ServerSignedWriteTests {
         try h.command(Hex.encode(forged))
         await h.expect("0a 1700", "0b 02")
         // Another key: ignored.
-        let other = GATTSigningKey(csrk: [UInt8](repeating: 0x11, count: 16))
+        let other = GATTSigningKey(octets: [UInt8](repeating: 0x11, count: 16))!
         try h.command(Self.signedWrite(0x0017, [0x05], counter: 3, key: other))
         await h.expect("0a 1700", "0b 02")
         // A greater SignCounter: written, and remembered.
@@ -73,7 +73,7 @@ struct ServerSignedWriteTests {
         var h = try await ServerHarness.make(database, options: GATTConnectionOptions(signingKey: Self.key))
         try h.command(Self.signedWrite(0x0003, [0x01], counter: 1))      // an unauthenticated CSRK: ignored
         await h.expect("0a 0300", "0b 00")
-        await h.connection.setSigningKey(GATTSigningKey(csrk: Self.key.csrk, isAuthenticated: true))
+        await h.connection.setSigningKey(GATTSigningKey(octets: Self.key.octets, isAuthenticated: true))
         try h.command(Self.signedWrite(0x0003, [0x02], counter: 2))
         await h.expect("0a 0300", "0b 02")
         await h.close()

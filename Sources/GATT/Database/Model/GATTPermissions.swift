@@ -3,10 +3,14 @@
 /// key size).
 ///
 /// An access that is permitted but requires nothing is ``open``. The server checks the
-/// requirements in the order the specification gives them: encryption, authentication,
-/// authorization, key size (see `GATTServer`); each has its own ATT error code.
+/// requirements in the order of Core v5.4, Vol 3, Part C, 10.3.1 (Table 10.2): encryption
+/// (Insufficient Authentication 0x05 when the peer has no key, Insufficient Encryption 0x0F
+/// when it has one), then key size, then authentication, then authorization last (the
+/// application's decision, Part C, 10.5); see `GATTPermissionCheck`. Each has its own ATT error
+/// code.
 public struct GATTAccess: Sendable, Hashable, CustomStringConvertible {
-    /// The link must be encrypted (else Insufficient Encryption, 0x0F).
+    /// The link must be encrypted (else Insufficient Encryption, 0x0F, or Insufficient
+    /// Authentication, 0x05, when the peer has no key to encrypt with).
     public var encryption: Bool
     /// The link must be encrypted with an authenticated (MITM-protected) key (else Insufficient
     /// Authentication, 0x05).

@@ -20,22 +20,28 @@ import CCrypto
 /// reversed. The MAC is the 64 most significant bits of the CMAC; the PDU carries SignCounter
 /// then MAC, each least significant octet first. The CMAC comes from OpenSSL's libcrypto
 /// through CCrypto; nothing is hand-rolled.
+///
+/// The client signs with it (``GATTClient``); the server verifies with it (``GATTServerConnection``).
 public struct GATTSigningKey: Sendable, Hashable, CustomStringConvertible {
     /// The key's 16 octets in transmission order (least significant first), as the SMP
     /// Signing Information command carries them (Part H, 3.6.6).
     public let octets: [UInt8]
+    /// Whether the CSRK came from an authenticated (MITM-protected) pairing: a write signed with
+    /// it satisfies an authentication requirement (LE security mode 2 level 2, Part C, 10.2.2).
+    public var isAuthenticated: Bool
 
     /// A key from its 16 octets in transmission order; nil for any other count.
-    public init?(octets: [UInt8]) {
+    public init?(octets: [UInt8], isAuthenticated: Bool = false) {
         guard octets.count == 16 else { return nil }
         self.octets = octets
+        self.isAuthenticated = isAuthenticated
     }
 
     /// A key from 32 hexadecimal digits, most significant first, as the specification's sample
     /// data writes keys; nil for any other text.
-    public init?(mostSignificantFirst hex: String) {
+    public init?(mostSignificantFirst hex: String, isAuthenticated: Bool = false) {
         guard let bytes = Hex.decode(hex), bytes.count == 16 else { return nil }
-        self.octets = bytes.reversed()
+        self.init(octets: bytes.reversed(), isAuthenticated: isAuthenticated)
     }
 
     /// The signature of `message` with `signCounter` (Part H, 2.4.5).
