@@ -10,14 +10,15 @@ enum ATTInbound: Sendable {
 /// Everything the peer sends: dispatch by PDU type (Part F, 3.3, Table 3.1), and the server
 /// role's queue.
 extension ATTEngine {
-    /// Reads the bearer until it closes, then ends the engine. Never waits for the server
-    /// handler, so responses and confirmations are taken in while a request is being served.
+    /// Reads the bearer until its input finishes, then lets the server role finish what it
+    /// received (see ``peerEnded()``). Never waits for the server handler, so responses and
+    /// confirmations are taken in while a request is being served.
     func readBearer() async {
         for await octets in bearer.received {
-            guard !isClosed else { break }
+            guard !isShutDown else { return }
             await receive(octets)
         }
-        await shutDown()
+        peerEnded()
     }
 
     /// Dispatches one PDU from the peer by its type.
@@ -87,10 +88,12 @@ extension ATTEngine {
     // MARK: Server role
 
     /// Serves the peer's requests and commands one at a time, in arrival order, until the
-    /// engine ends. Each request gets exactly one response.
+    /// engine shuts down or the peer has ended and everything it sent is served; then shuts
+    /// the engine down. Each request gets exactly one response while the bearer takes it.
     func serve(_ inbox: AsyncStream<ATTInbound>) async {
+        defer { Task { await self.shutDown() } }
         for await inbound in inbox {
-            guard !isClosed else { break }
+            guard !isShutDown else { break }
             switch inbound {
             case .invalidRequest(let opcode):
                 await sendAnswer(Self.errorResponse(to: opcode, .invalidPDU))
@@ -124,7 +127,7 @@ extension ATTEngine {
     private func answerExchangeMTU(_ exchange: ATTExchangeMTURequest) async {
         let response = ATTExchangeMTUResponse(serverRxMTU: localRxMTU)
         await sendAnswer(ATTPDU.exchangeMTUResponse(response).encoded)
-        guard !isClosed else { return }
+        guard !isShutDown else { return }
         applyMTU(response.effectiveMTU(clientRxMTU: exchange.clientRxMTU))
     }
 
@@ -151,7 +154,7 @@ extension ATTEngine {
 
     /// Sends a response or confirmation; a bearer that refuses it has closed, so the engine ends.
     private func sendAnswer(_ octets: [UInt8]) async {
-        guard !isClosed else { return }
+        guard !isShutDown else { return }
         do {
             try await bearer.send(octets)
         } catch {

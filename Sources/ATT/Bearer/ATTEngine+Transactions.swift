@@ -152,9 +152,33 @@ extension ATTEngine {
     // MARK: Ending
 
     /// Ends the engine, once: pending transactions fail with ``ATTError/closed``, callers
-    /// waiting their turn are resumed to throw it, the streams finish, and the bearer closes.
-    /// Every state change happens before the first suspension, so no call can slip in between.
+    /// waiting their turn are resumed to throw it, the streams finish, the bearer closes, and
+    /// ``waitUntilClosed()`` returns. Every state change happens before the first suspension,
+    /// so no call can slip in between.
     func shutDown() async {
+        guard !isShutDown else { return }
+        isShutDown = true
+        endClientRole()
+        inboxInput.finish()
+        for waiter in closedWaiters {
+            continuationsResumed += 1
+            waiter.resume()
+        }
+        closedWaiters = []
+        await bearer.close()
+    }
+
+    /// The peer sends nothing more (the bearer's input finished): nothing outstanding can be
+    /// answered, so the client role ends at once; the server role still answers, in order, the
+    /// requests already received, while the bearer accepts them, and then the engine shuts down.
+    func peerEnded() {
+        endClientRole()
+        inboxInput.finish()
+    }
+
+    /// Fails what waits for the peer (the outstanding request and indication, and the callers
+    /// waiting their turn) with ``ATTError/closed``, finishes the streams, and refuses new calls.
+    private func endClientRole() {
         guard !isClosed else { return }
         isClosed = true
         finish(.request, with: .failure(.closed))
@@ -165,8 +189,6 @@ extension ATTEngine {
         }
         serverInitiatedInput.finish()
         mtuInput.finish()
-        inboxInput.finish()
-        await bearer.close()
     }
 
     // MARK: MTU

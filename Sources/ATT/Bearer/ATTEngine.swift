@@ -39,8 +39,11 @@ import BLECore
 ///
 /// **Closing.** ``close()``, the peer closing, a timeout or a failed send end the engine:
 /// every pending call is resumed exactly once (the outstanding ones and those waiting their
-/// turn), and ``serverInitiated`` and ``mtuUpdates`` finish. Call ``close()`` when done: until
-/// the bearer closes, the engine's reading task keeps it alive.
+/// turn), and ``serverInitiated`` and ``mtuUpdates`` finish. When the peer closes (the bearer's
+/// input ends), the server role still answers the requests it had already received, in order,
+/// for as long as the bearer accepts them (a half-closed stream such as standard input does);
+/// then the engine shuts down and ``waitUntilClosed()`` returns. Call ``close()`` when done:
+/// until the bearer closes, the engine's reading task keeps it alive.
 ///
 /// **Re-entrancy.** The handler runs outside the actor, in a task of its own that serves the
 /// peer's requests one at a time, so it may call back into the engine (``indicate(_:)``,
@@ -77,8 +80,12 @@ public actor ATTEngine {
 
     /// The ATT_MTU in effect, in octets: 23 until an exchange completes (Part F, 3.4.2).
     public internal(set) var mtu: Int = ATTEngine.defaultMTU
-    /// Whether the engine has ended (closed, the peer closed, a timeout, a failed send).
+    /// Whether the engine has ended for callers (closed, the peer closed, a timeout, a failed
+    /// send): every call throws ``ATTError/closed``.
     public internal(set) var isClosed = false
+    /// Whether the engine has shut down altogether: the server role has stopped too and the
+    /// bearer is closed. After the peer closes, the server role first answers what it received.
+    public internal(set) var isShutDown = false
     /// Whether the engine ended because a transaction timed out.
     public internal(set) var didTimeOut = false
     /// Whether this end has sent its (one) ATT_EXCHANGE_MTU_REQ.
@@ -95,6 +102,7 @@ public actor ATTEngine {
     var outstandingRequest: ATTTransaction?
     var outstandingIndication: ATTTransaction?
     var lastTransactionID: UInt64 = 0
+    var closedWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Continuations made and resumed by the engine, for tests that prove each pending call is
     /// resumed exactly once.
@@ -249,5 +257,13 @@ public actor ATTEngine {
     /// ``ATTError/closed``. Closing again does nothing.
     public func close() async {
         await shutDown()
+    }
+
+    /// Returns once the engine has shut down: after ``close()``, a timeout, a failed send, or
+    /// the peer closing (once the server role has answered the requests it had received).
+    public func waitUntilClosed() async {
+        guard !isShutDown else { return }
+        continuationsMade += 1
+        await withCheckedContinuation { closedWaiters.append($0) }
     }
 }

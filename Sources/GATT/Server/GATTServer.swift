@@ -135,7 +135,7 @@ public actor GATTServer {
     /// Detaches every connection whose engine has closed.
     public func removeClosedConnections() async {
         for (id, state) in states {
-            if await state.engine.isClosed { drop(id) }
+            if await state.engine.isShutDown { drop(id) }
         }
     }
 
