@@ -37,7 +37,7 @@ let package = Package(
         // Capture files and the dissector HCI -> L2CAP -> ATT/SMP -> GATT meaning.
         .target(name: "Capture", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT"]),
 
-        .executableTarget(name: "blectl", dependencies: ["BLECore", "Capture"]),
+        .executableTarget(name: "blectl", dependencies: ["BLECore", "ATT", "GATT", "PDUScript", "Capture"]),
         .executableTarget(name: "BLEBenchmarks", dependencies: ["BLECore", "HCI", "L2CAP", "ATT", "Capture"]),
 
         // Shared by the test targets: the real captures' location and the tshark runner.

@@ -166,8 +166,11 @@ extension PDUScriptRunner {
         return await run(script, device: device, scriptEnd: scriptEnd)
     }
 
-    /// `none`; `encrypted [key-size N]`; `authenticated [key-size N]`; `authorized` may follow either.
-    static func parseSecurity(_ text: String?) throws(PDUScriptDeviceError) -> ATTSecurity {
+    /// The link security a `security:` header (or `blectl serve --security`) names: `none`;
+    /// `encrypted [key-size N]`; `authenticated [key-size N]`; `authorized` may follow either.
+    ///
+    /// - Throws: ``PDUScriptDeviceError`` for an unknown word or a key size outside 7...16 octets.
+    public static func parseSecurity(_ text: String?) throws(PDUScriptDeviceError) -> ATTSecurity {
         var security = ATTSecurity.none
         guard let text else { return security }
         var words = text.split(separator: " ").map(String.init)[...]

@@ -11,12 +11,17 @@ enum BlectlCommand {
           Decode a capture (btsnoop, pcap, pcapng) down to ATT, SMP and L2CAP signaling, then
           summarise devices, connections, ATT PDU counts and GATT tables. `blectl decode --help`
           says more.
+      serve --db FILE.json --bearer stdio
+          Run the GATT server on a database, its ATT bearer on standard input and output (one hex
+          PDU per line). `blectl serve --help` says more.
+      gatt-script FILE...
+          Run PDU scripts against the stack's GATT server or client; PASS or FAIL for each.
       help     Show this text.
       version  Show blectl's version.
     """
 
     /// Runs the command in `arguments` (without the program name) and returns the exit status.
-    static func run(arguments: [String], output: inout OutputBuffer) -> Int32 {
+    static func run(arguments: [String], output: inout OutputBuffer) async -> Int32 {
         guard let command = arguments.first else {
             printError(usage)
             return 2
@@ -25,6 +30,10 @@ enum BlectlCommand {
         switch command {
         case "decode":
             return DecodeCommand.run(arguments: rest, output: &output)
+        case "serve":
+            return await ServeCommand.run(arguments: rest, output: &output)
+        case "gatt-script":
+            return await GATTScriptCommand.run(arguments: rest, output: &output)
         case "help", "-h", "--help":
             output.line(usage)
             return 0

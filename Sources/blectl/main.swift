@@ -11,7 +11,12 @@ import Glibc
 // signal that kills the process.
 signal(SIGPIPE, SIG_IGN)
 
-var standardOutput = OutputBuffer(fileDescriptor: 1)
-let status = BlectlCommand.run(arguments: Array(CommandLine.arguments.dropFirst()), output: &standardOutput)
-standardOutput.flush()
-exit(status)
+/// Runs the command line and returns the exit status, with standard output buffered.
+func main() async -> Int32 {
+    var standardOutput = OutputBuffer(fileDescriptor: 1)
+    let status = await BlectlCommand.run(arguments: Array(CommandLine.arguments.dropFirst()), output: &standardOutput)
+    standardOutput.flush()
+    return status
+}
+
+exit(await main())
