@@ -11,13 +11,15 @@ import Glibc
 /// a client in, the server's PDUs out). ATT_MTU starts at 23. It runs until standard input ends.
 enum ServeCommand {
     static let usage = """
-    usage: blectl serve --db FILE.json --bearer stdio [--security none|encrypted|authenticated] [--name NAME]
+    usage: blectl serve --db FILE.json --bearer stdio [--security SECURITY] [--name NAME]
 
     Runs the GATT server on the database in FILE.json (docs/gatt-database-json.md). With --bearer stdio,
     its ATT bearer is standard input and output: each line of input is one ATT PDU from a client in
     hexadecimal (`#` starts a comment), each line of output one PDU from the server. ATT_MTU starts at 23.
-    The server runs until standard input ends. --security is what the link offers the server's
-    permission checks (default none); --name sets the GAP Device Name (default LinuxBLE).
+    The server answers everything it read and exits when standard input ends. --security is what the
+    link offers the server's permission checks, as words: none (the default), encrypted, authenticated,
+    authorized, key-size 7...16 (e.g. --security "encrypted key-size 7"); --name sets the GAP Device
+    Name (default LinuxBLE).
     """
 
     static func run(arguments: [String], output: inout OutputBuffer) async -> Int32 {

@@ -8,33 +8,11 @@ struct DecodeCommandTests {
         .deletingLastPathComponent()
     static let demo = root.appendingPathComponent("Fixtures/captures/bumble-heart-rate.btsnoop").path
 
-    struct Run {
-        var status: Int32
-        var output: String
-        var error: String
-        var lines: [Substring] { output.split(separator: "\n", omittingEmptySubsequences: false).dropLast() }
-        /// The per-packet lines: everything before the blank line that opens the summary.
-        var packetLines: [Substring] { Array(lines.prefix { !$0.isEmpty }) }
-    }
+    typealias Run = BlectlRun
 
     /// Runs the blectl built beside this test bundle.
     static func blectl(_ arguments: String...) throws -> Run {
-        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [directory, directory.deletingLastPathComponent()].map { $0.appendingPathComponent("blectl").path }
-        let executable = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
-                                      "blectl is not built next to the tests (\(candidates))")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-                   error: String(decoding: error, as: UTF8.self))
+        try BlectlRun(arguments)
     }
 
     @Test("one line per packet down to ATT, then the summary with the GATT table")

@@ -23,7 +23,8 @@ public protocol ATTBearer: AnyObject, Sendable {
     func send(_ pdu: [UInt8]) async throws(ATTBearerError)
 
     /// The PDUs received from the peer, in order, each whole. The stream finishes when the
-    /// bearer closes, at either end. It has one reader.
+    /// bearer closes, at either end, or when a half-closed transport (standard input) has no
+    /// more input while ``send(_:)`` still works. It has one reader.
     var received: AsyncStream<[UInt8]> { get }
 
     /// Closes the bearer: ``received`` finishes at both ends and later sends at either end
