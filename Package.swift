@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "Capture", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT"]),
 
         .executableTarget(name: "blectl", dependencies: ["BLECore", "ATT", "GATT", "PDUScript", "Capture"]),
-        .executableTarget(name: "BLEBenchmarks", dependencies: ["BLECore", "HCI", "L2CAP", "ATT", "Capture"]),
+        .executableTarget(name: "BLEBenchmarks", dependencies: ["BLECore", "HCI", "L2CAP", "ATT", "GATT", "Capture"]),
 
         // Shared by the test targets: the real captures' location and the tshark runner.
         // Foundation only (no Testing), so any test target can depend on it.

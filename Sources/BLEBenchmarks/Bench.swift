@@ -29,6 +29,26 @@ struct Bench {
         return Result(name: name, unit: unit, operationsPerRound: operations, roundSeconds: times)
     }
 
+    /// ``measure(_:unit:operations:rounds:_:)`` for async work: one warm-up round, then `rounds`.
+    static func measureAsync(_ name: String, unit: String, operations: Int, rounds: Int = 5,
+                             _ body: () async throws -> Int) async rethrows -> Result {
+        var sink = try await body()
+        var times: [Double] = []
+        let clock = ContinuousClock()
+        for _ in 0..<rounds {
+            let start = clock.now
+            sink &+= try await body()
+            times.append(seconds(clock.now - start))
+        }
+        if sink == 42_424_242 { print("") }
+        return Result(name: name, unit: unit, operationsPerRound: operations, roundSeconds: times)
+    }
+
+    /// A duration in seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
     /// Runs `executable` with `arguments`, standard output and error to /dev/null, `rounds`
     /// times after one warm-up run; returns the wall seconds of each. It uses posix_spawn and
     /// waitpid directly: Foundation's Process adds a polling delay of its own to every run.

@@ -1,4 +1,5 @@
-// make bench: codec and decoder throughput, and the wall time of `blectl decode` on a real
+// make bench: codec and decoder throughput, the GATT server's request and notification rates and
+// the round trips of discovery against a cached reconnection, and the wall time of `blectl decode` on a real
 // capture next to tshark's on the same file. Build in release (`swift run -c release`).
 
 import ATT
@@ -61,11 +62,22 @@ results.append(Bench.measure("capture records dissected and printed as lines", u
     return n
 })
 
-print("| benchmark | rate (median of 7) | best |")
+results.append(try await GATTBench.requestRate(connections: 1, perConnection: 20_000))
+results.append(try await GATTBench.requestRate(connections: 8, perConnection: 5_000))
+results.append(try await GATTBench.notificationRate(count: 100_000))
+
+print("| benchmark | rate (median of 7; GATT: of 5) | best |")
 print("|---|---:|---:|")
 for r in results {
     print("| \(r.name) | \(Bench.format(r.medianRate)) \(r.unit) | \(Bench.format(r.bestRate)) \(r.unit) |")
 }
+print("")
+
+let trips = try await GATTBench.roundTrips()
+print("ATT requests from a client to the reference database (\(GATTBench.referenceDatabase.split(separator: "/").suffix(2).joined(separator: "/"))), median wall time of 5:")
+print(String(format: "  cold discovery (MTU exchange, services, characteristics, descriptors)  %d requests  %.2f ms", trips.cold, trips.coldSeconds * 1000))
+print(String(format: "  cached reconnection (Database Hash matches, Part G 2.5.2.1)            %d requests  %.2f ms",
+             trips.cached, trips.cachedSeconds * 1000) + (trips.cached == 1 ? "  (target: 1, met)" : "  (target: 1, NOT met)"))
 print("")
 
 // blectl decode against tshark, each as a process writing to /dev/null.
