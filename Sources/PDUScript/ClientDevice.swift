@@ -10,7 +10,8 @@ import GATT
 /// `discover-descriptors VALUE-HANDLE` (services and characteristics named by handles from an
 /// earlier discovery in the same script); `read H`, `read-long H [OFFSET]`,
 /// `read-by-uuid UUID [START END]`, `read-multiple H H...`, `read-multiple-variable H H...`;
-/// `write H HEX`, `write-command H HEX`, `write-long H HEX`, `reliable-write H HEX [H HEX...]`;
+/// `write H HEX`, `write-command H HEX`, `write-long H HEX`, `write-long-offset H OFFSET HEX`,
+/// `reliable-write H HEX [H HEX...]`;
 /// `subscribe VALUE-HANDLE notify|indicate`, `unsubscribe VALUE-HANDLE`, `next-notification`
 /// (waits for the next value of any subscription); `discover-database` (robust caching, Part G,
 /// 2.5.2), `read-database-hash`, `known-services` (the tree the client holds, no PDU),
@@ -125,6 +126,10 @@ public actor ClientDevice: PDUScriptDevice {
             return "ok"
         case "write-long":
             try await client.writeLong(try ScriptArguments.octets(a.dropFirst()), to: try handle(a, 0))
+            return "ok"
+        case "write-long-offset":
+            let offset = try ScriptArguments.handle(try ScriptArguments.argument(a, 1, "offset"))
+            try await client.writeLong(try ScriptArguments.octets(a.dropFirst(2)), to: try handle(a, 0), offset: offset)
             return "ok"
         case "reliable-write":
             guard a.count.isMultiple(of: 2), !a.isEmpty else { throw PDUScriptDeviceError("reliable-write takes handle and value pairs") }
