@@ -10,22 +10,46 @@ import GATT
 /// `discover-descriptors VALUE-HANDLE` (services and characteristics named by handles from an
 /// earlier discovery in the same script); `read H`, `read-long H [OFFSET]`,
 /// `read-by-uuid UUID [START END]`, `read-multiple H H...`, `read-multiple-variable H H...`;
-/// `write H HEX`, `write-command H HEX`, `write-long H HEX`, `reliable-write H HEX [H HEX...]`;
-/// `subscribe VALUE-HANDLE notify|indicate`, `next-notification` (waits for the next value of
-/// any subscription).
+/// `write H HEX`, `write-command H HEX`, `write-long H HEX`, `write-long-offset H OFFSET HEX`,
+/// `reliable-write H HEX [H HEX...]`;
+/// `subscribe VALUE-HANDLE notify|indicate`, `unsubscribe VALUE-HANDLE`, `next-notification`
+/// (waits for the next value of any subscription); `discover-database` (robust caching, Part G,
+/// 2.5.2), `read-database-hash`, `known-services` (the tree the client holds, no PDU),
+/// `next-service-change` (Part G, 7.1); `signing-key CSRK [SIGNCOUNTER]`, `signed-write H HEX`
+/// (Part G, 4.9.2); `timed ACTION ARGS...` (runs ACTION, and moves the test clock 30 s once the
+/// ATT engine's transaction timer is armed, Part F, 3.3.3).
+///
+/// The client keeps discovered databases in an ``InMemoryGATTClientCache`` under one peer
+/// identity, so a second `discover-database` in a script takes the tree from the cache when
+/// the Database Hash is unchanged.
 public actor ClientDevice: PDUScriptDevice {
     let engine: ATTEngine
     let client: GATTClient
+    /// The clock of the engine's transaction timer, when it is a ``TestClock`` (for `timed`).
+    let testClock: TestClock?
     var services: [UInt16: RemoteService] = [:]
     var characteristics: [UInt16: RemoteCharacteristic] = [:]
     var notifications: [RemoteNotification] = []
     var notificationWaiter: CheckedContinuation<RemoteNotification?, Never>?
     var subscriptionTasks: [Task<Void, Never>] = []
+    /// The live subscriptions per value handle, oldest first (for `unsubscribe`).
+    var subscriptions: [UInt16: [GATTClientSubscription]] = [:]
+    var serviceChanges: [ClosedRange<UInt16>] = []
+    var serviceChangeWaiter: CheckedContinuation<ClosedRange<UInt16>?, Never>?
+    var serviceChangesEnded = false
 
-    /// A client on `bearer`, with an ATT engine whose timeouts run on `clock`.
+    /// A client on `bearer`, with an ATT engine whose timeouts run on `clock`, caching
+    /// discovered databases in memory for one peer.
     public init(bearer: any ATTBearer, clock: any Clock<Duration>) {
         engine = ATTEngine(bearer: bearer, clock: clock)
-        client = GATTClient(engine: engine)
+        testClock = clock as? TestClock
+        client = GATTClient(engine: engine, configuration: .init(cache: InMemoryGATTClientCache(),
+                                                                 peer: GATTPeerIdentity("PDU script peer")))
+        let changes = client.serviceChanges
+        Task { [weak self] in
+            for await range in changes { await self?.changed(range) }
+            await self?.changed(nil)
+        }
     }
 
     public func perform(_ action: String, _ arguments: [String]) async throws(PDUScriptDeviceError) -> String {
@@ -46,6 +70,8 @@ public actor ClientDevice: PDUScriptDevice {
         await engine.close()
         notificationWaiter?.resume(returning: nil)
         notificationWaiter = nil
+        serviceChangeWaiter?.resume(returning: nil)
+        serviceChangeWaiter = nil
     }
 
     func run(_ action: String, _ a: [String]) async throws -> String {
@@ -101,6 +127,10 @@ public actor ClientDevice: PDUScriptDevice {
         case "write-long":
             try await client.writeLong(try ScriptArguments.octets(a.dropFirst()), to: try handle(a, 0))
             return "ok"
+        case "write-long-offset":
+            let offset = try ScriptArguments.handle(try ScriptArguments.argument(a, 1, "offset"))
+            try await client.writeLong(try ScriptArguments.octets(a.dropFirst(2)), to: try handle(a, 0), offset: offset)
+            return "ok"
         case "reliable-write":
             guard a.count.isMultiple(of: 2), !a.isEmpty else { throw PDUScriptDeviceError("reliable-write takes handle and value pairs") }
             var writes: [GATTReliableWrite] = []
@@ -115,10 +145,57 @@ public actor ClientDevice: PDUScriptDevice {
             }
             let kind: GATTClientSubscription.Kind = (a.count > 1 && a[1] == "indicate") ? .indication : .notification
             let subscription = try await client.notifications(for: characteristic, kind: kind)
+            subscriptions[characteristic.valueHandle, default: []].append(subscription)
             subscriptionTasks.append(Task { [weak self] in
                 for await value in subscription { await self?.received(value) }
             })
             return "ok"
+        case "unsubscribe":
+            let h = try handle(a, 0)
+            guard var live = subscriptions[h], !live.isEmpty else {
+                throw PDUScriptDeviceError("no subscription to \(Self.hex(h))")
+            }
+            let subscription = live.removeFirst()
+            subscriptions[h] = live
+            await subscription.cancel()
+            return "ok"
+        case "discover-database":
+            let tree = remember(try await client.discoverDatabase())
+            for service in tree {
+                for c in service.characteristics { characteristics[c.valueHandle] = c }
+            }
+            return Self.text(tree) + (await client.usedCachedDatabase ? " (cached)" : "")
+        case "known-services":
+            return Self.text(await client.services)
+        case "read-database-hash":
+            guard let hash = try await client.readDatabaseHash() else { return "hash none" }
+            return "hash " + Hex.encode(hash)
+        case "next-service-change":
+            guard let range = await nextServiceChange() else { return "none" }
+            return "changed \(Self.hex(range.lowerBound))..\(Self.hex(range.upperBound))"
+        case "signing-key":
+            let text = try ScriptArguments.argument(a, 0, "CSRK")
+            guard let key = GATTSigningKey(mostSignificantFirst: text) else { throw PDUScriptDeviceError("not a CSRK: \(text)") }
+            let counter = a.count > 1 ? UInt32(a[1]) : 0
+            guard let counter else { throw PDUScriptDeviceError("not a SignCounter: \(a[1])") }
+            await client.setSigningKey(key, signCounter: counter)
+            return "ok"
+        case "signed-write":
+            try await client.signedWriteWithoutResponse(try ScriptArguments.octets(a.dropFirst()), to: try handle(a, 0))
+            return "ok"
+        case "timed":
+            guard let clock = testClock else { throw PDUScriptDeviceError("timed needs the test clock") }
+            let name = try ScriptArguments.argument(a, 0, "action")
+            let rest = Array(a.dropFirst())
+            let operation = Task { try await self.run(name, rest) }
+            // Wait (up to 2 s) for the engine to arm its transaction timer, then let 30 s pass.
+            var polls = 0
+            while clock.sleeperCount == 0, polls < 200 {
+                try? await Task.sleep(for: .milliseconds(10))
+                polls += 1
+            }
+            clock.advance(by: .seconds(30))
+            return try await operation.value
         case "next-notification":
             guard let value = await nextNotification() else { return "none" }
             return "\(value.isIndication ? "indication" : "notification") \(Self.hex(value.handle)) \(Hex.encode(value.value))"
@@ -139,6 +216,24 @@ public actor ClientDevice: PDUScriptDevice {
     func nextNotification() async -> RemoteNotification? {
         if !notifications.isEmpty { return notifications.removeFirst() }
         return await withCheckedContinuation { notificationWaiter = $0 }
+    }
+
+    /// The next range a Service Changed indication covered, once the client has rediscovered it.
+    func nextServiceChange() async -> ClosedRange<UInt16>? {
+        if !serviceChanges.isEmpty { return serviceChanges.removeFirst() }
+        if serviceChangesEnded { return nil }
+        return await withCheckedContinuation { serviceChangeWaiter = $0 }
+    }
+
+    /// A range from ``GATTClient/serviceChanges``, or nil when that stream ended.
+    func changed(_ range: ClosedRange<UInt16>?) {
+        if range == nil { serviceChangesEnded = true }
+        if let waiter = serviceChangeWaiter {
+            serviceChangeWaiter = nil
+            waiter.resume(returning: range)
+        } else if let range {
+            serviceChanges.append(range)
+        }
     }
 
     func remember(_ found: [RemoteService]) -> [RemoteService] {

@@ -110,6 +110,16 @@ struct ClientDeclarationTests {
         expectMalformed(.unexpectedTrailingOctets(offset: 6, count: 1)) {
             () throws(GATTClientError) in try RemoteDeclarations.include(include + [0x00], handle: 0x0010)
         }
+        // An include whose End Group Handle (0x0002) lies below its service (0x0004), and one
+        // naming the reserved handle 0x0000 (Part G, 3.2; Part F, 3.2.2).
+        expectMalformed(.invalidValue(field: "End Group Handle", offset: 2, reason: "0x0002 is below the included service 0x0004")) {
+            () throws(GATTClientError) in try RemoteDeclarations.include(ClientTest.hex("0400 0200 0f18"), handle: 0x0010)
+        }
+        expectMalformed(.invalidValue(field: "Included Service Attribute Handle", offset: 0, reason: "0x0000 is reserved")) {
+            () throws(GATTClientError) in try RemoteDeclarations.include(ClientTest.hex("0000 0400"), handle: 0x0010)
+        }
+        // A one-handle service (declaration only) is valid.
+        #expect((try? RemoteDeclarations.include(ClientTest.hex("0400 0400 0f18"), handle: 0x0010))?.endHandle == 0x0004)
 
         let changed = ClientTest.hex("1900 ffff")
         for cut in 0..<changed.count {

@@ -18,12 +18,23 @@ enum RemoteDeclarations {
     /// Handle (2), End Group Handle (2), then the Service UUID (2) only when it is a 16-bit UUID.
     ///
     /// - Returns: the two handles, and the UUID when the value carries one.
+    /// - Throws: a malformed value when the Included Service Attribute Handle is 0x0000 or the
+    ///   End Group Handle lies below it.
     static func include(_ value: [UInt8], handle: UInt16) throws(GATTClientError)
         -> (serviceHandle: UInt16, endHandle: UInt16, uuid: BluetoothUUID?)
     {
         try parse(value, handle: handle) { (r: inout ByteReader) throws(BLEDecodingError) in
             let service = try r.readUInt16("Included Service Attribute Handle")
+            // Handle 0x0000 is reserved (Part F, 3.2.2): no service declaration can have it.
+            guard service != 0x0000 else {
+                throw .invalidValue(field: "Included Service Attribute Handle", offset: 0, reason: "0x0000 is reserved")
+            }
             let end = try r.readUInt16("End Group Handle")
+            // The included service's group ends at or after its declaration (Part G, 3.2, Table 3.2).
+            guard end >= service else {
+                throw .invalidValue(field: "End Group Handle", offset: 2,
+                                    reason: "\(RemoteText.hex16(end)) is below the included service \(RemoteText.hex16(service))")
+            }
             if r.isAtEnd { return (service, end, nil) }
             return (service, end, BluetoothUUID(try r.readUInt16("Service UUID")))
         }
