@@ -32,14 +32,28 @@ extension ATTEngine {
     /// | notification | client | yielded to ``serverInitiated``; undecodable: ignored |
     /// | indication | client | yielded to ``serverInitiated``, then confirmed; undecodable: confirmed only |
     ///
-    /// An empty PDU has no opcode to answer and is ignored.
+    /// An empty PDU has no opcode to answer and is ignored. A PDU longer than ``mtu`` breaks
+    /// Part F, 3.2.8 (ATT_MTU bounds every PDU) and is not acted on: a request is answered with
+    /// Invalid PDU, a response fails the outstanding request with
+    /// ``ATTError/responseTooLarge(size:mtu:)``, an indication is confirmed only, anything
+    /// else is dropped. (An undefined opcode is answered Request Not Supported whatever its size.)
     func receive(_ octets: [UInt8]) async {
         guard let first = octets.first else { return }
+        let opcode = ATTOpcode(rawValue: first)
+        let limit = max(mtu, agreedMTU ?? 0)
+        guard octets.count <= limit || opcode.kind == .unknown else {
+            switch opcode.kind {
+            case .request: inboxInput.yield(.invalidRequest(opcode))
+            case .response: receivedResponse(.failure(.responseTooLarge(size: octets.count, mtu: limit)))
+            case .indication: await confirmIndication()
+            case .command, .notification, .confirmation, .unknown: break
+            }
+            return
+        }
         let pdu: ATTPDU
         do {
             pdu = try ATTPDU.decode(octets)
         } catch {
-            let opcode = ATTOpcode(rawValue: first)
             switch opcode.kind {
             case .request: inboxInput.yield(.invalidRequest(opcode))
             case .response: receivedResponse(.failure(.invalidPDU(error)))
@@ -76,6 +90,10 @@ extension ATTEngine {
             answers = error.requestOpcodeInError == current.opcode
         } else {
             answers = response.opcode.answeredRequest == current.opcode
+        }
+        if answers, case .exchangeMTUResponse(let exchange) = response, let clientRxMTU = sentClientRxMTU {
+            // The client applies the new ATT_MTU once it has the response (Part F, 3.4.2.2).
+            applyMTU(exchange.effectiveMTU(clientRxMTU: clientRxMTU))
         }
         finish(.request, id: current.id, with: answers ? received : .failure(.unexpectedResponse(response)))
     }
@@ -126,9 +144,12 @@ extension ATTEngine {
     /// Server Rx MTU, and the minimum is applied again as the client will.
     private func answerExchangeMTU(_ exchange: ATTExchangeMTURequest) async {
         let response = ATTExchangeMTUResponse(serverRxMTU: localRxMTU)
+        let agreed = response.effectiveMTU(clientRxMTU: exchange.clientRxMTU)
+        agreedMTU = Int(agreed)
         await sendAnswer(ATTPDU.exchangeMTUResponse(response).encoded)
+        agreedMTU = nil
         guard !isShutDown else { return }
-        applyMTU(response.effectiveMTU(clientRxMTU: exchange.clientRxMTU))
+        applyMTU(agreed)
     }
 
     /// The octets to send for the handler's answer to `request`: the answer itself when it is a

@@ -35,7 +35,9 @@ import BLECore
 /// starts the exchange, the engine answers with the bearer's ``ATTBearer/maximumMTU``. Either
 /// way the ATT_MTU becomes min(Client Rx MTU, Server Rx MTU), never below 23, and is published
 /// on ``mtuUpdates``. A PDU longer than ``mtu`` is refused with ``ATTError/pduTooLarge(size:mtu:)``
-/// at the call site; nothing is truncated.
+/// at the call site; nothing is truncated. A PDU from the peer longer than ``mtu`` is not acted
+/// on (3.2.8): a request gets Invalid PDU, a response fails the request with
+/// ``ATTError/responseTooLarge(size:mtu:)``.
 ///
 /// **Closing.** ``close()``, the peer closing, a timeout or a failed send end the engine:
 /// every pending call is resumed exactly once (the outstanding ones and those waiting their
@@ -103,6 +105,12 @@ public actor ATTEngine {
     var outstandingIndication: ATTTransaction?
     var lastTransactionID: UInt64 = 0
     var closedWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The Client Rx MTU of the ATT_EXCHANGE_MTU_REQ this end sent, in octets.
+    var sentClientRxMTU: UInt16?
+    /// The ATT_MTU agreed in an ATT_EXCHANGE_MTU_RSP this end is sending: PDUs from the peer may
+    /// be that long already (it applies the MTU on receipt), though ``mtu`` changes only once the
+    /// response is sent (Part F, 3.4.2.2).
+    var agreedMTU: Int?
 
     /// Continuations made and resumed by the engine, for tests that prove each pending call is
     /// resumed exactly once.
@@ -189,17 +197,14 @@ public actor ATTEngine {
         }
         let octets = pdu.encoded
         guard octets.count <= mtu else { throw .pduTooLarge(size: octets.count, mtu: mtu) }
-        var mtuRequest: ATTExchangeMTURequest?
         if case .exchangeMTURequest(let exchange) = pdu {
             guard !hasExchangedMTU else { throw .mtuAlreadyExchanged }
             hasExchangedMTU = true
-            mtuRequest = exchange
+            sentClientRxMTU = exchange.clientRxMTU
         }
-        let response = try await transact(octets, opcode: pdu.opcode, on: .request)
-        if let mtuRequest, case .exchangeMTUResponse(let exchange) = response {
-            applyMTU(exchange.effectiveMTU(clientRxMTU: mtuRequest.clientRxMTU))
-        }
-        return response
+        // An ATT_EXCHANGE_MTU_RSP applies its MTU as it is received (see receive(_:)), before any
+        // PDU that follows it is taken in.
+        return try await transact(octets, opcode: pdu.opcode, on: .request)
     }
 
     /// Sends a PDU that gets no answer: a command (ATT_WRITE_CMD, ATT_SIGNED_WRITE_CMD, or an

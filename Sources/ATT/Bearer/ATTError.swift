@@ -21,6 +21,9 @@ public enum ATTError: Error, Hashable, Sendable, CustomStringConvertible {
     case unexpectedResponse(ATTPDU)
     /// The peer's response to the outstanding request did not decode.
     case invalidPDU(ATTDecodingError)
+    /// The peer's response to the outstanding request was `size` octets, longer than the
+    /// ATT_MTU in effect (`mtu` octets), the largest PDU either side may send (Part F, 3.2.8).
+    case responseTooLarge(size: Int, mtu: Int)
     /// The PDU's type does not fit the call: ``ATTEngine/request(_:)`` takes requests (and
     /// undefined opcodes whose Command Flag is clear), ``ATTEngine/send(_:)`` takes commands
     /// and notifications. Responses and confirmations are the engine's to send.
@@ -35,6 +38,7 @@ public enum ATTError: Error, Hashable, Sendable, CustomStringConvertible {
         case .mtuAlreadyExchanged: return "the ATT_MTU was already exchanged on this bearer"
         case .unexpectedResponse(let pdu): return "unexpected response: \(pdu)"
         case .invalidPDU(let error): return "invalid response: \(error)"
+        case .responseTooLarge(let size, let mtu): return "response of \(size) octets exceeds ATT_MTU \(mtu)"
         case .wrongPDUKind(let opcode): return "\(opcode) (\(opcode.kind)) cannot be sent this way"
         }
     }

@@ -77,6 +77,9 @@ public enum GATTClientError: Error, Hashable, Sendable, CustomStringConvertible 
         case valueTooLong(handle: UInt16, limit: Int)
         /// A Read Multiple Variable Response carried `received` values for `requested` handles.
         case tooManyValues(requested: Int, received: Int)
+        /// The response was `size` octets, longer than the ATT_MTU in effect (`mtu` octets),
+        /// which bounds every PDU (Part F, 3.2.8).
+        case responseTooLarge(size: Int, mtu: Int)
 
         /// One line naming the violation.
         public var description: String {
@@ -92,6 +95,8 @@ public enum GATTClientError: Error, Hashable, Sendable, CustomStringConvertible 
                 return "the value at handle \(RemoteText.hex16(handle)) grew past \(limit) octets"
             case .tooManyValues(let requested, let received):
                 return "\(received) values for \(requested) handles"
+            case .responseTooLarge(let size, let mtu):
+                return "a response of \(size) octets exceeds ATT_MTU \(mtu)"
             }
         }
     }
@@ -117,6 +122,7 @@ public enum GATTClientError: Error, Hashable, Sendable, CustomStringConvertible 
         case .mtuAlreadyExchanged: self = .mtuAlreadyExchanged
         case .unexpectedResponse(let pdu): self = .protocolViolation(.unexpectedResponse(pdu))
         case .invalidPDU(let decoding): self = .protocolViolation(.malformedResponse(decoding))
+        case .responseTooLarge(let size, let mtu): self = .protocolViolation(.responseTooLarge(size: size, mtu: mtu))
         case .wrongPDUKind(let opcode): self = .invalidArgument("\(opcode.name) cannot be sent as a request")
         }
     }
