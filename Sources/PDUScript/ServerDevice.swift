@@ -10,7 +10,9 @@ import GATT
 /// `signing-key CSRK` (the peer's CSRK, 32 hex digits most significant first; `ok`),
 /// `bonded yes|no` (`ok`), `notify-multiple H HEX H HEX...` (one update of several values;
 /// `delivered N`), `disconnect` and `reconnect` (the client leaves and comes back on the same
-/// bearer; `ok`), `prepare-queue-limit ENTRIES OCTETS` (`ok`).
+/// bearer; `ok`), `prepare-queue-limit ENTRIES OCTETS` (`ok`), `advance-clock SECONDS` (the ATT
+/// timers' test clock moves on, once a timer is armed; `ok`), `bearer` (`open`, or `closed` once
+/// the stack has ended it).
 public actor ServerDevice: PDUScriptDevice {
     /// The server under test; ``perform(_:_:)``'s `prepare-queue-limit` replaces it.
     var server: GATTServer
@@ -25,6 +27,8 @@ public actor ServerDevice: PDUScriptDevice {
     var isBonded = false
     /// The signing key given with `signing-key`, restored by `reconnect`.
     var signingKey: GATTSigningKey?
+    /// The clock of the ATT timeouts, when it is a test clock (`advance-clock`).
+    let testClock: TestClock?
 
     /// A server on `database`, serving `bearer` from its first PDU; its ATT timeouts run on `clock`.
     public init(database: GATTDatabase, bearer: any ATTBearer, clock: any Clock<Duration>, databases: String) async throws {
@@ -33,6 +37,7 @@ public actor ServerDevice: PDUScriptDevice {
         self.connection = connection
         engine = connection.engine
         self.databases = databases
+        testClock = clock as? TestClock
     }
 
     /// The connection, or an error between `disconnect` and `reconnect`.
@@ -79,6 +84,22 @@ public actor ServerDevice: PDUScriptDevice {
                 return await disconnect()
             case "reconnect":
                 return await reconnect()
+            case "advance-clock":
+                guard let seconds = Int(try ScriptArguments.argument(a, 0, "seconds")) else {
+                    throw PDUScriptDeviceError("advance-clock takes whole seconds")
+                }
+                guard let testClock else { throw PDUScriptDeviceError("the stack does not run on a test clock") }
+                // Wait (at most 2 s of wall-clock time) for a timer to be armed, then move on.
+                for _ in 0..<400 where testClock.sleeperCount == 0 { try? await Task.sleep(for: .milliseconds(5)) }
+                testClock.advance(by: .seconds(seconds))
+                return "ok"
+            case "bearer":
+                // The engine ends the bearer asynchronously: look for up to 2 s of wall-clock time.
+                for _ in 0..<400 {
+                    if await engine.isShutDown { return "closed" }
+                    try? await Task.sleep(for: .milliseconds(5))
+                }
+                return "open"
             case "prepare-queue-limit":
                 let entries = try ScriptArguments.argument(a, 0, "entries"), octets = try ScriptArguments.argument(a, 1, "octets")
                 guard let entries = Int(entries), let octets = Int(octets) else { throw PDUScriptDeviceError("prepare-queue-limit takes two numbers") }
