@@ -8,17 +8,42 @@ import GATT
 /// (waits for the confirmation; `delivered N`, or `failed N` when it timed out or the link
 /// closed), `replace-database FILE` (Service Changed to the subscribers; `delivered N`),
 /// `signing-key CSRK` (the peer's CSRK, 32 hex digits most significant first; `ok`),
-/// `bonded yes|no` (`ok`).
+/// `bonded yes|no` (`ok`), `notify-multiple H HEX H HEX...` (one update of several values;
+/// `delivered N`), `disconnect` and `reconnect` (the client leaves and comes back on the same
+/// bearer; `ok`), `prepare-queue-limit ENTRIES OCTETS` (`ok`), `advance-clock SECONDS` (the ATT
+/// timers' test clock moves on, once a timer is armed; `ok`), `bearer` (`open`, or `closed` once
+/// the stack has ended it).
 public actor ServerDevice: PDUScriptDevice {
-    let server: GATTServer
-    let connection: GATTServerConnection
+    /// The server under test; ``perform(_:_:)``'s `prepare-queue-limit` replaces it.
+    var server: GATTServer
+    /// The connection the script is; nil between `disconnect` and `reconnect`.
+    var connection: GATTServerConnection?
+    /// The engine of the script's bearer, which outlives `disconnect`.
+    let engine: ATTEngine
     let databases: String
+    /// What `disconnect` kept of a bonded client for `reconnect` (Part G, 2.5.2.1, 7.1).
+    var bond: (record: GATTClientRecord?, signingKey: GATTSigningKey?)?
+    /// Whether the connection was told the peer is bonded (`bonded yes`).
+    var isBonded = false
+    /// The signing key given with `signing-key`, restored by `reconnect`.
+    var signingKey: GATTSigningKey?
+    /// The clock of the ATT timeouts, when it is a test clock (`advance-clock`).
+    let testClock: TestClock?
 
     /// A server on `database`, serving `bearer` from its first PDU; its ATT timeouts run on `clock`.
     public init(database: GATTDatabase, bearer: any ATTBearer, clock: any Clock<Duration>, databases: String) async throws {
         server = try GATTServer(database: database)
-        connection = await server.connect(bearer, clock: clock)
+        let connection = await server.connect(bearer, clock: clock)
+        self.connection = connection
+        engine = connection.engine
         self.databases = databases
+        testClock = clock as? TestClock
+    }
+
+    /// The connection, or an error between `disconnect` and `reconnect`.
+    func attached() throws(PDUScriptDeviceError) -> GATTServerConnection {
+        guard let connection else { throw PDUScriptDeviceError("the client is disconnected") }
+        return connection
     }
 
     public func perform(_ action: String, _ a: [String]) async throws(PDUScriptDeviceError) -> String {
@@ -40,10 +65,50 @@ public actor ServerDevice: PDUScriptDevice {
                 guard let key = GATTSigningKey(mostSignificantFirst: try ScriptArguments.argument(a, 0, "CSRK")) else {
                     throw PDUScriptDeviceError("a CSRK is 32 hexadecimal digits")
                 }
-                await connection.setSigningKey(key)
+                signingKey = key
+                try await attached().setSigningKey(key)
                 return "ok"
             case "bonded":
-                await connection.setBonded(try ScriptArguments.argument(a, 0, "yes or no") == "yes")
+                isBonded = try ScriptArguments.argument(a, 0, "yes or no") == "yes"
+                try await attached().setBonded(isBonded)
+                return "ok"
+            case "notify-multiple":
+                var updates: [GATTHandleValue] = []
+                var words = a[...]
+                while let handle = words.popFirst() {
+                    guard let value = words.popFirst() else { throw PDUScriptDeviceError("a value must follow handle \(handle)") }
+                    updates.append(GATTHandleValue(handle: try ScriptArguments.handle(handle), value: try ScriptArguments.octets([value])))
+                }
+                return Self.text(try await server.notify(updates))
+            case "disconnect":
+                return await disconnect()
+            case "reconnect":
+                return await reconnect()
+            case "advance-clock":
+                guard let seconds = Int(try ScriptArguments.argument(a, 0, "seconds")) else {
+                    throw PDUScriptDeviceError("advance-clock takes whole seconds")
+                }
+                guard let testClock else { throw PDUScriptDeviceError("the stack does not run on a test clock") }
+                // Wait (at most 2 s of wall-clock time) for a timer to be armed, then move on.
+                for _ in 0..<400 where testClock.sleeperCount == 0 { try? await Task.sleep(for: .milliseconds(5)) }
+                testClock.advance(by: .seconds(seconds))
+                return "ok"
+            case "bearer":
+                // The engine ends the bearer asynchronously: look for up to 2 s of wall-clock time.
+                for _ in 0..<400 {
+                    if await engine.isShutDown { return "closed" }
+                    try? await Task.sleep(for: .milliseconds(5))
+                }
+                return "open"
+            case "prepare-queue-limit":
+                let entries = try ScriptArguments.argument(a, 0, "entries"), octets = try ScriptArguments.argument(a, 1, "octets")
+                guard let entries = Int(entries), let octets = Int(octets) else { throw PDUScriptDeviceError("prepare-queue-limit takes two numbers") }
+                var configuration = server.configuration
+                configuration.prepareQueueLimit = GATTPrepareQueueLimit(maximumEntries: entries, maximumOctets: octets)
+                let database = await server.applicationDatabase
+                try await attached().detach()
+                server = try GATTServer(database: database, configuration: configuration)
+                connection = await server.attach(engine, options: GATTConnectionOptions(isBonded: isBonded, signingKey: signingKey))
                 return "ok"
             default:
                 throw PDUScriptDeviceError("unknown server trigger \(action)")
@@ -56,7 +121,28 @@ public actor ServerDevice: PDUScriptDevice {
     }
 
     public func close() async {
-        await connection.engine.close()
+        await engine.close()
+    }
+
+    /// The client leaves: the server drops the connection's state, keeping what a bond keeps
+    /// (``GATTServerConnection/record``) when the peer is bonded. Requests until `reconnect` get
+    /// Request Not Supported (the engine has no server).
+    func disconnect() async -> String {
+        guard let connection else { return "failed already disconnected" }
+        bond = isBonded ? (await connection.record, signingKey) : nil
+        await connection.detach()
+        self.connection = nil
+        return "ok"
+    }
+
+    /// The client comes back on the same bearer (the ATT_MTU stays as it was): a new connection,
+    /// restored from the bond when the peer was bonded (Part G, 2.5.2.1).
+    func reconnect() async -> String {
+        if connection != nil { _ = await disconnect() }
+        let options = GATTConnectionOptions(isBonded: bond != nil, record: bond?.record ?? nil, signingKey: bond?.signingKey ?? nil)
+        if bond == nil { isBonded = false; signingKey = nil }
+        connection = await server.attach(engine, options: options)
+        return "ok"
     }
 
     /// `delivered N`, then `failed N` and `withheld N` when not zero.

@@ -138,8 +138,9 @@ extension GATTServer {
             }
         case .clientSupportedFeatures:
             guard states[context.id] != nil else { return }
-            states[context.id]?.clientSupportedFeatures = value
-            eventInput.yield(.clientFeaturesChanged(context.peer, features: value))
+            let features = Self.definedClientFeatures(value)
+            states[context.id]?.clientSupportedFeatures = features
+            eventInput.yield(.clientFeaturesChanged(context.peer, features: features))
         case .databaseHash, nil:
             // Only a database of this generation may be changed (a replacement may have come
             // while a handler was awaited).
@@ -176,6 +177,17 @@ extension GATTServer {
             commit(newValue, to: attribute, context)
             return nil
         }
+    }
+
+    /// The Client Supported Features bits Core v5.4 defines (Part G, 7.2, Table 7.6): Robust
+    /// Caching (bit 0), Enhanced ATT bearer (bit 1), Multiple Handle Value Notifications (bit 2).
+    static let definedClientFeatureBits: UInt8 = 0x07
+
+    /// `value` with the Client Supported Features bits reserved for future use cleared, its
+    /// length kept: the server ignores reserved bits (Part G, 7.2, Table 7.6 defines bits 0-2 and
+    /// reserves the rest), so a client reading the value back sees only the features it set.
+    static func definedClientFeatures(_ value: [UInt8]) -> [UInt8] {
+        value.indices.map { $0 == 0 ? value[$0] & definedClientFeatureBits : 0 }
     }
 
     /// A 16-bit little-endian value from up to two octets (missing octets are zero).

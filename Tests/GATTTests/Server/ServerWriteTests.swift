@@ -89,6 +89,18 @@ struct ServerWriteTests {
         await h.close()
     }
 
+    @Test("Client Supported Features: bits reserved for future use are ignored, not stored (Part G, 7.2)")
+    func clientSupportedFeaturesReservedBits() async throws {
+        var h = try await ServerHarness.make(try ServerTest.database())
+        await h.expect("12 2700 f9", "13")            // Robust Caching, with bits 3-7 (reserved) set
+        await h.expect("0a 2700", "0b 01")            // only Robust Caching is kept
+        await h.expect("12 2700 f8", "01 12 2700 13") // reserved bits do not stand in for Robust Caching
+        await h.expect("12 2700 05ff", "13")          // a second octet is all reserved
+        await h.expect("0a 2700", "0b 0500")
+        #expect(await h.connection.clientSupportedFeatures == [0x05, 0x00])
+        await h.close()
+    }
+
     @Test("events: CCCD changes, written values and client features reach the application")
     func events() async throws {
         var h = try await ServerHarness.make(try ServerTest.database())
