@@ -188,11 +188,9 @@ public actor ClientDevice: PDUScriptDevice {
             let name = try ScriptArguments.argument(a, 0, "action")
             let rest = Array(a.dropFirst())
             let operation = Task { try await self.run(name, rest) }
-            // Wait (up to 2 s) for the engine to arm its transaction timer, then let 30 s pass.
-            var polls = 0
-            while clock.sleeperCount == 0, polls < 200 {
-                try? await Task.sleep(for: .milliseconds(10))
-                polls += 1
+            // Once the engine has armed its transaction timer, let 30 s pass.
+            guard await ScriptDeadline.wait(for: { await clock.waitForSleepers() }) else {
+                throw PDUScriptDeviceError("the stack armed no ATT timer within 20 s")
             }
             clock.advance(by: .seconds(30))
             return try await operation.value

@@ -18,10 +18,12 @@ public enum PDUScriptRunner {
     /// Runs `script` against `device`, which is attached to `stackEnd`; the script uses `scriptEnd`.
     ///
     /// - Parameters:
-    ///   - wait: how long an `expect` waits for the stack's PDU, and how long `expect-nothing`
-    ///     watches for silence (wall clock; the stack's own ATT timeouts run on a test clock).
+    ///   - wait: how long an `expect` waits for the stack's PDU before the script fails (wall
+    ///     clock; the stack's own ATT timeouts run on a test clock). A passing script never waits
+    ///     it out, so it is long (20 s): a test run that loads every core must not turn a slow
+    ///     answer into a failure. `expect-nothing` watches for 50 ms of silence.
     public static func run(_ script: PDUScript, device: any PDUScriptDevice, scriptEnd: InMemoryATTBearer,
-                           wait: Duration = .seconds(2)) async -> PDUScriptOutcome {
+                           wait: Duration = .seconds(20)) async -> PDUScriptOutcome {
         var outcome = PDUScriptOutcome(script: script.name, failures: [], transcript: [])
         let inbox = Inbox(scriptEnd.received)
         var pendingTrigger: (task: Task<Result<String, PDUScriptDeviceError>, Never>, line: Int)?

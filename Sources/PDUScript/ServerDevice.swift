@@ -89,17 +89,18 @@ public actor ServerDevice: PDUScriptDevice {
                     throw PDUScriptDeviceError("advance-clock takes whole seconds")
                 }
                 guard let testClock else { throw PDUScriptDeviceError("the stack does not run on a test clock") }
-                // Wait (at most 2 s of wall-clock time) for a timer to be armed, then move on.
-                for _ in 0..<400 where testClock.sleeperCount == 0 { try? await Task.sleep(for: .milliseconds(5)) }
+                // Once a timer is armed, move the clock on.
+                guard await ScriptDeadline.wait(for: { await testClock.waitForSleepers() }) else {
+                    throw PDUScriptDeviceError("the stack armed no timer within 20 s")
+                }
                 testClock.advance(by: .seconds(seconds))
                 return "ok"
             case "bearer":
-                // The engine ends the bearer asynchronously: look for up to 2 s of wall-clock time.
-                for _ in 0..<400 {
-                    if await engine.isShutDown { return "closed" }
-                    try? await Task.sleep(for: .milliseconds(5))
-                }
-                return "open"
+                return await engine.isShutDown ? "closed" : "open"
+            case "bearer-closes":
+                // The engine ends the bearer asynchronously: wait for it, at most 20 s.
+                let engine = self.engine
+                return await ScriptDeadline.wait(for: { await engine.waitUntilClosed() }) ? "closed" : "still open after 20 s"
             case "prepare-queue-limit":
                 let entries = try ScriptArguments.argument(a, 0, "entries"), octets = try ScriptArguments.argument(a, 1, "octets")
                 guard let entries = Int(entries), let octets = Int(octets) else { throw PDUScriptDeviceError("prepare-queue-limit takes two numbers") }

@@ -8,7 +8,8 @@ extension ATTEngine {
     ///
     /// - Throws: ``ATTError/closed``, ``ATTError/pduTooLarge(size:mtu:)`` (the MTU may have
     ///   changed while waiting), or the transaction's failure.
-    func transact(_ octets: [UInt8], opcode: ATTOpcode, on lane: ATTLane) async throws(ATTError) -> ATTPDU {
+    func transact(_ octets: [UInt8], opcode: ATTOpcode, on lane: ATTLane,
+                  onAnswer: (@Sendable () -> Void)? = nil) async throws(ATTError) -> ATTPDU {
         try await takeTurn(lane)
         defer { passTurn(lane) }
         guard !isClosed else { throw .closed }
@@ -16,7 +17,7 @@ extension ATTEngine {
 
         lastTransactionID &+= 1
         let id = lastTransactionID
-        update(lane) { $0 = ATTTransaction(id: id, opcode: opcode) }
+        update(lane) { $0 = ATTTransaction(id: id, opcode: opcode, onAnswer: onAnswer) }
         defer { update(lane) { if $0?.id == id { $0 = nil } } }
 
         do {
@@ -56,12 +57,14 @@ extension ATTEngine {
     /// - Returns: whether the transaction was pending and is now complete.
     @discardableResult
     func finish(_ lane: ATTLane, id: UInt64? = nil, with result: ATTOutcome) -> Bool {
-        let (recorded, waiter) = update(lane) { transaction -> (Bool, CheckedContinuation<ATTOutcome, Never>?) in
-            guard var current = transaction, id == nil || current.id == id else { return (false, nil) }
+        let (recorded, waiter, onAnswer) = update(lane) { transaction
+            -> (Bool, CheckedContinuation<ATTOutcome, Never>?, (@Sendable () -> Void)?) in
+            guard var current = transaction, id == nil || current.id == id else { return (false, nil, nil) }
             let done = current.complete(with: result)
             transaction = current
-            return done
+            return (done.recorded, done.waiter, current.onAnswer)
         }
+        if recorded, case .success = result { onAnswer?() }
         if let waiter {
             continuationsResumed += 1
             waiter.resume(returning: result)

@@ -247,11 +247,17 @@ public actor ATTEngine {
     ///   sent; the GATT layer cuts the value to ATT_MTU-3 itself); ``ATTError/timeout`` after
     ///   ``transactionTimeout`` without a confirmation (the bearer is then closed);
     ///   ``ATTError/closed``.
-    public func indicate(_ indication: ATTHandleValueIndication) async throws(ATTError) {
+    ///
+    /// - Parameter whenConfirmed: called once when the confirmation arrives, on the engine,
+    ///   before any PDU the peer sent after it reaches the server handler, so a server can act on
+    ///   the confirmation in order with the peer's requests (Part G, 2.5.2.1: a client that
+    ///   confirms Service Changed is change-aware for its next request). It must not block.
+    public func indicate(_ indication: ATTHandleValueIndication,
+                         whenConfirmed: (@Sendable () -> Void)? = nil) async throws(ATTError) {
         guard !isClosed else { throw .closed }
         let octets = indication.encoded
         guard octets.count <= mtu else { throw .pduTooLarge(size: octets.count, mtu: mtu) }
-        _ = try await transact(octets, opcode: ATTHandleValueIndication.opcode, on: .indication)
+        _ = try await transact(octets, opcode: ATTHandleValueIndication.opcode, on: .indication, onAnswer: whenConfirmed)
     }
 
     // MARK: Closing

@@ -29,10 +29,14 @@ struct ATTTransaction {
     var waiter: CheckedContinuation<ATTOutcome, Never>?
     /// The transaction timer, cancelled when the outcome arrives.
     var timer: Task<Void, Never>?
+    /// Called once, on the engine, when the answer arrives, before any later PDU from the peer
+    /// is taken in (``ATTEngine/indicate(_:whenConfirmed:)``).
+    let onAnswer: (@Sendable () -> Void)?
 
-    init(id: UInt64, opcode: ATTOpcode) {
+    init(id: UInt64, opcode: ATTOpcode, onAnswer: (@Sendable () -> Void)? = nil) {
         self.id = id
         self.opcode = opcode
+        self.onAnswer = onAnswer
     }
 
     /// Whether the transaction is still waiting for its answer.

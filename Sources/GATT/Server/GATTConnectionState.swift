@@ -30,6 +30,8 @@ struct GATTConnectionState: Sendable {
     var unawareSince: UInt64 = 0
     /// The prepare queue (Part F, 3.4.6).
     var prepareQueue: GATTPrepareQueue
+    /// The client's Service Changed confirmation, as the engine received it.
+    let serviceChangedConfirmation = GATTServiceChangedConfirmation()
 
     init(engine: ATTEngine, peer: GATTPeer, options: GATTConnectionOptions, limit: GATTPrepareQueueLimit) {
         self.engine = engine

@@ -134,14 +134,16 @@ extension GATTServer {
 
     /// Sends one indication per engine concurrently and waits for all: nil for a confirmed one,
     /// else its error, by connection id.
-    static func indicate(_ value: [UInt8], handle: UInt16,
-                         to targets: [(id: UInt64, engine: ATTEngine)]) async -> [UInt64: ATTError?] {
+    static func indicate(_ value: [UInt8], handle: UInt16, to targets: [(id: UInt64, engine: ATTEngine)],
+                         whenConfirmed hooks: [UInt64: @Sendable () -> Void] = [:]) async -> [UInt64: ATTError?] {
         await withTaskGroup(of: (UInt64, ATTError?).self) { group in
             for (id, engine) in targets {
+                let hook = hooks[id]
                 group.addTask {
                     let mtu = await engine.mtu
                     do throws(ATTError) {
-                        try await engine.indicate(ATTHandleValueIndication(handle: handle, value: Array(value.prefix(mtu - 3))))
+                        try await engine.indicate(ATTHandleValueIndication(handle: handle, value: Array(value.prefix(mtu - 3))),
+                                                  whenConfirmed: hook)
                         return (id, nil)
                     } catch {
                         return (id, error)

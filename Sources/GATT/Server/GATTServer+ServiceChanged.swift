@@ -59,11 +59,8 @@ extension GATTServer {
     /// Indicates Service Changed with `range` to the connections that configured it (or to `only`),
     /// and makes each that confirms change-aware if the database is still at `generation`.
     ///
-    /// The server learns of the confirmation when the engine's `indicate` returns, which races
-    /// the engine's serving of a request the client sends right after confirming: such a request
-    /// can still get Database Out Of Sync (after which the client is change-aware anyway). Closing
-    /// that window needs the engine to report, in order with the requests it serves, that no
-    /// indication is outstanding.
+    /// The engine records each confirmation as it arrives (``ATTEngine/indicate(_:whenConfirmed:)``),
+    /// so a request the client sends right after confirming is served change-aware.
     @discardableResult
     func indicateServiceChanged(_ range: ClosedRange<UInt16>, generation: UInt64, only: UInt64?) async -> GATTDeliveryReport {
         guard let handle = served.serviceChangedHandle, let cccd = served.serviceChangedConfigurationHandle else {
@@ -73,12 +70,15 @@ extension GATTServer {
         let value: [UInt8] = [UInt8(truncatingIfNeeded: range.lowerBound), UInt8(truncatingIfNeeded: range.lowerBound >> 8),
                               UInt8(truncatingIfNeeded: range.upperBound), UInt8(truncatingIfNeeded: range.upperBound >> 8)]
         var targets: [(id: UInt64, engine: ATTEngine)] = []
+        var hooks: [UInt64: @Sendable () -> Void] = [:]
         for id in only.map({ [$0] }) ?? states.keys.sorted() {
             // Service Changed goes even to change-unaware clients (2.5.2.1).
             guard let state = states[id], state.configuration(cccd).contains(.indication) else { continue }
             targets.append((id, state.engine))
+            let confirmation = state.serviceChangedConfirmation
+            hooks[id] = { confirmation.record(generation) }
         }
-        let outcomes = await Self.indicate(value, handle: handle, to: targets)
+        let outcomes = await Self.indicate(value, handle: handle, to: targets, whenConfirmed: hooks)
         var report = GATTDeliveryReport()
         for (id, _) in targets {
             guard let peer = states[id]?.peer ?? handles[id]?.peer else { continue }

@@ -78,3 +78,32 @@ struct ATTEngineHalfCloseTests {
         #expect(await engine.unresumedContinuations == 0)
     }
 }
+
+@Suite("ATTEngine: indicate(_:whenConfirmed:)")
+struct ATTEngineConfirmationHookTests {
+    @Test("the hook runs when the confirmation arrives, before the request the peer sent after it is served")
+    func ordering() async throws {
+        final class Flags: Sendable {
+            let confirmed = Mutex(false)
+            let seen = Mutex<[Bool]>([])
+        }
+        let flags = Flags()
+        var (engine, peer) = engineAndPeer(server: { _, _ in
+            flags.seen.withLock { $0.append(flags.confirmed.withLock { $0 }) }
+            return .readResponse(ATTReadResponse(value: []))
+        })
+        for _ in 0..<50 {
+            flags.confirmed.withLock { $0 = false }
+            let indication = Task {
+                try await engine.indicate(ATTHandleValueIndication(handle: 3, value: [1])) { flags.confirmed.withLock { $0 = true } }
+            }
+            await peer.expect("1d 0300 01")
+            try peer.inject("1e")
+            try peer.inject("0a 0300")
+            await peer.expect("0b")
+            try await indication.value
+        }
+        #expect(flags.seen.withLock { $0 } == Array(repeating: true, count: 50))
+        await engine.close()
+    }
+}
