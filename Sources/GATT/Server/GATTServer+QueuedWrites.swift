@@ -7,13 +7,31 @@ extension GATTServer {
     ///
     /// Checked when the part arrives: the PDU's length against the ATT_MTU (Invalid PDU, see
     /// ``respond(to:connection:)``), Invalid Handle, the write permission check ("sufficient
-    /// permissions to allow writing at this time"), and the queue's bound (Prepare Queue Full,
-    /// 0x09). Offsets and lengths are checked at execution, as the note of 3.4.6.1 requires. A
-    /// refused part is "considered to have not been received": the queue is unchanged.
+    /// permissions to allow writing at this time"), the reliable-write check, and the queue's
+    /// bound (Prepare Queue Full, 0x09). Offsets and lengths are checked at execution, as the note
+    /// of 3.4.6.1 requires. A refused part is "considered to have not been received": the queue
+    /// is unchanged.
+    ///
+    /// The reliable-write check: a queue that holds parts for more than one attribute is a
+    /// Reliable Write (Part G, 4.9.5), which a characteristic value takes only when its
+    /// Characteristic Extended Properties have the Reliable Write bit (Part G, 3.3.3.1); a part
+    /// that would put a value without it in such a queue is answered Request Not Supported (0x06:
+    /// the server does not support that request for the attribute). One attribute written long
+    /// (Part G, 4.9.4, 4.12.4) and descriptors are not restricted.
     func prepareWrite(_ request: ATTPrepareWriteRequest, _ context: inout GATTRequestContext) async -> ATTPDU {
         let opcode = ATTPrepareWriteRequest.opcode, handle = request.handle
         guard let attribute = context.database.attribute(at: handle) else { return Self.error(opcode, handle, .invalidHandle) }
         if let code = await permissionError(attribute, .write, &context) { return Self.error(opcode, handle, code) }
+        if let queued = states[context.id]?.prepareQueue.entries, queued.contains(where: { $0.handle != handle }) {
+            var handles = Set(queued.map(\.handle))
+            handles.insert(handle)
+            for value in handles {
+                if let characteristic = context.database.characteristic(valueHandle: value),
+                   !characteristic.extendedProperties.contains(.reliableWrite) {
+                    return Self.error(opcode, handle, .requestNotSupported)
+                }
+            }
+        }
         guard states[context.id]?.prepareQueue.append(handle: handle, offset: Int(request.valueOffset),
                                                        value: request.partAttributeValue) == true else {
             return Self.error(opcode, handle, .prepareQueueFull)
