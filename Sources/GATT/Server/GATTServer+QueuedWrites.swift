@@ -16,8 +16,8 @@ extension GATTServer {
     /// Reliable Write (Part G, 4.9.5), which a characteristic value takes only when its
     /// Characteristic Extended Properties have the Reliable Write bit (Part G, 3.3.3.1); a part
     /// that would put a value without it in such a queue is answered Request Not Supported (0x06:
-    /// the server does not support that request for the attribute). One attribute written long
-    /// (Part G, 4.9.4, 4.12.4) and descriptors are not restricted.
+    /// the server does not support that request for the attribute). Descriptors need no bit; one
+    /// attribute written long on its own (Part G, 4.9.4, 4.12.4) is not restricted.
     func prepareWrite(_ request: ATTPrepareWriteRequest, _ context: inout GATTRequestContext) async -> ATTPDU {
         let opcode = ATTPrepareWriteRequest.opcode, handle = request.handle
         guard let attribute = context.database.attribute(at: handle) else { return Self.error(opcode, handle, .invalidHandle) }

@@ -96,27 +96,76 @@ struct ServerQueuedWriteTests {
         await h.close()
     }
 
+    /// Characteristics that take reliable writes (Part G, 3.3.3.1): AAA2 (the 300-octet value),
+    /// AAA8 (notify, indicate), AAA9 (notify only) and AAAB (dynamic, 0a0b0c).
+    static func reliableDatabase(log: ServerTest.Log) throws -> GATTDatabase {
+        func reliable(_ uuid: UInt16, _ properties: GATTCharacteristicProperties, _ value: GATTAttributeValue) -> GATTCharacteristicDefinition {
+            var definition = GATTCharacteristicDefinition(uuid: BluetoothUUID(uuid), properties: properties, value: value)
+            definition.extendedProperties = .reliableWrite
+            return definition
+        }
+        return try GATTDatabase(services: [
+            .primary(BluetoothUUID(0xAAA0), characteristics: [
+                reliable(0xAAA2, [.read, .write], .fixed(ServerTest.longValue)),
+                reliable(0xAAA8, [.read, .write, .notify, .indicate], .fixed([0x00])),
+                reliable(0xAAA9, [.write, .notify], .fixed([])),
+                reliable(0xAAAB, [.read, .write], .dynamic(ServerTest.dynamicValue([0x0A, 0x0B, 0x0C], log: log))),
+            ]),
+        ])
+    }
+
     @Test("a reliable write across handles is atomic: a fault in one writes none")
     func atomic() async throws {
         let log = ServerTest.Log()
-        var h = try await ServerHarness.make(try ServerTest.database(log: log))
-        await h.expect(Self.prepare(0x0005, 0, [0x01, 0x02]), Self.echo(0x0005, 0, [0x01, 0x02]))
-        await h.expect(Self.prepare(0x0019, 0, [0x09]), Self.echo(0x0019, 0, [0x09]))
-        await h.expect(Self.prepare(0x0012, 0, [0x02, 0x00]), Self.echo(0x0012, 0, [0x02, 0x00]))
-        await h.expect(Self.prepare(0x0015, 0, [0x02, 0x00]), Self.echo(0x0015, 0, [0x02, 0x00]))   // AAA9 cannot indicate
-        await h.expect("18 01", "01 18 1500 13")
-        await h.expect("0a 0500", "0b" + Hex.encode(Array(ServerTest.longValue.prefix(22))))
-        await h.expect("0a 1200", "0b 0000")
+        let database = try Self.reliableDatabase(log: log)
+        func characteristic(_ uuid: UInt16) throws -> GATTCharacteristic {
+            try #require(database.services.flatMap(\.characteristics).first { $0.uuid == BluetoothUUID(uuid) })
+        }
+        let long = try characteristic(0xAAA2).valueHandle, dynamic = try characteristic(0xAAAB).valueHandle
+        let cccd = try #require(try characteristic(0xAAA8).clientCharacteristicConfigurationHandle)
+        let notifyOnly = try #require(try characteristic(0xAAA9).clientCharacteristicConfigurationHandle)
+        func hex(_ handle: UInt16) -> String { Hex.encode([UInt8(handle & 0xFF), UInt8(handle >> 8)]) }
+        var h = try await ServerHarness.make(database)
+        await h.expect(Self.prepare(long, 0, [0x01, 0x02]), Self.echo(long, 0, [0x01, 0x02]))
+        await h.expect(Self.prepare(dynamic, 0, [0x09]), Self.echo(dynamic, 0, [0x09]))
+        await h.expect(Self.prepare(cccd, 0, [0x02, 0x00]), Self.echo(cccd, 0, [0x02, 0x00]))
+        await h.expect(Self.prepare(notifyOnly, 0, [0x02, 0x00]), Self.echo(notifyOnly, 0, [0x02, 0x00]))   // AAA9 cannot indicate
+        await h.expect("18 01", "01 18 \(hex(notifyOnly)) 13")
+        await h.expect("0a \(hex(long))", "0b" + Hex.encode(Array(ServerTest.longValue.prefix(22))))
+        await h.expect("0a \(hex(cccd))", "0b 0000")
         #expect(log.writes.isEmpty)   // the dynamic value's handler was never called
         // without the fault: all three written, the dynamic one through its handler with its offset
-        await h.expect(Self.prepare(0x0005, 0, [0x01, 0x02]), Self.echo(0x0005, 0, [0x01, 0x02]))
-        await h.expect(Self.prepare(0x0019, 1, [0x09]), Self.echo(0x0019, 1, [0x09]))
-        await h.expect(Self.prepare(0x0012, 0, [0x02, 0x00]), Self.echo(0x0012, 0, [0x02, 0x00]))
+        await h.expect(Self.prepare(long, 0, [0x01, 0x02]), Self.echo(long, 0, [0x01, 0x02]))
+        await h.expect(Self.prepare(dynamic, 1, [0x09]), Self.echo(dynamic, 1, [0x09]))
+        await h.expect(Self.prepare(cccd, 0, [0x02, 0x00]), Self.echo(cccd, 0, [0x02, 0x00]))
+        await h.expect("18 01", "19")
+        await h.expect("0a \(hex(long))", "0b 0102")
+        await h.expect("0a \(hex(dynamic))", "0b 0a09")
+        await h.expect("0a \(hex(cccd))", "0b 0200")
+        #expect(log.writes == ["1:09"])
+        await h.close()
+    }
+
+    @Test("a reliable write takes only values with the Reliable Write bit: Request Not Supported, the part not queued")
+    func reliableWriteBit() async throws {
+        var h = try await ServerHarness.make(try ServerTest.database())
+        // 0x0005 (AAA2) has no Reliable Write bit: written long on its own, it is fine.
+        await h.expect(Self.prepare(0x0005, 0, [0x01]), Self.echo(0x0005, 0, [0x01]))
+        await h.expect(Self.prepare(0x0005, 1, [0x02]), Self.echo(0x0005, 1, [0x02]))
+        // Another attribute's value joining the queue makes it a reliable write: refused.
+        await h.expect(Self.prepare(0x0019, 0, [0x09]), "01 16 1900 06")
+        // So is a descriptor: the queue would hold 0x0005 with another attribute.
+        await h.expect(Self.prepare(0x0012, 0, [0x01, 0x00]), "01 16 1200 06")
         await h.expect("18 01", "19")
         await h.expect("0a 0500", "0b 0102")
-        await h.expect("0a 1900", "0b 0a09")
-        await h.expect("0a 1200", "0b 0200")
-        #expect(log.writes == ["1:09"])
+        await h.expect("0a 1900", "0b 0a0b0c")
+        await h.expect("0a 1200", "0b 0000")
+        // A descriptor and a value that takes reliable writes are not restricted: none here, so a
+        // queue of two descriptors shows it.
+        await h.expect(Self.prepare(0x0012, 0, [0x01, 0x00]), Self.echo(0x0012, 0, [0x01, 0x00]))
+        await h.expect(Self.prepare(0x0015, 0, [0x01, 0x00]), Self.echo(0x0015, 0, [0x01, 0x00]))
+        await h.expect("18 01", "19")
+        await h.expect("0a 1200", "0b 0100")
         await h.close()
     }
 
