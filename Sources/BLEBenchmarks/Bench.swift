@@ -15,23 +15,10 @@ struct Bench {
         var bestRate: Double { Double(operationsPerRound) / best }
     }
 
-    static func measure(_ name: String, unit: String, operations: Int, rounds: Int = 7, _ body: () -> Int) -> Result {
-        var sink = body()
-        var times: [Double] = []
-        let clock = ContinuousClock()
-        for _ in 0..<rounds {
-            let start = clock.now
-            sink &+= body()
-            let elapsed = clock.now - start
-            times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-        }
-        if sink == 42_424_242 { print("") }  // keep the work observable
-        return Result(name: name, unit: unit, operationsPerRound: operations, roundSeconds: times)
-    }
-
-    /// ``measure(_:unit:operations:rounds:_:)`` for async work: one warm-up round, then `rounds`.
-    static func measureAsync(_ name: String, unit: String, operations: Int, rounds: Int = 5,
-                             _ body: () async throws -> Int) async rethrows -> Result {
+    /// Runs `body` once to warm up, then `rounds` times, timing each round; `body` returns a
+    /// number derived from its work so that the optimiser keeps the work.
+    static func measure(_ name: String, unit: String, operations: Int, rounds: Int = 7,
+                        _ body: () async throws -> Int) async rethrows -> Result {
         var sink = try await body()
         var times: [Double] = []
         let clock = ContinuousClock()
@@ -40,7 +27,7 @@ struct Bench {
             sink &+= try await body()
             times.append(seconds(clock.now - start))
         }
-        if sink == 42_424_242 { print("") }
+        if sink == 42_424_242 { print("") }  // keep the work observable
         return Result(name: name, unit: unit, operationsPerRound: operations, roundSeconds: times)
     }
 
@@ -69,8 +56,7 @@ struct Bench {
             guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            let elapsed = clock.now - start
-            times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            times.append(seconds(clock.now - start))
         }
         return Array(times.dropFirst())  // the first run warms the page cache
     }

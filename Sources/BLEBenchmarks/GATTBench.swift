@@ -17,7 +17,7 @@ enum GATTBench {
 
         /// Requests the client has sent (kept only when the pair records its transcript).
         var requestsSent: Int {
-            clientEnd.transcript.filter { $0.sender == clientEnd.end && ATTOpcode(rawValue: $0.pdu.first ?? 0).kind == .request }.count
+            clientEnd.sentCount(.request)
         }
     }
 
@@ -51,9 +51,9 @@ enum GATTBench {
             links.append(link)
         }
         let request = ATTPDU.readRequest(ATTReadRequest(handle: handle))
-        let result = try await Bench.measureAsync(
+        let result = try await Bench.measure(
             "GATT server: Read Requests answered, \(connections) connection\(connections == 1 ? "" : "s")",
-            unit: "requests/s", operations: connections * perConnection) {
+            unit: "requests/s", operations: connections * perConnection, rounds: 5) {
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for link in links {
                     group.addTask {
@@ -80,8 +80,8 @@ enum GATTBench {
         let services = try await link.client.discoverDatabase()
         let notifying = try characteristic("A5F20005-6C1B-4B8E-9E3A-4C696E757842", in: services)
         let subscription = try await link.client.notifications(for: notifying, kind: .notification)
-        let result = try await Bench.measureAsync("GATT server: notifications sent and received by the client",
-                                                  unit: "notifications/s", operations: count) {
+        let result = try await Bench.measure("GATT server: notifications sent and received by the client",
+                                             unit: "notifications/s", operations: count, rounds: 5) {
             var iterator = subscription.makeAsyncIterator()
             let sender = Task {
                 for n in 0..<count { try await server.notify([UInt8(truncatingIfNeeded: n), 0x01], for: notifying.valueHandle) }

@@ -15,12 +15,12 @@ print("")
 var results: [Bench.Result] = []
 
 let adStructures = corpus.advertisingPayloads.reduce(0) { $0 + AdvertisingData(decoding: $1).elements.count }
-results.append(Bench.measure("AD structures parsed (split into elements)", unit: "AD structures/s", operations: adStructures * 20) {
+results.append(await Bench.measure("AD structures parsed (split into elements)", unit: "AD structures/s", operations: adStructures * 20) {
     var n = 0
     for _ in 0..<20 { for payload in corpus.advertisingPayloads { n &+= AdvertisingData(decoding: payload).elements.count } }
     return n
 })
-results.append(Bench.measure("AD structures parsed and decoded to typed values", unit: "AD structures/s", operations: adStructures * 20) {
+results.append(await Bench.measure("AD structures parsed and decoded to typed values", unit: "AD structures/s", operations: adStructures * 20) {
     var n = 0
     for _ in 0..<20 {
         for payload in corpus.advertisingPayloads {
@@ -29,7 +29,7 @@ results.append(Bench.measure("AD structures parsed and decoded to typed values",
     }
     return n
 })
-results.append(Bench.measure("extended advertising reports through the accumulator", unit: "reports/s", operations: corpus.extendedReports.count * 10) {
+results.append(await Bench.measure("extended advertising reports through the accumulator", unit: "reports/s", operations: corpus.extendedReports.count * 10) {
     var n = 0
     for _ in 0..<10 {
         var accumulator = AdvertisementAccumulator()
@@ -37,7 +37,7 @@ results.append(Bench.measure("extended advertising reports through the accumulat
     }
     return n
 })
-results.append(Bench.measure("ATT PDUs decoded", unit: "PDUs/s", operations: corpus.attPDUs.count * 500) {
+results.append(await Bench.measure("ATT PDUs decoded", unit: "PDUs/s", operations: corpus.attPDUs.count * 500) {
     var n = 0
     for _ in 0..<500 { for pdu in corpus.attPDUs { if (try? ATTPDU.decode(pdu)) != nil { n &+= 1 } } }
     return n
@@ -47,14 +47,14 @@ results.append(Bench.measure("ATT PDUs decoded", unit: "PDUs/s", operations: cor
 let capturePath = FileManager.default.fileExists(atPath: Corpus.realCapture) ? Corpus.realCapture : Corpus.demoCapture
 let captureFile = try CaptureFile(contentsOf: capturePath)
 let recordCount = captureFile.readAll().records.count
-results.append(Bench.measure("capture records read and dissected (no text)", unit: "records/s", operations: recordCount) {
+results.append(await Bench.measure("capture records read and dissected (no text)", unit: "records/s", operations: recordCount) {
     var dissector = Dissector()
     var reader = captureFile.makeReader()
     var n = 0
     while let record = try? reader.next() { _ = dissector.dissect(record); n &+= 1 }
     return n
 })
-results.append(Bench.measure("capture records dissected and printed as lines", unit: "records/s", operations: recordCount) {
+results.append(await Bench.measure("capture records dissected and printed as lines", unit: "records/s", operations: recordCount) {
     var dissector = Dissector()
     var reader = captureFile.makeReader()
     var n = 0

@@ -189,10 +189,7 @@ public actor ClientDevice: PDUScriptDevice {
             let rest = Array(a.dropFirst())
             let operation = Task { try await self.run(name, rest) }
             // Once the engine has armed its transaction timer, let 30 s pass.
-            guard await ScriptDeadline.wait(for: { await clock.waitForSleepers() }) else {
-                throw PDUScriptDeviceError("the stack armed no ATT timer within 20 s")
-            }
-            clock.advance(by: .seconds(30))
+            try await ScriptDeadline.advance(clock, by: .seconds(30))
             return try await operation.value
         case "next-notification":
             guard let value = await nextNotification() else { return "none" }

@@ -1,3 +1,4 @@
+import ATT
 import Synchronization
 
 /// Waits for an event with a wall-clock bound, for triggers that wait on the stack (a timer
@@ -16,15 +17,25 @@ enum ScriptDeadline {
         let once = Once()
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             once.continuation.withLock { $0 = continuation }
-            let eventTask = Task {
-                await event()
-                once.resume(true)
-            }
-            Task {
+            let timer = Task {
                 try? await Task.sleep(for: bound)
                 once.resume(false)
-                _ = eventTask   // the event keeps running; nothing waits for it any more
+            }
+            Task {
+                await event()
+                once.resume(true)
+                timer.cancel()
             }
         }
+    }
+
+    /// Moves `clock` on by `duration` once something sleeps on it (the stack has armed a timer).
+    ///
+    /// - Throws: ``PDUScriptDeviceError`` when no timer is armed within 20 s; the clock stays.
+    static func advance(_ clock: TestClock, by duration: Duration) async throws(PDUScriptDeviceError) {
+        guard await wait(for: { await clock.waitForSleepers() }) else {
+            throw PDUScriptDeviceError("the stack armed no timer within 20 s")
+        }
+        clock.advance(by: duration)
     }
 }

@@ -11,8 +11,8 @@ import GATT
 /// `bonded yes|no` (`ok`), `notify-multiple H HEX H HEX...` (one update of several values;
 /// `delivered N`), `disconnect` and `reconnect` (the client leaves and comes back on the same
 /// bearer; `ok`), `prepare-queue-limit ENTRIES OCTETS` (`ok`), `advance-clock SECONDS` (the ATT
-/// timers' test clock moves on, once a timer is armed; `ok`), `bearer` (`open`, or `closed` once
-/// the stack has ended it).
+/// timers' test clock moves on, once a timer is armed; `ok`), `bearer` (`open` or `closed`, now),
+/// `bearer-closes` (`closed` once the stack has ended the bearer, waiting at most 20 s).
 public actor ServerDevice: PDUScriptDevice {
     /// The server under test; ``perform(_:_:)``'s `prepare-queue-limit` replaces it.
     var server: GATTServer
@@ -89,11 +89,7 @@ public actor ServerDevice: PDUScriptDevice {
                     throw PDUScriptDeviceError("advance-clock takes whole seconds")
                 }
                 guard let testClock else { throw PDUScriptDeviceError("the stack does not run on a test clock") }
-                // Once a timer is armed, move the clock on.
-                guard await ScriptDeadline.wait(for: { await testClock.waitForSleepers() }) else {
-                    throw PDUScriptDeviceError("the stack armed no timer within 20 s")
-                }
-                testClock.advance(by: .seconds(seconds))
+                try await ScriptDeadline.advance(testClock, by: .seconds(seconds))
                 return "ok"
             case "bearer":
                 return await engine.isShutDown ? "closed" : "open"

@@ -4,8 +4,7 @@ import Testing
 /// `blectl decode` as a user runs it: the built executable, its output and its exit status.
 @Suite("blectl decode")
 struct DecodeCommandTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = BlectlRun.root
     static let demo = root.appendingPathComponent("Fixtures/captures/bumble-heart-rate.btsnoop").path
 
     typealias Run = BlectlRun

@@ -42,24 +42,14 @@ extension ATTEngine {
         let opcode = ATTOpcode(rawValue: first)
         let limit = max(mtu, agreedMTU ?? 0)
         guard octets.count <= limit || opcode.kind == .unknown else {
-            switch opcode.kind {
-            case .request: inboxInput.yield(.invalidRequest(opcode))
-            case .response: receivedResponse(.failure(.responseTooLarge(size: octets.count, mtu: limit)))
-            case .indication: await confirmIndication()
-            case .command, .notification, .confirmation, .unknown: break
-            }
+            await refuse(opcode, failingResponseWith: .responseTooLarge(size: octets.count, mtu: limit))
             return
         }
         let pdu: ATTPDU
         do {
             pdu = try ATTPDU.decode(octets)
         } catch {
-            switch opcode.kind {
-            case .request: inboxInput.yield(.invalidRequest(opcode))
-            case .response: receivedResponse(.failure(.invalidPDU(error)))
-            case .indication: await confirmIndication()
-            case .command, .notification, .confirmation, .unknown: break
-            }
+            await refuse(opcode, failingResponseWith: .invalidPDU(error))
             return
         }
         switch pdu.kind {
@@ -74,6 +64,19 @@ extension ATTEngine {
         case .indication:
             serverInitiatedInput.yield(pdu)
             await confirmIndication()
+        }
+    }
+
+    /// Handles a PDU that is not acted on (it did not decode, or is longer than ATT_MTU) by its
+    /// type: a request is answered with Invalid PDU, a response fails the outstanding request
+    /// with `failure`, an indication is confirmed (so the peer's indication lane moves on), and
+    /// anything else is dropped.
+    private func refuse(_ opcode: ATTOpcode, failingResponseWith failure: ATTError) async {
+        switch opcode.kind {
+        case .request: inboxInput.yield(.invalidRequest(opcode))
+        case .response: receivedResponse(.failure(failure))
+        case .indication: await confirmIndication()
+        case .command, .notification, .confirmation, .unknown: break
         }
     }
 
@@ -109,7 +112,6 @@ extension ATTEngine {
     /// engine shuts down or the peer has ended and everything it sent is served; then shuts
     /// the engine down. Each request gets exactly one response while the bearer takes it.
     func serve(_ inbox: AsyncStream<ATTInbound>) async {
-        defer { Task { await self.shutDown() } }
         for await inbound in inbox {
             guard !isShutDown else { break }
             switch inbound {
@@ -119,6 +121,7 @@ extension ATTEngine {
                 await serve(pdu)
             }
         }
+        await shutDown()
     }
 
     private func serve(_ pdu: ATTPDU) async {

@@ -149,6 +149,12 @@ public final class InMemoryATTBearer: ATTBearer, CustomStringConvertible {
     /// without `recordsTranscript`. Both ends return the same transcript.
     public var transcript: [TranscriptEntry] { link.state.withLock { $0.transcript ?? [] } }
 
+    /// How many PDUs of `kind` this end has sent, by their opcodes, from the ``transcript``
+    /// (zero without `recordsTranscript`). `sentCount(.request)` is a client's ATT round trips.
+    public func sentCount(_ kind: ATTPDUKind) -> Int {
+        transcript.filter { $0.sender == end && ATTOpcode(rawValue: $0.pdu.first ?? 0).kind == kind }.count
+    }
+
     /// Empties the transcript (keeping recording on if it was on).
     public func clearTranscript() {
         link.state.withLock { state in

@@ -67,6 +67,17 @@ struct GATTConnectionState: Sendable {
         unawareSince = generation
     }
 
+    /// Makes a change-unaware client change-aware because it confirmed the Service Changed
+    /// indication sent at database generation `confirmed`: only when that is the change it became
+    /// unaware at and no later change came (`current`) (2.5.2.1).
+    ///
+    /// - Returns: whether the state changed.
+    mutating func confirmServiceChanged(_ confirmed: UInt64, current: UInt64) -> Bool {
+        guard !isChangeAware, confirmed == unawareSince, confirmed == current else { return false }
+        becomeAware()
+        return true
+    }
+
     /// Makes the client change-aware.
     mutating func becomeAware() {
         isChangeAware = true

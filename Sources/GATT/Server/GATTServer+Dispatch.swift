@@ -48,10 +48,9 @@ extension GATTServer {
         if Self.requestLength(pdu) > mtu {
             return Self.error(pdu.opcode, 0x0000, .invalidPDU)
         }
-        let confirmed = state.serviceChangedConfirmation.take()
-        if !state.isChangeAware, let confirmed, confirmed == state.unawareSince, confirmed == generation {
-            // The client confirmed Service Changed before sending this request (2.5.2.1).
-            state.becomeAware()
+        // The client confirmed Service Changed before sending this request (2.5.2.1).
+        if !state.isChangeAware, let confirmed = state.serviceChangedConfirmation.take(),
+           state.confirmServiceChanged(confirmed, current: generation) {
             states[id] = state
         }
         if !state.isChangeAware, state.hashReadWhileUnaware || state.outOfSyncSent {

@@ -90,8 +90,7 @@ extension GATTServer {
             report.delivered.append(peer)
             // "The client receives and confirms a Handle Value Indication for the Service Changed
             // characteristic" makes a single-bearer client change-aware (2.5.2.1).
-            if var state = states[id], !state.isChangeAware, state.unawareSince == generation, self.generation == generation {
-                state.becomeAware()
+            if var state = states[id], state.confirmServiceChanged(generation, current: self.generation) {
                 states[id] = state
             }
         }

@@ -26,7 +26,10 @@ struct InMemoryATTBearerTests {
         #expect(first.transcript.map(\.description) == [
             "first -> second 0a0300", "first -> second 52050001", "second -> first 0b4142",
         ])
+        #expect((first.sentCount(.request), first.sentCount(.command), first.sentCount(.response)) == (1, 1, 0))
+        #expect((second.sentCount(.request), second.sentCount(.response)) == (0, 1))
         first.clearTranscript()
+        #expect(first.sentCount(.request) == 0)
         #expect(second.transcript.isEmpty)
     }
 

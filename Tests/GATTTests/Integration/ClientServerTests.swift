@@ -23,7 +23,7 @@ struct ClientServerTests {
 
         /// The requests the client has sent so far (ATT PDUs of the request kind).
         var clientRequests: Int {
-            clientEnd.transcript.filter { $0.sender == clientEnd.end && ATTOpcode(rawValue: $0.pdu.first ?? 0).kind == .request }.count
+            clientEnd.sentCount(.request)
         }
     }
 

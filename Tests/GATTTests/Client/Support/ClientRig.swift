@@ -56,7 +56,7 @@ struct ClientRig {
 
     /// The requests the client sent (each costs one round trip).
     var requestCount: Int {
-        link.transcript.filter { $0.sender == .first && ATTOpcode(rawValue: $0.pdu.first ?? 0).kind == .request }.count
+        link.sentCount(.request)
     }
 
     /// Forgets the conversation so far.
