@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "GATT", targets: ["GATT"]),
         .library(name: "PDUScript", targets: ["PDUScript"]),
+        .library(name: "LinuxBluetooth", targets: ["LinuxBluetooth"]),
         .executable(name: "blectl", targets: ["blectl"]),
     ],
     targets: [
@@ -35,9 +36,11 @@ let package = Package(
         .target(name: "PDUScript", dependencies: ["BLECore", "ATT", "GATT"]),
 
         // Capture files and the dissector HCI -> L2CAP -> ATT/SMP -> GATT meaning.
+        // Kernel mode: AF_BLUETOOTH sockets through CBluetoothLinux.
+        .target(name: "LinuxBluetooth", dependencies: ["BLECore", "CBluetoothLinux"]),
         .target(name: "Capture", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT"]),
 
-        .executableTarget(name: "blectl", dependencies: ["BLECore", "ATT", "GATT", "PDUScript", "Capture"]),
+        .executableTarget(name: "blectl", dependencies: ["BLECore", "ATT", "GATT", "PDUScript", "Capture", "LinuxBluetooth"]),
         .executableTarget(name: "BLEBenchmarks", dependencies: ["BLECore", "HCI", "L2CAP", "ATT", "GATT", "Capture"]),
 
         // Shared by the test targets: the real captures' location and the tshark runner.
@@ -54,6 +57,7 @@ let package = Package(
         .testTarget(name: "PDUScriptTests", dependencies: ["BLECore", "ATT", "GATT", "PDUScript"]),
         .testTarget(name: "CaptureTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT", "Capture", "BLETestSupport"]),
         .testTarget(name: "BlectlTests", dependencies: ["blectl"]),
+        .testTarget(name: "LinuxBluetoothTests", dependencies: ["BLECore", "LinuxBluetooth", "CBluetoothLinux"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,6 +16,7 @@ enum BlectlCommand {
           PDU per line). `blectl serve --help` says more.
       gatt-script FILE...
           Run PDU scripts against the stack's GATT server or client; PASS or FAIL for each.
+      list     List the kernel's Bluetooth adapters (kernel mode).
       help     Show this text.
       version  Show blectl's version.
     """
@@ -34,6 +35,8 @@ enum BlectlCommand {
             return await ServeCommand.run(arguments: rest, output: &output)
         case "gatt-script":
             return await GATTScriptCommand.run(arguments: rest, output: &output)
+        case "list":
+            return ListCommand.run(arguments: rest, output: &output)
         case "help", "-h", "--help":
             output.line(usage)
             return 0

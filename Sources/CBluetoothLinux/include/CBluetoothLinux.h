@@ -1,13 +1,17 @@
 // CBluetoothLinux: the C view of the Linux Bluetooth socket API, for Swift.
 //
 // The headers come from Debian's libbluetooth-dev (BlueZ); they are included, never vendored.
-// This layer only re-exports what the kernel's AF_BLUETOOTH sockets need: address families,
-// protocol numbers, socket addresses (sockaddr_hci, sockaddr_l2), the HCI filter and the
-// ioctl numbers. The wrappers that keep errno arrive with kernel mode.
+// This layer re-exports what the kernel's AF_BLUETOOTH sockets need (address families, protocol
+// numbers, sockaddr_hci, sockaddr_l2, the HCI filter, the ioctl numbers) and wraps the calls
+// kernel mode makes. Every wrapper returns a non-negative result on success and -errno on
+// failure, with errno read right after the call, so Swift never reads a stale errno. Sockets are
+// opened non-blocking and close-on-exec: the layer above waits for readiness, never blocks.
 
 #ifndef CBLUETOOTHLINUX_H
 #define CBLUETOOTHLINUX_H
 
+#include <stdint.h>
+#include <sys/types.h>
 #include <sys/socket.h>
 #include <bluetooth/bluetooth.h>
 #include <bluetooth/hci.h>
@@ -18,5 +22,71 @@ unsigned int cbl_sockaddr_hci_size(void);
 
 /// The size of `struct sockaddr_l2` in octets (bind(2)/connect(2) on BTPROTO_L2CAP).
 unsigned int cbl_sockaddr_l2_size(void);
+
+// MARK: HCI sockets (Linux include/net/bluetooth/hci_sock.h semantics)
+
+/// socket(AF_BLUETOOTH, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, BTPROTO_HCI): a descriptor, or -errno.
+int cbl_hci_socket(void);
+
+/// bind(2) an HCI socket to controller `device` (HCI_DEV_NONE for none) on `channel`
+/// (HCI_CHANNEL_RAW, _USER, _MONITOR or _CONTROL): 0, or -errno.
+int cbl_hci_bind(int fd, uint16_t device, uint16_t channel);
+
+/// setsockopt(SOL_HCI, HCI_FILTER) on a raw-channel socket: which packet types (bit per H4
+/// type), which event codes (bits 0-63) and which command opcode (0: any) reach it. 0, or -errno.
+int cbl_hci_set_filter(int fd, uint32_t type_mask, uint32_t event_mask_low, uint32_t event_mask_high,
+                       uint16_t opcode);
+
+/// ioctl(HCIGETDEVLIST): fills `ids` with up to `capacity` controller indexes; their count, or -errno.
+int cbl_hci_device_list(int fd, uint16_t *ids, uint16_t capacity);
+
+/// ioctl(HCIGETDEVINFO) for controller `device` into `info`: 0, or -errno.
+int cbl_hci_device_info(int fd, uint16_t device, struct hci_dev_info *info);
+
+// MARK: L2CAP sockets
+
+/// socket(AF_BLUETOOTH, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, BTPROTO_L2CAP): a descriptor, or -errno.
+int cbl_l2cap_socket(void);
+
+/// bind(2) an L2CAP socket to the local address `address` (BDADDR_ANY for any controller) of
+/// `address_type` (BDADDR_LE_PUBLIC, BDADDR_LE_RANDOM) and fixed channel `cid` (4 for ATT): 0, or -errno.
+int cbl_l2cap_bind(int fd, const bdaddr_t *address, uint8_t address_type, uint16_t cid);
+
+/// connect(2) an L2CAP socket to `address` of `address_type` on fixed channel `cid`: 0, or -errno
+/// (-EINPROGRESS while a non-blocking connect proceeds: wait until writable, then read SO_ERROR).
+int cbl_l2cap_connect(int fd, const bdaddr_t *address, uint8_t address_type, uint16_t cid);
+
+/// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC; the peer's address and type into `peer` and
+/// `peer_type`. A descriptor, or -errno (-EAGAIN when none is waiting).
+int cbl_l2cap_accept(int fd, bdaddr_t *peer, uint8_t *peer_type);
+
+/// getpeername(2) of a connected L2CAP socket: 0, or -errno.
+int cbl_l2cap_peer(int fd, bdaddr_t *peer, uint8_t *peer_type);
+
+/// listen(2): 0, or -errno.
+int cbl_listen(int fd, int backlog);
+
+/// setsockopt(SOL_BLUETOOTH, BT_SECURITY) with `level` (BT_SECURITY_LOW ... _FIPS): 0, or -errno.
+int cbl_set_security(int fd, uint8_t level);
+
+/// getsockopt(SOL_BLUETOOTH, BT_SECURITY): the level and the encryption key size in octets. 0, or -errno.
+int cbl_get_security(int fd, uint8_t *level, uint8_t *key_size);
+
+/// getsockopt(SOL_BLUETOOTH, BT_RCVMTU or BT_SNDMTU): the MTU in octets, or -errno.
+int cbl_get_mtu(int fd, int receive);
+
+/// getsockopt(SOL_SOCKET, SO_ERROR): the pending error as a positive errno (0: none), or -errno.
+int cbl_socket_error(int fd);
+
+// MARK: Data
+
+/// send(2) with MSG_NOSIGNAL: the octets sent, or -errno.
+ssize_t cbl_send(int fd, const void *bytes, size_t count);
+
+/// recv(2): the octets received (0 at end of stream), or -errno (-EAGAIN when nothing waits).
+ssize_t cbl_recv(int fd, void *bytes, size_t capacity);
+
+/// close(2): 0, or -errno.
+int cbl_close(int fd);
 
 #endif

@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failed system call on a Linux Bluetooth socket: what was being done, the errno the kernel
+/// gave, and what to do about it. Kernel mode's errors are the kernel's; this type names them
+/// and adds the remedy (the capability to grant, the daemon to stop, the adapter to list).
+///
+/// ```swift
+/// do { _ = try HCIAdapters.list() } catch { print(error) }
+/// // listing Bluetooth adapters: this kernel has no Bluetooth (AF_BLUETOOTH: Address family not
+/// // supported by protocol); load the bluetooth module, or use a kernel built with CONFIG_BT
+/// ```
+public struct LinuxBluetoothError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What the stack was doing when the call failed.
+    public enum Operation: Hashable, Sendable, CustomStringConvertible {
+        /// Opening an HCI socket, or listing or reading the adapters through it.
+        case listAdapters
+        /// Reading the information of adapter `index` (hciN).
+        case readAdapter(index: UInt16)
+        /// Binding an HCI socket to adapter `index` on a channel (raw 0, user 1, monitor 2, control 3).
+        case bindHCI(index: UInt16?, channel: UInt16)
+        /// Opening, binding, connecting or listening on an L2CAP socket.
+        case l2cap(String)
+        /// Sending or receiving on an open socket.
+        case transfer(String)
+
+        /// "listing Bluetooth adapters", "binding hci0 to the raw channel", ...
+        public var description: String {
+            switch self {
+            case .listAdapters: return "listing Bluetooth adapters"
+            case .readAdapter(let index): return "reading hci\(index)"
+            case .bindHCI(let index, let channel):
+                let name = ["raw", "user", "monitor", "control"].indices.contains(Int(channel))
+                    ? ["raw", "user", "monitor", "control"][Int(channel)] : "channel \(channel)"
+                return "binding \(index.map { "hci\($0)" } ?? "an HCI socket") to the \(name) channel"
+            case .l2cap(let what): return what
+            case .transfer(let what): return what
+            }
+        }
+    }
+
+    /// What failed.
+    public var operation: Operation
+    /// The errno value (positive), as the kernel returned it.
+    public var code: Int32
+
+    /// An error for `operation` that failed with errno `code`.
+    public init(_ operation: Operation, code: Int32) {
+        self.operation = operation
+        self.code = code
+    }
+
+    /// The C library's text for ``code``: "Operation not permitted", ...
+    public var systemMessage: String { String(cString: strerror(code)) }
+
+    /// What to do, when there is a usual remedy; nil otherwise.
+    public var remedy: String? {
+        switch code {
+        case EAFNOSUPPORT:
+            return "this kernel has no Bluetooth (AF_BLUETOOTH); load the bluetooth module, or use a kernel built with CONFIG_BT"
+        case EPERM, EACCES:
+            switch operation {
+            case .bindHCI(_, let channel) where channel == 1 || channel == 3:
+                return "the \(channel == 1 ? "user" : "control") channel needs CAP_NET_ADMIN: run as root, or "
+                    + "`sudo setcap cap_net_raw,cap_net_admin+eip $(command -v blectl)`"
+            case .l2cap:
+                return "the link's security refused it; retry with --security medium or high"
+            default:
+                return "raw Bluetooth sockets need CAP_NET_RAW: run as root, or "
+                    + "`sudo setcap cap_net_raw,cap_net_admin+eip $(command -v blectl)`"
+            }
+        case EBUSY:
+            return "the adapter is in use: stop bluetoothd (`sudo systemctl stop bluetooth`) and power the "
+                + "adapter off before opening its user channel"
+        case ENODEV:
+            return "no such adapter: `blectl list` shows the adapters"
+        case ENETDOWN:
+            return "the adapter is down: `blectl power on`"
+        case ETIMEDOUT, EHOSTDOWN:
+            return "the peer did not answer: check that it is advertising, connectable and in range"
+        case ECONNREFUSED:
+            return "the peer refused the connection"
+        default:
+            return nil
+        }
+    }
+
+    /// "OPERATION: REMEDY (SYSTEM MESSAGE)", or "OPERATION: SYSTEM MESSAGE" without a remedy.
+    public var description: String {
+        if let remedy { return "\(operation): \(remedy) (\(systemMessage))" }
+        return "\(operation): \(systemMessage)"
+    }
+
+    /// Turns a wrapper's result (non-negative, or -errno) into its value or this error.
+    static func check<T: SignedInteger>(_ result: T, _ operation: Operation) throws(LinuxBluetoothError) -> T {
+        guard result >= 0 else { throw LinuxBluetoothError(operation, code: Int32(truncatingIfNeeded: 0 - result)) }
+        return result
+    }
+}

@@ -1,0 +1,33 @@
+import LinuxBluetooth
+
+/// `blectl list`: the kernel's Bluetooth adapters, one line each (kernel mode; no daemon, no
+/// capability needed): "hci0 00:AA:01:00:00:00 up LE".
+enum ListCommand {
+    static let usage = """
+    usage: blectl list
+
+    Lists the kernel's Bluetooth adapters: name, public address, up or down, and whether the
+    controller supports LE. Reads them through an HCI socket; needs neither bluetoothd nor a
+    capability. Exit status: 0 listed (possibly none), 1 the kernel could not be asked.
+    """
+
+    static func run(arguments: [String], output: inout OutputBuffer) -> Int32 {
+        if let first = arguments.first {
+            if first == "-h" || first == "--help" {
+                output.line(usage)
+                return 0
+            }
+            printError("blectl list: unknown argument '\(first)'\n\n\(usage)")
+            return 2
+        }
+        do {
+            let adapters = try HCIAdapters.list()
+            if adapters.isEmpty { printError("blectl list: the kernel has no Bluetooth adapter") }
+            for adapter in adapters { output.line(adapter.description) }
+            return 0
+        } catch {
+            printError("blectl list: \(error)")
+            return 1
+        }
+    }
+}
