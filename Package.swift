@@ -37,7 +37,7 @@ let package = Package(
 
         // Capture files and the dissector HCI -> L2CAP -> ATT/SMP -> GATT meaning.
         // Kernel mode: AF_BLUETOOTH sockets through CBluetoothLinux.
-        .target(name: "LinuxBluetooth", dependencies: ["BLECore", "CBluetoothLinux"]),
+        .target(name: "LinuxBluetooth", dependencies: ["BLECore", "ATT", "CBluetoothLinux"]),
         .target(name: "Capture", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT"]),
 
         .executableTarget(name: "blectl", dependencies: ["BLECore", "ATT", "GATT", "PDUScript", "Capture", "LinuxBluetooth"]),
@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "PDUScriptTests", dependencies: ["BLECore", "ATT", "GATT", "PDUScript"]),
         .testTarget(name: "CaptureTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT", "Capture", "BLETestSupport"]),
         .testTarget(name: "BlectlTests", dependencies: ["blectl"]),
-        .testTarget(name: "LinuxBluetoothTests", dependencies: ["BLECore", "LinuxBluetooth", "CBluetoothLinux"]),
+        .testTarget(name: "LinuxBluetoothTests", dependencies: ["BLECore", "ATT", "GATT", "LinuxBluetooth", "CBluetoothLinux"]),
     ],
     swiftLanguageModes: [.v6]
 )
