@@ -33,6 +33,12 @@ public enum Hex {
         return high == nil ? out : nil
     }
 
+    /// "0x003f": a 16-bit value (a handle, a connection handle, a PSM) as "0x" and four
+    /// lower-case digits, most significant first.
+    public static func hex16(_ value: UInt16) -> String {
+        "0x" + encode([UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)])
+    }
+
     /// Lower-case hexadecimal digits for `octets`, separated by `separator`.
     public static func encode<C: Collection>(_ octets: C, separator: String = "") -> String where C.Element == UInt8 {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)

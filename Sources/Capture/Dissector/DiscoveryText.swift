@@ -41,7 +41,7 @@ enum DiscoveryText {
         }
     }
 
-    static func hex(_ v: UInt16) -> String { CaptureText.hex16(v) }
+    static func hex(_ v: UInt16) -> String { Hex.hex16(v) }
 
     /// A UUID from its wire octets (least significant first), with its SIG name; the octets
     /// themselves when they are not 2 or 16 long.

@@ -82,7 +82,7 @@ extension DissectedPacket {
             att += pdu.fields.map { ($0.name, Self.json($0.value)) }
             if !annotation.handleNames.isEmpty {
                 att.append(("handle_names", .object(annotation.handleNames.sorted { $0.key < $1.key }
-                    .map { (CaptureText.hex16($0.key), .string($0.value)) })))
+                    .map { (Hex.hex16($0.key), .string($0.value)) })))
             }
             members.append(("att", .object(att)))
         case let .attMalformed(payload, error):

@@ -35,9 +35,9 @@ extension DissectedPacket {
             }
             return "HCI Event \(event)"
         case let .acl(acl, stage):
-            return "ACL \(CaptureText.hex16(acl.handle)) " + stage.summary(octets: acl.data.count, boundary: acl.packetBoundary.description)
+            return "ACL \(Hex.hex16(acl.handle)) " + stage.summary(octets: acl.data.count, boundary: acl.packetBoundary.description)
         case .sco(let sco):
-            return "SCO \(CaptureText.hex16(sco.handle)) \(sco.data.count) octets"
+            return "SCO \(Hex.hex16(sco.handle)) \(sco.data.count) octets"
         case .iso(let iso):
             return "ISO \(iso)"
         case let .monitor(opcode, payload):
@@ -127,7 +127,6 @@ extension HCIEvent {
 
 /// Text helpers shared by the packet lines and the report.
 enum CaptureText {
-    static func hex16(_ v: UInt16) -> String { "0x" + Hex.encode([UInt8(v >> 8), UInt8(v & 0xFF)]) }
 
     /// A name from the air in double quotes, with quotes, backslashes and control characters
     /// escaped, so that no name can start a line of its own or forge output.

@@ -116,15 +116,14 @@ public struct ATTAnnotation: Sendable, Equatable {
         if let valueText { out += " " + CaptureText.quoted(valueText) }
         guard !handleNames.isEmpty else { return out }
         for (handle, name) in handleNames.sorted(by: { $0.key < $1.key }) {
-            let token = "handle " + Self.hex16(handle)
+            let token = "handle " + Hex.hex16(handle)
             if let range = out.firstRange(of: token) {
                 out.replaceSubrange(range, with: token + " (\(name))")
             } else if request != nil {
-                out += " (of \(Self.hex16(handle)) \(name))"
+                out += " (of \(Hex.hex16(handle)) \(name))"
             }
         }
         return out
     }
 
-    static func hex16(_ v: UInt16) -> String { "0x" + Hex.encode([UInt8(v >> 8), UInt8(v & 0xFF)]) }
 }

@@ -87,12 +87,12 @@ public enum GATTClientError: Error, Hashable, Sendable, CustomStringConvertible 
             case .malformedResponse(let error): return "malformed response: \(error)"
             case .unexpectedResponse(let pdu): return "unexpected response: \(pdu)"
             case .malformedValue(let handle, let error):
-                return "malformed value at handle \(RemoteText.hex16(handle)): \(error)"
+                return "malformed value at handle \(Hex.hex16(handle)): \(error)"
             case .handleOutOfRange(let request, let handle, let expected):
-                return "\(request.name) answered with handle \(RemoteText.hex16(handle)), outside "
-                    + "\(RemoteText.hex16(expected.lowerBound))...\(RemoteText.hex16(expected.upperBound))"
+                return "\(request.name) answered with handle \(Hex.hex16(handle)), outside "
+                    + "\(Hex.hex16(expected.lowerBound))...\(Hex.hex16(expected.upperBound))"
             case .valueTooLong(let handle, let limit):
-                return "the value at handle \(RemoteText.hex16(handle)) grew past \(limit) octets"
+                return "the value at handle \(Hex.hex16(handle)) grew past \(limit) octets"
             case .tooManyValues(let requested, let received):
                 return "\(received) values for \(requested) handles"
             case .responseTooLarge(let size, let mtu):
@@ -131,7 +131,7 @@ public enum GATTClientError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .errorResponse(let request, let handle, let code):
-            return "\(request.name) handle \(RemoteText.hex16(handle)): \(code)"
+            return "\(request.name) handle \(Hex.hex16(handle)): \(code)"
         case .timeout: return "the ATT transaction timed out; the bearer is closed"
         case .closed: return "the ATT bearer is closed"
         case .pduTooLarge(let size, let mtu): return "PDU of \(size) octets exceeds ATT_MTU \(mtu)"
@@ -140,14 +140,14 @@ public enum GATTClientError: Error, Hashable, Sendable, CustomStringConvertible 
         case .prepareWriteMismatch(let sent, let received):
             return "prepared write: \(received) does not echo \(sent); the queue was cancelled"
         case .notificationsNotSupported(let handle):
-            return "the characteristic at \(RemoteText.hex16(handle)) cannot notify or indicate as asked"
+            return "the characteristic at \(Hex.hex16(handle)) cannot notify or indicate as asked"
         case .noClientCharacteristicConfiguration(let handle):
-            return "no Client Characteristic Configuration descriptor for the characteristic at \(RemoteText.hex16(handle))"
+            return "no Client Characteristic Configuration descriptor for the characteristic at \(Hex.hex16(handle))"
         case .noSigningKey: return "no CSRK for a signed write"
         case .signCounterExhausted: return "the SignCounter is exhausted"
         case .signingFailed: return "AES-CMAC failed"
         case .databaseChanged(let handle):
-            return "the database changed: handle \(RemoteText.hex16(handle)) no longer designates the same attribute"
+            return "the database changed: handle \(Hex.hex16(handle)) no longer designates the same attribute"
         case .invalidArgument(let reason): return "invalid argument: \(reason)"
         }
     }

@@ -14,7 +14,7 @@ public struct ACLReassembledPDU: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// "handle 0x0040: L2CAP ATT (0x0004), 7 octets".
-    public var description: String { "handle \(hex16(handle)): \(frame)" }
+    public var description: String { "handle \(Hex.hex16(handle)): \(frame)" }
 }
 
 /// Something the ``ACLReassembler`` had to drop or trim, with the connection it happened on.
@@ -60,7 +60,7 @@ public enum ACLReassemblyDiagnostic: Hashable, Sendable, CustomStringConvertible
     }
 
     /// One line naming the handle and what was dropped, in octets.
-    public var description: String { "handle \(hex16(handle)): \(reason)" }
+    public var description: String { "handle \(Hex.hex16(handle)): \(reason)" }
 
     /// What was dropped, in octets, without the handle: for links that have none of their own,
     /// such as a connection captured over the air.
@@ -106,9 +106,4 @@ public struct ACLReassemblyOutcome: Hashable, Sendable {
 
     /// Whether the packet produced neither a PDU nor a diagnostic: it is waiting for more.
     public var isAwaitingMoreFragments: Bool { pdu == nil && diagnostics.isEmpty }
-}
-
-/// "0x0040".
-func hex16(_ value: UInt16) -> String {
-    "0x" + Hex.encode([UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)])
 }

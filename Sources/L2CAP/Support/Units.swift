@@ -1,3 +1,5 @@
+import BLECore
+
 /// Milliseconds for a count of 1.25 ms units (connection intervals), as "7.5" or "45" or "8.75".
 func millisecondsFrom1250Microseconds(_ units: UInt16) -> String {
     let hundredths = Int(units) * 125
@@ -9,9 +11,9 @@ func millisecondsFrom1250Microseconds(_ units: UInt16) -> String {
 }
 
 /// "0x0040".
-func cidText(_ cid: UInt16) -> String { hex16(cid) }
+func cidText(_ cid: UInt16) -> String { Hex.hex16(cid) }
 
 /// "0x0040, 0x0041".
 func cidListText(_ cids: [UInt16]) -> String {
-    cids.isEmpty ? "none" : cids.map(hex16).joined(separator: ", ")
+    cids.isEmpty ? "none" : cids.map(Hex.hex16).joined(separator: ", ")
 }

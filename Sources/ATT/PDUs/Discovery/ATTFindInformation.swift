@@ -163,6 +163,6 @@ public struct ATTFindInformationResponse: ATTPDUCodable {
     /// "16-bit 0x0001 2800 (Primary Service), 0x0002 2803 (Characteristic)".
     public var parameterSummary: String {
         (format == .uuid16 ? "16-bit " : "128-bit ")
-            + information.map { "\(ATTText.hex16($0.handle)) \($0.type.descriptionWithName)" }.joined(separator: ", ")
+            + information.map { "\(Hex.hex16($0.handle)) \($0.type.descriptionWithName)" }.joined(separator: ", ")
     }
 }

@@ -55,6 +55,6 @@ public struct ATTErrorResponse: ATTPDUCodable {
 
     /// "Write Request handle 0x003f: Insufficient Authentication (0x05)".
     public var parameterSummary: String {
-        "\(requestOpcodeInError.name) handle \(ATTText.hex16(attributeHandleInError)): \(errorCode)"
+        "\(requestOpcodeInError.name) handle \(Hex.hex16(attributeHandleInError)): \(errorCode)"
     }
 }

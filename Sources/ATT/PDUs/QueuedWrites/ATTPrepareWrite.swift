@@ -53,7 +53,7 @@ public struct ATTPrepareWriteRequest: ATTPDUCodable {
 
     /// "handle 0x0012 offset 18 value 0102".
     public var parameterSummary: String {
-        "handle \(ATTText.hex16(handle)) offset \(valueOffset) value \(ATTText.octets(partAttributeValue))"
+        "handle \(Hex.hex16(handle)) offset \(valueOffset) value \(ATTText.octets(partAttributeValue))"
     }
 }
 
@@ -117,6 +117,6 @@ public struct ATTPrepareWriteResponse: ATTPDUCodable {
 
     /// "handle 0x0012 offset 18 value 0102".
     public var parameterSummary: String {
-        "handle \(ATTText.hex16(handle)) offset \(valueOffset) value \(ATTText.octets(partAttributeValue))"
+        "handle \(Hex.hex16(handle)) offset \(valueOffset) value \(ATTText.octets(partAttributeValue))"
     }
 }

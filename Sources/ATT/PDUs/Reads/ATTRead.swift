@@ -29,7 +29,7 @@ public struct ATTReadRequest: ATTPDUCodable {
     public var fields: [ATTField] { [ATTField("handle", .integer(Int(handle)))] }
 
     /// "handle 0x0003".
-    public var parameterSummary: String { "handle \(ATTText.hex16(handle))" }
+    public var parameterSummary: String { "handle \(Hex.hex16(handle))" }
 }
 
 /// ATT_READ_RSP, opcode 0x0B (Core v5.4, Vol 3, Part F, 3.4.4.4): the value read.
@@ -106,7 +106,7 @@ public struct ATTReadBlobRequest: ATTPDUCodable {
     }
 
     /// "handle 0x0003 offset 22".
-    public var parameterSummary: String { "handle \(ATTText.hex16(handle)) offset \(valueOffset)" }
+    public var parameterSummary: String { "handle \(Hex.hex16(handle)) offset \(valueOffset)" }
 }
 
 /// ATT_READ_BLOB_RSP, opcode 0x0D (Core v5.4, Vol 3, Part F, 3.4.4.6): part of a value.

@@ -161,6 +161,6 @@ public struct ATTReadByTypeResponse: ATTPDUCodable {
 
     /// "0x0002: 020300002a, 0x0004: 1005000129".
     public var parameterSummary: String {
-        attributeData.map { "\(ATTText.hex16($0.handle)): \(ATTText.octets($0.value))" }.joined(separator: ", ")
+        attributeData.map { "\(Hex.hex16($0.handle)): \(ATTText.octets($0.value))" }.joined(separator: ", ")
     }
 }

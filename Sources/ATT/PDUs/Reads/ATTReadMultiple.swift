@@ -40,7 +40,7 @@ public struct ATTReadMultipleRequest: ATTPDUCodable {
     public var fields: [ATTField] { [ATTField("set_of_handles", ATTLayouts.handleList(setOfHandles))] }
 
     /// "handles 0x0003, 0x0005".
-    public var parameterSummary: String { "handles " + setOfHandles.map(ATTText.hex16).joined(separator: ", ") }
+    public var parameterSummary: String { "handles " + setOfHandles.map(Hex.hex16).joined(separator: ", ") }
 }
 
 /// ATT_READ_MULTIPLE_RSP, opcode 0x0F (Core v5.4, Vol 3, Part F, 3.4.4.8): the requested
@@ -115,5 +115,5 @@ public struct ATTReadMultipleVariableRequest: ATTPDUCodable {
     public var fields: [ATTField] { [ATTField("set_of_handles", ATTLayouts.handleList(setOfHandles))] }
 
     /// "handles 0x0003, 0x0005".
-    public var parameterSummary: String { "handles " + setOfHandles.map(ATTText.hex16).joined(separator: ", ") }
+    public var parameterSummary: String { "handles " + setOfHandles.map(Hex.hex16).joined(separator: ", ") }
 }

@@ -44,7 +44,7 @@ public struct ATTHandleValueNotification: ATTPDUCodable {
     }
 
     /// "handle 0x002a value 0648".
-    public var parameterSummary: String { "handle \(ATTText.hex16(handle)) value \(ATTText.octets(value))" }
+    public var parameterSummary: String { "handle \(Hex.hex16(handle)) value \(ATTText.octets(value))" }
 }
 
 /// ATT_HANDLE_VALUE_IND, opcode 0x1D (Core v5.4, Vol 3, Part F, 3.4.7.2): an attribute's
@@ -91,7 +91,7 @@ public struct ATTHandleValueIndication: ATTPDUCodable {
     }
 
     /// "handle 0x0003 value 0100ffff".
-    public var parameterSummary: String { "handle \(ATTText.hex16(handle)) value \(ATTText.octets(value))" }
+    public var parameterSummary: String { "handle \(Hex.hex16(handle)) value \(ATTText.octets(value))" }
 }
 
 /// ATT_HANDLE_VALUE_CFM, opcode 0x1E (Core v5.4, Vol 3, Part F, 3.4.7.3): the client

@@ -99,6 +99,6 @@ public struct ATTMultipleHandleValueNotification: ATTPDUCodable {
 
     /// "0x0012: 01, 0x0015: 0203".
     public var parameterSummary: String {
-        tuples.map { "\(ATTText.hex16($0.handle)): \(ATTText.octets($0.value))" }.joined(separator: ", ")
+        tuples.map { "\(Hex.hex16($0.handle)): \(ATTText.octets($0.value))" }.joined(separator: ", ")
     }
 }

@@ -68,6 +68,6 @@ public struct ATTSignedWriteCommand: ATTPDUCodable {
 
     /// "handle 0x0012 value 1337 sign counter 1 MAC f1871e933c900ff2".
     public var parameterSummary: String {
-        "handle \(ATTText.hex16(handle)) value \(ATTText.octets(value)) \(signature)"
+        "handle \(Hex.hex16(handle)) value \(ATTText.octets(value)) \(signature)"
     }
 }

@@ -42,7 +42,7 @@ public struct ATTWriteRequest: ATTPDUCodable {
     }
 
     /// "handle 0x0012 value 01".
-    public var parameterSummary: String { "handle \(ATTText.hex16(handle)) value \(ATTText.octets(value))" }
+    public var parameterSummary: String { "handle \(Hex.hex16(handle)) value \(ATTText.octets(value))" }
 }
 
 /// ATT_WRITE_RSP, opcode 0x13 (Core v5.4, Vol 3, Part F, 3.4.5.2): the value was written.
@@ -113,5 +113,5 @@ public struct ATTWriteCommand: ATTPDUCodable {
     }
 
     /// "handle 0x0012 value 01".
-    public var parameterSummary: String { "handle \(ATTText.hex16(handle)) value \(ATTText.octets(value))" }
+    public var parameterSummary: String { "handle \(Hex.hex16(handle)) value \(ATTText.octets(value))" }
 }

@@ -17,5 +17,5 @@ public struct RemoteAttributeValue: Sendable, Hashable, CustomStringConvertible 
     }
 
     /// "0x0003: 4c696e7578".
-    public var description: String { "\(RemoteText.hex16(handle)): \(value.isEmpty ? "(empty)" : Hex.encode(value))" }
+    public var description: String { "\(Hex.hex16(handle)): \(value.isEmpty ? "(empty)" : Hex.encode(value))" }
 }

@@ -61,6 +61,6 @@ public struct RemoteCharacteristic: Sendable, Hashable, CustomStringConvertible 
 
     /// "Characteristic 2A37 (Heart Rate Measurement) value 0x000c 0x10 [notify]".
     public var description: String {
-        "Characteristic \(uuid.descriptionWithName) value \(RemoteText.hex16(valueHandle)) \(properties)"
+        "Characteristic \(uuid.descriptionWithName) value \(Hex.hex16(valueHandle)) \(properties)"
     }
 }

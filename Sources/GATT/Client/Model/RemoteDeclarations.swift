@@ -33,7 +33,7 @@ enum RemoteDeclarations {
             // The included service's group ends at or after its declaration (Part G, 3.2, Table 3.2).
             guard end >= service else {
                 throw .invalidValue(field: "End Group Handle", offset: 2,
-                                    reason: "\(RemoteText.hex16(end)) is below the included service \(RemoteText.hex16(service))")
+                                    reason: "\(Hex.hex16(end)) is below the included service \(Hex.hex16(service))")
             }
             if r.isAtEnd { return (service, end, nil) }
             return (service, end, BluetoothUUID(try r.readUInt16("Service UUID")))
@@ -62,7 +62,7 @@ enum RemoteDeclarations {
             let end = try r.readUInt16("End of Affected Attribute Handle Range")
             guard start <= end else {
                 throw .invalidValue(field: "End of Affected Attribute Handle Range", offset: endOffset,
-                                    reason: "\(RemoteText.hex16(end)) is below the start \(RemoteText.hex16(start))")
+                                    reason: "\(Hex.hex16(end)) is below the start \(Hex.hex16(start))")
             }
             return start...end
         }

@@ -15,5 +15,5 @@ public struct RemoteDescriptor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// "Descriptor 0x000d 2902 (Client Characteristic Configuration)".
-    public var description: String { "Descriptor \(RemoteText.hex16(handle)) \(uuid.descriptionWithName)" }
+    public var description: String { "Descriptor \(Hex.hex16(handle)) \(uuid.descriptionWithName)" }
 }

@@ -33,7 +33,7 @@ public struct RemoteIncludedService: Sendable, Hashable, CustomStringConvertible
 
     /// "Include 0x0014: service 0x0020...0x0025 1812 (Human Interface Device)".
     public var description: String {
-        "Include \(RemoteText.hex16(declarationHandle)): service "
-            + "\(RemoteText.hex16(serviceHandle))...\(RemoteText.hex16(endHandle)) \(uuid.descriptionWithName)"
+        "Include \(Hex.hex16(declarationHandle)): service "
+            + "\(Hex.hex16(serviceHandle))...\(Hex.hex16(endHandle)) \(uuid.descriptionWithName)"
     }
 }

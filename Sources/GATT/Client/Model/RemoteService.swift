@@ -51,6 +51,6 @@ public struct RemoteService: Sendable, Hashable, CustomStringConvertible {
     /// "Primary Service 180D (Heart Rate) 0x000a...0x0010".
     public var description: String {
         "\(isPrimary ? "Primary" : "Secondary") Service \(uuid.descriptionWithName) "
-            + "\(RemoteText.hex16(handle))...\(RemoteText.hex16(endHandle))"
+            + "\(Hex.hex16(handle))...\(Hex.hex16(endHandle))"
     }
 }

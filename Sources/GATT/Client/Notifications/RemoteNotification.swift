@@ -20,6 +20,6 @@ public struct RemoteNotification: Sendable, Hashable, CustomStringConvertible {
 
     /// "notification 0x000c: 0648" or "indication 0x0003: 0100ffff".
     public var description: String {
-        "\(isIndication ? "indication" : "notification") \(RemoteText.hex16(handle)): \(Hex.encode(value))"
+        "\(isIndication ? "indication" : "notification") \(Hex.hex16(handle)): \(Hex.encode(value))"
     }
 }

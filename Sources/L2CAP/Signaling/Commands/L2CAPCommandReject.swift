@@ -26,7 +26,7 @@ public struct L2CAPCommandReject: Hashable, Sendable, CustomStringConvertible {
             case .commandNotUnderstood: return "Command not understood"
             case .signalingMTUExceeded: return "Signaling MTU exceeded"
             case .invalidCIDInRequest: return "Invalid CID in request"
-            default: return "reason \(hex16(rawValue))"
+            default: return "reason \(Hex.hex16(rawValue))"
             }
         }
     }
@@ -81,7 +81,7 @@ public struct L2CAPCommandReject: Hashable, Sendable, CustomStringConvertible {
         if let mtu = actualMTU {
             text += ", actual MTU \(mtu)"
         } else if let cids = invalidCIDs {
-            text += ", local endpoint \(hex16(cids.localEndpoint)) remote endpoint \(hex16(cids.remoteEndpoint))"
+            text += ", local endpoint \(Hex.hex16(cids.localEndpoint)) remote endpoint \(Hex.hex16(cids.remoteEndpoint))"
         } else if !reasonData.isEmpty {
             text += ", data \(Hex.encode(reasonData))"
         }

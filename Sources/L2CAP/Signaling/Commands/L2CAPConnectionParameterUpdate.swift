@@ -70,7 +70,7 @@ public struct L2CAPConnectionParameterUpdateResponse: Hashable, Sendable, Custom
             switch self {
             case .accepted: return "accepted"
             case .rejected: return "rejected"
-            default: return "result \(hex16(rawValue))"
+            default: return "result \(Hex.hex16(rawValue))"
             }
         }
     }

@@ -32,7 +32,7 @@ public struct L2CAPCreditBasedConnectionRequest: Hashable, Sendable, CustomStrin
 
     /// "Credit Based Connection Request SPSM 0x0027 MTU 64 octets MPS 64 octets initial credits 5 source CIDs 0x0040, 0x0041".
     public var description: String {
-        "Credit Based Connection Request SPSM \(hex16(spsm)) MTU \(mtu) octets MPS \(mps) octets "
+        "Credit Based Connection Request SPSM \(Hex.hex16(spsm)) MTU \(mtu) octets MPS \(mps) octets "
             + "initial credits \(initialCredits) source CIDs \(cidListText(sourceCIDs))"
     }
 }
@@ -112,7 +112,7 @@ public struct L2CAPCreditBasedConnectionResponse: Hashable, Sendable, CustomStri
 
         /// "All connections successful (0x0000)" or "result 0x0001 (reserved)".
         public var description: String {
-            name.map { "\($0) (\(hex16(rawValue)))" } ?? "result \(hex16(rawValue)) (reserved)"
+            name.map { "\($0) (\(Hex.hex16(rawValue)))" } ?? "result \(Hex.hex16(rawValue)) (reserved)"
         }
     }
 

@@ -71,7 +71,7 @@ public struct L2CAPCreditBasedReconfigureResponse: Hashable, Sendable, CustomStr
 
         /// "Reconfiguration successful (0x0000)" or "result 0x0005 (reserved)".
         public var description: String {
-            name.map { "\($0) (\(hex16(rawValue)))" } ?? "result \(hex16(rawValue)) (reserved)"
+            name.map { "\($0) (\(Hex.hex16(rawValue)))" } ?? "result \(Hex.hex16(rawValue)) (reserved)"
         }
     }
 

@@ -33,7 +33,7 @@ public struct L2CAPLECreditBasedConnectionRequest: Hashable, Sendable, CustomStr
 
     /// "LE Credit Based Connection Request SPSM 0x0080 source CID 0x0040 MTU 512 octets MPS 247 octets initial credits 10".
     public var description: String {
-        "LE Credit Based Connection Request SPSM \(hex16(spsm)) source CID \(cidText(sourceCID)) "
+        "LE Credit Based Connection Request SPSM \(Hex.hex16(spsm)) source CID \(cidText(sourceCID)) "
             + "MTU \(mtu) octets MPS \(mps) octets initial credits \(initialCredits)"
     }
 }
@@ -100,7 +100,7 @@ public struct L2CAPLECreditBasedConnectionResponse: Hashable, Sendable, CustomSt
 
         /// "Connection successful (0x0000)" or "result 0x0001 (reserved)".
         public var description: String {
-            name.map { "\($0) (\(hex16(rawValue)))" } ?? "result \(hex16(rawValue)) (reserved)"
+            name.map { "\($0) (\(Hex.hex16(rawValue)))" } ?? "result \(Hex.hex16(rawValue)) (reserved)"
         }
     }
 
