@@ -4,7 +4,7 @@ enum BlectlCommand {
     static let version = "0.1.0"
 
     static let usage = """
-    usage: blectl <command> [options]
+    usage: blectl [--hci N] <command> [options]
 
     commands:
       decode FILE [--json] [--no-summary]
@@ -17,12 +17,25 @@ enum BlectlCommand {
       gatt-script FILE...
           Run PDU scripts against the stack's GATT server or client; PASS or FAIL for each.
       list     List the kernel's Bluetooth adapters (kernel mode).
+      gatt ADDR | read ADDR HANDLE|UUID | write ADDR HANDLE|UUID HEX | subscribe ADDR UUID
+          Kernel mode, from adapter hciN (--hci N, default 0): discover the peer's GATT tree, read,
+          write, or print notifications. `blectl gatt --help` says more.
       help     Show this text.
       version  Show blectl's version.
     """
 
     /// Runs the command in `arguments` (without the program name) and returns the exit status.
     static func run(arguments: [String], output: inout OutputBuffer) async -> Int32 {
+        var arguments = arguments[...]
+        var context = KernelContext()
+        while arguments.first == "--hci" {
+            arguments.removeFirst()
+            guard let text = arguments.popFirst(), let index = UInt16(text.hasPrefix("hci") ? String(text.dropFirst(3)) : text) else {
+                printError("blectl: --hci takes an adapter index (0 for hci0)\n\n\(usage)")
+                return 2
+            }
+            context.hci = index
+        }
         guard let command = arguments.first else {
             printError(usage)
             return 2
@@ -37,6 +50,8 @@ enum BlectlCommand {
             return await GATTScriptCommand.run(arguments: rest, output: &output)
         case "list":
             return ListCommand.run(arguments: rest, output: &output)
+        case "gatt", "read", "write", "subscribe":
+            return await GATTCommands.run(command, arguments: rest, context: context, output: &output)
         case "help", "-h", "--help":
             output.line(usage)
             return 0

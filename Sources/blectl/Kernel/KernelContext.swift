@@ -1,0 +1,136 @@
+import ATT
+import BLECore
+import GATT
+import LinuxBluetooth
+
+/// What the kernel-mode commands share: the adapter (`--hci N`, default hci0), and connecting a
+/// GATT client to a peer over the kernel's L2CAP ATT channel.
+struct KernelContext {
+    /// The adapter index N of hciN.
+    var hci: UInt16 = 0
+
+    /// A command-line failure that is already a sentence for the user.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The options every connecting command takes: `--random`, `--security low|medium|high`,
+    /// `--timeout SECONDS`; the other arguments are returned in order.
+    struct ConnectOptions {
+        var random = false
+        var security = L2CAPATTChannel.Security.low
+        var timeout: Duration = .seconds(20)
+        var positional: [String] = []
+        var flags: Set<String> = []
+
+        /// Parses `arguments`; `flags` lists the command's own switches (kept in ``flags``).
+        init(_ arguments: [String], flags known: Set<String> = []) throws(Failure) {
+            var rest = arguments[...]
+            while let argument = rest.popFirst() {
+                switch argument {
+                case "--random": random = true
+                case "--security":
+                    guard let word = rest.popFirst(), let level = L2CAPATTChannel.Security.allCases.first(where: { $0.description == word }) else {
+                        throw Failure("--security takes low, medium or high")
+                    }
+                    security = level
+                case "--timeout":
+                    guard let word = rest.popFirst(), let seconds = Double(word), seconds > 0, seconds <= 3600 else {
+                        throw Failure("--timeout takes seconds (0 < s <= 3600)")
+                    }
+                    timeout = .milliseconds(Int64(seconds * 1000))
+                case _ where known.contains(argument): flags.insert(argument)
+                case _ where argument.hasPrefix("--"): throw Failure("unknown option '\(argument)'")
+                default: positional.append(argument)
+                }
+            }
+        }
+    }
+
+    /// The adapter, which must be up.
+    ///
+    /// - Throws: ``Failure`` naming the adapter and what to do.
+    func adapter() throws(Failure) -> HCIAdapterInfo {
+        let adapter: HCIAdapterInfo
+        do { adapter = try HCIAdapters.adapter(hci) } catch { throw Failure("\(error)") }
+        guard adapter.isUp else {
+            throw Failure("hci\(hci) is down: power it on (`btmgmt --index \(hci) power on`, with LE on: `btmgmt --index \(hci) le on`)")
+        }
+        guard adapter.supportsLE else { throw Failure("hci\(hci) does not support LE") }
+        return adapter
+    }
+
+    /// A GATT client connected to `peer` from this adapter, its MTU exchanged.
+    ///
+    /// - Throws: ``Failure`` with the connection error and its remedy.
+    func connect(_ address: BluetoothAddress, _ options: ConnectOptions) async throws(Failure) -> GATTClient {
+        let local = try adapter()
+        let bearer: SocketATTBearer
+        do {
+            bearer = try await L2CAPATTChannel.connect(to: address, type: options.random ? .randomStatic : .public,
+                                                       from: local.address, security: options.security, timeout: options.timeout)
+        } catch {
+            throw Failure("\(error)")
+        }
+        let client = GATTClient(engine: ATTEngine(bearer: bearer))
+        do { _ = try await client.exchangeMTU() } catch { throw Self.failure(error, options) }
+        return client
+    }
+
+    /// The user's sentence for a GATT failure: Insufficient Authentication or Encryption says to
+    /// retry with more security (Core v5.4, Vol 3, Part C, 10.3.1).
+    static func failure(_ error: GATTClientError, _ options: ConnectOptions) -> Failure {
+        switch error.attErrorCode {
+        case .insufficientAuthentication?, .insufficientEncryption?, .encryptionKeySizeTooShort?:
+            let next = options.security == .low ? "medium" : "high"
+            return Failure("\(error): the link is not secure enough; retry with --security \(next)")
+        default:
+            return Failure("\(error)")
+        }
+    }
+
+    /// A handle ("0x0003") or, otherwise, a UUID ("2A19", 128-bit forms).
+    enum Target: CustomStringConvertible {
+        case handle(UInt16)
+        case uuid(BluetoothUUID)
+
+        init(_ text: String) throws(Failure) {
+            if text.lowercased().hasPrefix("0x") {
+                guard let value = UInt16(text.dropFirst(2), radix: 16), value != 0 else {
+                    throw Failure("'\(text)' is not a handle (0x0001...0xFFFF)")
+                }
+                self = .handle(value)
+            } else if let uuid = BluetoothUUID(text) {
+                self = .uuid(uuid)
+            } else {
+                throw Failure("'\(text)' is neither a handle (0x0003) nor a UUID (2A19)")
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .handle(let handle): return Hex.hex16(handle)
+            case .uuid(let uuid): return uuid.descriptionWithName
+            }
+        }
+    }
+
+    /// The characteristic `uuid` on the peer (discovering its database first).
+    static func characteristic(_ uuid: BluetoothUUID, on client: GATTClient, _ options: ConnectOptions) async throws(Failure) -> RemoteCharacteristic {
+        let services: [RemoteService]
+        do { services = try await client.discoverDatabase() } catch { throw failure(error, options) }
+        guard let found = services.flatMap(\.characteristics).first(where: { $0.uuid == uuid }) else {
+            throw Failure("the peer has no characteristic \(uuid.descriptionWithName)")
+        }
+        return found
+    }
+
+    /// The value handle `target` names on the peer.
+    static func valueHandle(_ target: Target, on client: GATTClient, _ options: ConnectOptions) async throws(Failure) -> UInt16 {
+        switch target {
+        case .handle(let handle): return handle
+        case .uuid(let uuid): return try await characteristic(uuid, on: client, options).valueHandle
+        }
+    }
+}

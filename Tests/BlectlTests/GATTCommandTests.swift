@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import BLECore
+import GATT
+@testable import blectl
+
+/// The kernel-mode GATT commands as a user runs them where there is no radio (usage errors, the
+/// kernel's answer), and their printing. The connections themselves run in the kernel lane.
+@Suite("blectl gatt, read, write, subscribe")
+struct GATTCommandTests {
+    @Test("usage errors exit 2 before anything is opened, naming the mistake")
+    func usage() throws {
+        let cases: [([String], String)] = [
+            (["read", "00:AA:01:00:00:00"], "expected 2 arguments, got 1"),
+            (["write", "zz", "0x0003", "01"], "'zz' is not a device address"),
+            (["write", "00:AA:01:00:00:00", "0x0003", "0g"], "'0g' is not hexadecimal octets"),
+            (["read", "00:AA:01:00:00:00", "0x0000"], "'0x0000' is not a handle"),
+            (["read", "00:AA:01:00:00:00", "battery"], "neither a handle (0x0003) nor a UUID"),
+            (["subscribe", "00:AA:01:00:00:00", "0x0003"], "subscribe takes a characteristic UUID"),
+            (["gatt", "00:AA:01:00:00:00", "--security", "max"], "--security takes low, medium or high"),
+            (["gatt", "00:AA:01:00:00:00", "--frobnicate"], "unknown option '--frobnicate'"),
+            (["--hci", "x", "list"], "--hci takes an adapter index"),
+        ]
+        for (arguments, message) in cases {
+            let run = try BlectlRun(arguments)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.error.contains(message), "\(arguments): \(run.error)")
+        }
+        let help = try BlectlRun(["gatt", "--help"])
+        #expect(help.status == 0)
+        #expect(help.output.hasPrefix("usage: blectl [--hci N] gatt ADDR"))
+    }
+
+    @Test("a well-formed command reaches the kernel: here, its answer with the adapter named, exit 1")
+    func kernelAnswer() throws {
+        guard !FileManager.default.fileExists(atPath: "/sys/class/bluetooth") else { return }   // a kernel with Bluetooth: the lane's job
+        let run = try BlectlRun(["--hci", "1", "gatt", "00:AA:01:00:00:00"])
+        #expect(run.status == 1)
+        #expect(run.error.hasPrefix("blectl gatt: reading hci1: this kernel has no Bluetooth"))
+    }
+
+    @Test("the tree, values with their text, notifications as lines and JSON")
+    func printing() throws {
+        let characteristic = RemoteCharacteristic(uuid: BluetoothUUID(0x2A19), declarationHandle: 0x0002, valueHandle: 0x0003,
+                                                  endHandle: 0x0004, properties: [.read, .notify],
+                                                  descriptors: [RemoteDescriptor(handle: 0x0004, uuid: BluetoothUUID(0x2902))])
+        let service = RemoteService(uuid: BluetoothUUID(0x180F), handle: 0x0001, endHandle: 0x0004, characteristics: [characteristic])
+        #expect(GATTTreeText.lines([service]) == [
+            "Primary Service 180F (Battery) 0x0001...0x0004",
+            "  Characteristic 2A19 (Battery Level) value 0x0003 0x12 [read, notify]",
+            "    Descriptor 0x0004 2902 (Client Characteristic Configuration)",
+        ])
+        #expect(GATTTreeText.value(Array("LinuxBLE".utf8), handle: 8) == "0x0008: 4c696e7578424c45 \"LinuxBLE\"")
+        #expect(GATTTreeText.value([0x64], handle: 3) == "0x0003: 64")
+        #expect(GATTTreeText.value([], handle: 3) == "0x0003: (empty)")
+        #expect(GATTTreeText.value([0x41, 0x42, 0x0a], handle: 3) == "0x0003: 41420a")    // a control character: no text
+        let notification = RemoteNotification(handle: 3, value: [0x63], isIndication: false)
+        #expect(GATTTreeText.line(notification) == "notification 0x0003 63")
+        #expect(GATTTreeText.json(RemoteNotification(handle: 5, value: [1, 0], isIndication: true), uuid: BluetoothUUID(0x2A37))
+                == #"{"uuid":"2A37","handle":5,"kind":"indication","value":"0100"}"#)
+        #expect(GATTTreeText.jsonString("a\"b\\c\u{1}") == #""a\"b\\c\u0001""#)
+    }
+}
