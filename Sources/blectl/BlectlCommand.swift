@@ -4,7 +4,7 @@ enum BlectlCommand {
     static let version = "0.1.0"
 
     static let usage = """
-    usage: blectl [--hci N] <command> [options]
+    usage: blectl [--hci N] [--no-power] <command> [options]
 
     commands:
       decode FILE [--json] [--no-summary]
@@ -17,6 +17,9 @@ enum BlectlCommand {
       gatt-script FILE...
           Run PDU scripts against the stack's GATT server or client; PASS or FAIL for each.
       list     List the kernel's Bluetooth adapters (kernel mode).
+      power on|off
+          Power adapter hciN on (with LE) or off through the kernel's management channel. Commands
+          that need a powered adapter power it on themselves unless --no-power is given.
       gatt ADDR | read ADDR HANDLE|UUID | write ADDR HANDLE|UUID HEX | subscribe ADDR UUID
           Kernel mode, from adapter hciN (--hci N, default 0): discover the peer's GATT tree, read,
           write, or print notifications. `blectl gatt --help` says more.
@@ -28,8 +31,12 @@ enum BlectlCommand {
     static func run(arguments: [String], output: inout OutputBuffer) async -> Int32 {
         var arguments = arguments[...]
         var context = KernelContext()
-        while arguments.first == "--hci" {
+        while let option = arguments.first, option == "--hci" || option == "--no-power" {
             arguments.removeFirst()
+            if option == "--no-power" {
+                context.powersOn = false
+                continue
+            }
             guard let text = arguments.popFirst(), let index = UInt16(text.hasPrefix("hci") ? String(text.dropFirst(3)) : text) else {
                 printError("blectl: --hci takes an adapter index (0 for hci0)\n\n\(usage)")
                 return 2
@@ -50,6 +57,8 @@ enum BlectlCommand {
             return await GATTScriptCommand.run(arguments: rest, output: &output)
         case "list":
             return ListCommand.run(arguments: rest, output: &output)
+        case "power":
+            return await PowerCommand.run(arguments: rest, context: context, output: &output)
         case "gatt", "read", "write", "subscribe":
             return await GATTCommands.run(command, arguments: rest, context: context, output: &output)
         case "help", "-h", "--help":

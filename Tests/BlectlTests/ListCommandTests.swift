@@ -29,3 +29,20 @@ struct ListCommandTests {
         #expect(help.output.hasPrefix("usage: blectl list"))
     }
 }
+
+/// `blectl power` as a user runs it.
+@Suite("blectl power")
+struct PowerCommandTests {
+    @Test("on or off, else a usage error; here the kernel's answer names the control channel")
+    func power() throws {
+        let missing = try BlectlRun(["power"])
+        #expect(missing.status == 2)
+        #expect(missing.error.contains("say on or off"))
+        let wrong = try BlectlRun(["--hci", "1", "power", "up"])
+        #expect(wrong.status == 2)
+        guard !FileManager.default.fileExists(atPath: "/sys/class/bluetooth") else { return }   // the kernel lane's job
+        let on = try BlectlRun(["power", "on"])
+        #expect(on.status == 1)
+        #expect(on.error.hasPrefix("blectl power: opening the HCI control channel: this kernel has no Bluetooth"))
+    }
+}

@@ -33,7 +33,8 @@ public struct LinuxBluetoothError: Error, Hashable, Sendable, CustomStringConver
             case .bindHCI(let index, let channel):
                 let name = ["raw", "user", "monitor", "control"].indices.contains(Int(channel))
                     ? ["raw", "user", "monitor", "control"][Int(channel)] : "channel \(channel)"
-                return "binding \(index.map { "hci\($0)" } ?? "an HCI socket") to the \(name) channel"
+                guard let index else { return "opening the HCI \(name) channel" }
+                return "binding hci\(index) to the \(name) channel"
             case .l2cap(let what): return what
             case .transfer(let what): return what
             }

@@ -8,6 +8,8 @@ import LinuxBluetooth
 struct KernelContext {
     /// The adapter index N of hciN.
     var hci: UInt16 = 0
+    /// Whether a command may power the adapter on when it is down (not with `--no-power`).
+    var powersOn = true
 
     /// A command-line failure that is already a sentence for the user.
     struct Failure: Error, CustomStringConvertible {
@@ -48,24 +50,42 @@ struct KernelContext {
         }
     }
 
-    /// The adapter, which must be up.
+    /// The adapter, up: powered on (with LE) through the management channel when it is down,
+    /// unless `--no-power` was given.
     ///
     /// - Throws: ``Failure`` naming the adapter and what to do.
-    func adapter() throws(Failure) -> HCIAdapterInfo {
-        let adapter: HCIAdapterInfo
+    func adapter() async throws(Failure) -> HCIAdapterInfo {
+        var adapter: HCIAdapterInfo
         do { adapter = try HCIAdapters.adapter(hci) } catch { throw Failure("\(error)") }
-        guard adapter.isUp else {
-            throw Failure("hci\(hci) is down: power it on (`btmgmt --index \(hci) power on`, with LE on: `btmgmt --index \(hci) le on`)")
+        if !adapter.isUp {
+            guard powersOn else { throw Failure("hci\(hci) is down: `blectl --hci \(hci) power on` (or drop --no-power)") }
+            do { _ = try await power(on: true) } catch { throw Failure("hci\(hci) is down and could not be powered on: \(error)") }
+            do { adapter = try HCIAdapters.adapter(hci) } catch { throw Failure("\(error)") }
         }
         guard adapter.supportsLE else { throw Failure("hci\(hci) does not support LE") }
         return adapter
+    }
+
+    /// Powers the adapter on (with LE) or off through the management channel.
+    ///
+    /// - Returns: the adapter's settings afterwards.
+    func power(on: Bool) async throws(ManagementError) -> ManagementSettings {
+        let channel = try ManagementChannel()
+        do {
+            let settings = on ? try await channel.powerOn(hci) : try await channel.powerOff(hci)
+            await channel.close()
+            return settings
+        } catch {
+            await channel.close()
+            throw error
+        }
     }
 
     /// A GATT client connected to `peer` from this adapter, its MTU exchanged.
     ///
     /// - Throws: ``Failure`` with the connection error and its remedy.
     func connect(_ address: BluetoothAddress, _ options: ConnectOptions) async throws(Failure) -> GATTClient {
-        let local = try adapter()
+        let local = try await adapter()
         let bearer: SocketATTBearer
         do {
             bearer = try await L2CAPATTChannel.connect(to: address, type: options.random ? .randomStatic : .public,

@@ -1,0 +1,175 @@
+import BLECore
+import CBluetoothLinux
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a management command failed.
+public enum ManagementError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kernel answered with a status other than Success.
+    case status(command: String, index: UInt16, ManagementStatus)
+    /// No answer within the timeout.
+    case timeout(command: String)
+    /// The channel is closed.
+    case closed
+    /// The kernel's answer did not decode.
+    case malformed(BLEDecodingError)
+    /// The socket could not be opened, bound or written.
+    case system(LinuxBluetoothError)
+
+    /// One line, with what to do where there is a usual remedy.
+    public var description: String {
+        switch self {
+        case .status(let command, let index, let status):
+            let remedy: String
+            switch status {
+            case .invalidIndex: remedy = ": no such adapter; `blectl list` shows the adapters"
+            case .rfkilled: remedy = ": the adapter is blocked by rfkill; `rfkill unblock bluetooth`"
+            case .permissionDenied: remedy = ": needs CAP_NET_ADMIN (run as root, or setcap cap_net_admin)"
+            case .busy: remedy = ": the adapter is busy; retry"
+            default: remedy = ""
+            }
+            return "\(command) on hci\(index): \(status)\(remedy)"
+        case .timeout(let command): return "\(command): the kernel did not answer"
+        case .closed: return "the management channel is closed"
+        case .malformed(let error): return "the kernel's management answer did not decode: \(error)"
+        case .system(let error): return "\(error)"
+        }
+    }
+}
+
+/// The kernel's Bluetooth management channel (an HCI socket on HCI_CHANNEL_CONTROL; needs
+/// CAP_NET_ADMIN): powers adapters on and off and turns LE on, with no daemon. One command is
+/// outstanding at a time; the answer is the Command Complete or Command Status event for its
+/// opcode and controller index (Linux, BlueZ doc/mgmt-api.txt).
+public actor ManagementChannel {
+    private let socket: BluetoothSocket
+    private let reader: ManagementPacketReader
+    /// How the outstanding command ended.
+    private enum Outcome {
+        case returned([UInt8])
+        case status(ManagementStatus)
+        case timeout
+        case closed
+    }
+
+    private var pending: (code: UInt16, index: UInt16, id: UInt64, continuation: CheckedContinuation<Outcome, Never>)?
+    /// Whether a command holds the channel (it may not have sent yet); others wait their turn.
+    private var isBusy = false
+    private var turnWaiters: [CheckedContinuation<Void, Never>] = []
+    private var lastID: UInt64 = 0
+    private var isClosed = false
+
+    /// Opens and binds the channel.
+    ///
+    /// - Throws: ``ManagementError/system(_:)``: EPERM without CAP_NET_ADMIN (the error says how
+    ///   to grant it), EAFNOSUPPORT without kernel Bluetooth.
+    public init() throws(ManagementError) {
+        let operation = LinuxBluetoothError.Operation.bindHCI(index: nil, channel: UInt16(HCI_CHANNEL_CONTROL))
+        let socket: BluetoothSocket
+        do {
+            socket = try BluetoothSocket(hci: operation)
+            _ = try LinuxBluetoothError.check(cbl_hci_bind(socket.descriptor, ManagementPacket.noController, UInt16(HCI_CHANNEL_CONTROL)),
+                                              operation)
+        } catch {
+            throw .system(error)
+        }
+        self.init(socket: socket)
+    }
+
+    /// A channel on `socket`, already bound (tests give one end of a socket pair).
+    init(socket: BluetoothSocket) {
+        self.socket = socket
+        reader = ManagementPacketReader(socket: socket)
+        let packets = reader.packets
+        Task { [weak self] in
+            for await packet in packets { await self?.receive(packet) }
+            await self?.close()
+        }
+    }
+
+    /// Sends `command` to controller `index` and returns its return parameters.
+    ///
+    /// - Throws: ``ManagementError``: the status when it is not Success, a timeout, closed.
+    public func send(_ command: ManagementCommand, to index: UInt16, timeout: Duration = .seconds(10)) async throws(ManagementError) -> [UInt8] {
+        // One command at a time, first come first served.
+        if isBusy { await withCheckedContinuation { turnWaiters.append($0) } }
+        isBusy = true
+        defer { passTurn() }
+        guard !isClosed else { throw .closed }
+        let packet = command.packet(for: index).encoded
+        let sent = packet.withUnsafeBytes { cbl_send(socket.descriptor, $0.baseAddress, $0.count) }
+        guard sent >= 0 else { throw .system(LinuxBluetoothError(.transfer("sending \(command.name)"), code: Int32(-sent))) }
+        lastID &+= 1
+        let id = lastID
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            await self?.expire(id)
+        }
+        let outcome = await withCheckedContinuation { continuation in
+            pending = (command.code, index, id, continuation)
+        }
+        timer.cancel()
+        switch outcome {
+        case .returned(let parameters): return parameters
+        case .status(let status): throw .status(command: command.name, index: index, status)
+        case .timeout: throw .timeout(command: command.name)
+        case .closed: throw .closed
+        }
+    }
+
+    private func passTurn() {
+        if turnWaiters.isEmpty { isBusy = false } else { turnWaiters.removeFirst().resume() }
+    }
+
+    /// The controller's address, version, settings and name.
+    public func controllerInformation(_ index: UInt16) async throws(ManagementError) -> ManagementControllerInformation {
+        let parameters = try await send(.readControllerInformation, to: index)
+        do { return try ManagementControllerInformation(decoding: parameters) } catch { throw .malformed(error) }
+    }
+
+    /// Sends a settings command (Set Powered, Set Low Energy) and returns the Current Settings it
+    /// answers with.
+    public func set(_ command: ManagementCommand, on index: UInt16) async throws(ManagementError) -> ManagementSettings {
+        let parameters = try await send(command, to: index)
+        guard parameters.count == 4 else { throw .malformed(.invalidValue(field: "Current Settings", offset: 0, reason: "\(parameters.count) octets, not 4")) }
+        return ManagementSettings(rawValue: UInt32(parameters[0]) | UInt32(parameters[1]) << 8 | UInt32(parameters[2]) << 16 | UInt32(parameters[3]) << 24)
+    }
+
+    /// Closes the channel; a pending command fails with ``ManagementError/closed``.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        reader.stop()
+        finish(.closed)
+    }
+
+    private func receive(_ packet: ManagementPacket) {
+        guard let current = pending, packet.controllerIndex == current.index else { return }
+        let event: ManagementEvent
+        do { event = try ManagementEvent(packet) } catch {
+            return          // an event this channel does not wait for may be malformed; the timeout stands
+        }
+        switch event {
+        case .commandComplete(let code, let status, let parameters) where code == current.code:
+            finish(status == .success ? .returned(parameters) : .status(status))
+        case .commandStatus(let code, let status) where code == current.code && status != .success:
+            finish(.status(status))
+        default:
+            break
+        }
+    }
+
+    private func expire(_ id: UInt64) {
+        guard pending?.id == id else { return }
+        finish(.timeout)
+    }
+
+    private func finish(_ outcome: Outcome) {
+        guard let current = pending else { return }
+        pending = nil
+        current.continuation.resume(returning: outcome)
+    }
+}
