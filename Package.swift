@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "GATT", targets: ["GATT"]),
         .library(name: "PDUScript", targets: ["PDUScript"]),
+        .library(name: "Host", targets: ["Host"]),
         .executable(name: "blectl", targets: ["blectl"]),
     ],
     targets: [
@@ -28,6 +29,9 @@ let package = Package(
         .target(name: "L2CAP", dependencies: ["BLECore", "HCI"]),
         .target(name: "SMP", dependencies: ["BLECore"]),
         .target(name: "ATT", dependencies: ["BLECore"]),
+
+        // The HCI command flow, scanner and advertiser over any HCITransport.
+        .target(name: "Host", dependencies: ["BLECore", "HCI"]),
 
         // libcrypto's AES-CMAC (libssl-dev), for the Database Hash and signed writes.
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),
@@ -53,6 +57,7 @@ let package = Package(
         .testTarget(name: "GATTTests", dependencies: ["BLECore", "ATT", "GATT", "CCrypto"]),
         .testTarget(name: "PDUScriptTests", dependencies: ["BLECore", "ATT", "GATT", "PDUScript"]),
         .testTarget(name: "CaptureTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT", "Capture", "BLETestSupport"]),
+        .testTarget(name: "HostTests", dependencies: ["BLECore", "HCI", "Host", "ATT"]),
         .testTarget(name: "BlectlTests", dependencies: ["blectl"]),
     ],
     swiftLanguageModes: [.v6]
