@@ -8,7 +8,7 @@ import HCI
 ///
 /// ```swift
 /// let parameters = LEAdvertisingParameters(
-///     advertisingData: [.flags([.leGeneralDiscoverableMode, .brEdrNotSupported]),
+///     advertisingData: [.flags([.leGeneralDiscoverableMode, .brEDRNotSupported]),
 ///                       .serviceUUIDs(ADUUIDList(uuids16: [0x180D]), isComplete: true)],
 ///     scanResponse: [.localName(ADLocalName("blectl"))])
 /// ```
