@@ -43,7 +43,7 @@ struct HCICommandFlowTests {
         ])
         // Command Complete for opcode 0x0000 (no command): Num_HCI_Command_Packets 1
         transport.inject(try h4("04 0e 03 01 0000"))
-        try await second.value
+        _ = try await second.value
         #expect(await flow.commandCredits == 1)
         #expect(await flow.queuedCommandCount == 0)
         expectScriptPlayed(transport)
