@@ -31,6 +31,31 @@ struct LEAdvertiserTests {
         ]
     }
 
+    /// The extended conversation that starts `heartRate` with legacy PDUs on set 0x00.
+    func extendedStart() throws -> [ScriptedHCITransport.Step] {
+        try [
+            // LE Set Extended Advertising Parameters: Advertising_Handle 0x00,
+            //   Advertising_Event_Properties 0x0013 (connectable, scannable, legacy),
+            //   Primary_Advertising_Interval_Min 0x0000A0 (100 ms), _Max 0x0000F0 (150 ms), channels
+            //   37, 38, 39, Own_Address_Type public, Peer public 00:00:00:00:00:00, Filter_Policy 0x00,
+            //   Advertising_TX_Power 0x7F (no preference), Primary PHY LE 1M, Max_Skip 0,
+            //   Secondary PHY LE 1M, Advertising_SID 0, Scan_Request_Notification_Enable 0
+            .expect(h4: "01 36 20 19 00 1300 a00000 f00000 07 00 00 000000000000 00 7f 01 00 01 00 00"),
+            .inject(h4: "04 0e 05 01 36 20 00 09"),              // Success, Selected_TX_Power 9 dBm
+            // LE Set Extended Advertising Data: handle 0x00, Operation 0x03 (complete),
+            //   Fragment_Preference 0x01, Advertising_Data_Length 7
+            .expect(h4: "01 37 20 0b 00 03 01 07 020106 03030d18"),
+            .inject(h4: "04 0e 04 01 37 20 00"),
+            // LE Set Extended Scan Response Data: handle 0x00, complete, 5 octets "HRM"
+            .expect(h4: "01 38 20 09 00 03 01 05 0409 48524d"),
+            .inject(h4: "04 0e 04 01 38 20 00"),
+            // LE Set Extended Advertising Enable: Enable, Num_Sets 1, handle 0x00, Duration 0,
+            //   Max_Extended_Advertising_Events 0
+            .expect(h4: "01 39 20 06 01 01 00 0000 00"),
+            .inject(h4: "04 0e 04 01 39 20 00"),
+        ]
+    }
+
     @Test("legacy: parameters, data, scan response, enable; stop disables")
     func legacyAdvertising() async throws {
         let transport = ScriptedHCITransport(script: try legacyStart())
@@ -97,27 +122,7 @@ struct LEAdvertiserTests {
 
     @Test("extended with legacy PDUs: set parameters, data, scan response, enable")
     func extendedLegacyPDUs() async throws {
-        let transport = ScriptedHCITransport(script: try [
-            // LE Set Extended Advertising Parameters: Advertising_Handle 0x00,
-            //   Advertising_Event_Properties 0x0013 (connectable, scannable, legacy),
-            //   Primary_Advertising_Interval_Min 0x0000A0 (100 ms), _Max 0x0000F0 (150 ms), channels
-            //   37, 38, 39, Own_Address_Type public, Peer public 00:00:00:00:00:00, Filter_Policy 0x00,
-            //   Advertising_TX_Power 0x7F (no preference), Primary PHY LE 1M, Max_Skip 0,
-            //   Secondary PHY LE 1M, Advertising_SID 0, Scan_Request_Notification_Enable 0
-            .expect(h4: "01 36 20 19 00 1300 a00000 f00000 07 00 00 000000000000 00 7f 01 00 01 00 00"),
-            .inject(h4: "04 0e 05 01 36 20 00 09"),              // Success, Selected_TX_Power 9 dBm
-            // LE Set Extended Advertising Data: handle 0x00, Operation 0x03 (complete),
-            //   Fragment_Preference 0x01, Advertising_Data_Length 7
-            .expect(h4: "01 37 20 0b 00 03 01 07 020106 03030d18"),
-            .inject(h4: "04 0e 04 01 37 20 00"),
-            // LE Set Extended Scan Response Data: handle 0x00, complete, 5 octets "HRM"
-            .expect(h4: "01 38 20 09 00 03 01 05 0409 48524d"),
-            .inject(h4: "04 0e 04 01 38 20 00"),
-            // LE Set Extended Advertising Enable: Enable, Num_Sets 1, handle 0x00, Duration 0,
-            //   Max_Extended_Advertising_Events 0
-            .expect(h4: "01 39 20 06 01 01 00 0000 00"),
-            .inject(h4: "04 0e 04 01 39 20 00"),
-        ])
+        let transport = ScriptedHCITransport(script: try extendedStart())
         let flow = HCICommandFlow(transport: transport)
         let advertiser = LEAdvertiser(flow: flow, capabilities: extendedCapabilities())
         try await advertiser.start(heartRate)
@@ -255,6 +260,43 @@ struct LEAdvertiserTests {
         #expect(await advertiser.isAdvertising)
         let again = await #expect(throws: LEAdvertiserError.self) { try await advertiser.start(heartRate) }
         #expect(again == .alreadyAdvertising)
+        expectScriptPlayed(transport)
+    }
+
+    @Test("extended: LE Advertising Set Terminated tells whose connection it is, in either order")
+    func readvertiseExtended() async throws {
+        let transport = ScriptedHCITransport(script: try extendedStart())
+        let flow = HCICommandFlow(transport: transport)
+        let advertiser = LEAdvertiser(flow: flow, capabilities: extendedCapabilities())
+        try await advertiser.start(heartRate)
+        transport.append(try [
+            // LE Enhanced Connection Complete [v1]: Success, Connection_Handle 0x0040, Role
+            //   peripheral, peer public 00:11:22:33:44:55, no resolvable private addresses,
+            //   interval 30 ms, latency 0, supervision timeout 720 ms, clock accuracy 500 ppm
+            .inject(h4: "04 3e 1f 0a 00 4000 01 00 554433221100 000000000000 000000000000 1800 0000 4800 00"),
+            // LE Advertising Set Terminated: Success, Advertising_Handle 0x02 (another set),
+            //   Connection_Handle 0x0040, 0 events: 0x0040 is not this advertiser's after all
+            .inject(h4: "04 3e 06 12 00 02 4000 00"),
+            // The same for 0x0042, before its own connection event this time
+            .inject(h4: "04 3e 06 12 00 02 4200 00"),
+            .inject(h4: "04 3e 1f 0a 00 4200 01 00 554433221100 000000000000 000000000000 1800 0000 4800 00"),
+            // LE Advertising Set Terminated: Success, Advertising_Handle 0x00 (this set), 0x0041
+            .inject(h4: "04 3e 06 12 00 00 4100 00"),
+            // LE Enhanced Connection Complete [v2]: Connection_Handle 0x0041, peripheral, peer
+            //   random 11:22:33:44:55:66, ..., Advertising_Handle 0x00, Sync_Handle 0xFFFF
+            .inject(h4: "04 3e 22 29 00 4100 01 01 665544332211 000000000000 000000000000 1800 0000 4800 00 00 ffff"),
+        ])
+        // Events are observed in order: once 0x0041 is recorded, the others have been judged.
+        await eventually("0x0041 is this set's") { await advertiser.connectionHandles == [0x0041] }
+        #expect(await advertiser.isAdvertising == false)
+        transport.append(try [
+            .inject(h4: "04 05 04 00 4000 13"),                  // Disconnection Complete 0x0040: not ours
+            .inject(h4: "04 05 04 00 4100 08"),                  // Disconnection Complete 0x0041, Connection Timeout
+            .expect(h4: "01 39 20 06 01 01 00 0000 00"),         // LE Set Extended Advertising Enable: set 0x00
+            .inject(h4: "04 0e 04 01 39 20 00"),
+        ])
+        await eventually("advertising again") { await advertiser.isAdvertising }
+        #expect(await advertiser.connectionHandles.isEmpty)
         expectScriptPlayed(transport)
     }
 }

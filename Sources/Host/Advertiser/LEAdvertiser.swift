@@ -18,8 +18,9 @@ import HCI
 /// With ``LEAdvertisingParameters/readvertiseAfterDisconnection``, the advertiser watches the
 /// controller's events: a connection made as peripheral while it advertised connectably
 /// (LE Connection Complete or LE Enhanced Connection Complete, role peripheral; for v2 with its
-/// Advertising_Handle) stopped the advertising (7.8.9, 7.8.56), and when a Disconnection Complete
-/// ends that connection the advertiser enables advertising again.
+/// Advertising_Handle; with the extended commands, LE Advertising Set Terminated naming its set)
+/// stopped the advertising (7.8.9, 7.8.56, 7.7.65.18), and when a Disconnection Complete ends
+/// that connection the advertiser enables advertising again.
 ///
 /// ```swift
 /// let advertiser = LEAdvertiser(flow: flow, capabilities: capabilities)
@@ -36,6 +37,9 @@ public actor LEAdvertiser {
     private var parameters: LEAdvertisingParameters?
     private var controllerAdvertising = false
     private var connections: Set<UInt16> = []
+    /// Connections that an LE Advertising Set Terminated gave to another set before their own
+    /// connection event arrived.
+    private var foreignConnections: Set<UInt16> = []
     private var monitor: Task<Void, Never>?
     private var readvertiseErrors: [LEAdvertiserError] = []
 
@@ -229,12 +233,18 @@ public actor LEAdvertiser {
         monitor?.cancel()
         monitor = nil
         connections = []
+        foreignConnections = []
     }
 
     private func observe(_ event: HCIEvent) async {
         guard let parameters else { return }
         switch event {
         case .leMeta(let meta):
+            if meta.subeventCode == .advertisingSetTerminated {
+                guard let terminated = try? LEMetaEvent.AdvertisingSetTerminated(decoding: meta.subeventParameters[...]) else { return }
+                setTerminated(terminated, ownHandle: parameters.advertisingHandle)
+                return
+            }
             let connection: (status: HCIStatus, handle: UInt16, role: LERole, advertisingHandle: UInt8?)
             switch meta {
             case .connectionComplete(let e): connection = (e.status, e.connectionHandle, e.role, nil)
@@ -245,11 +255,13 @@ public actor LEAdvertiser {
             default: return
             }
             guard controllerAdvertising, connection.status.isSuccess, connection.role == .peripheral,
-                  connection.advertisingHandle == nil || connection.advertisingHandle == parameters.advertisingHandle
+                  connection.advertisingHandle == nil || connection.advertisingHandle == parameters.advertisingHandle,
+                  foreignConnections.remove(connection.handle) == nil
             else { return }
             controllerAdvertising = false
             connections.insert(connection.handle)
         case .disconnectionComplete(let e):
+            foreignConnections.remove(e.connectionHandle)
             guard e.status.isSuccess, connections.remove(e.connectionHandle) != nil, !controllerAdvertising else { return }
             do {
                 try await send(Self.enableCommand(family: capabilities.commandFamily, handle: parameters.advertisingHandle, enable: true))
@@ -259,6 +271,23 @@ public actor LEAdvertiser {
             }
         default:
             return
+        }
+    }
+
+    /// An extended advertising set stopped (Vol 4, Part E, 7.7.65.18). With Status 0x00 it names
+    /// the connection made from it, which settles whose a peripheral connection is, whichever
+    /// of this event and the connection's own event comes first.
+    private func setTerminated(_ event: LEMetaEvent.AdvertisingSetTerminated, ownHandle: UInt8) {
+        if event.advertisingHandle == ownHandle {
+            controllerAdvertising = false
+            if event.status.isSuccess { connections.insert(event.connectionHandle) }
+        } else if event.status.isSuccess {
+            // Another set's connection: not ours, even if taken for ours already.
+            if connections.remove(event.connectionHandle) != nil {
+                controllerAdvertising = true
+            } else {
+                foreignConnections.insert(event.connectionHandle)
+            }
         }
     }
 }
