@@ -56,6 +56,9 @@ struct LEControllerCapabilitiesTests {
         #expect(capabilities.commandFamily == .extended)
         #expect(capabilities.maximumAdvertisingDataLength == 1650)
         #expect(capabilities.leACLDataPacketLength == 251)
+        let forced = capabilities.withLegacyCommands()
+        #expect(forced.commandFamily == .legacy)
+        #expect(forced.maximumAdvertisingDataLength == 31)
         expectScriptPlayed(transport)
     }
 

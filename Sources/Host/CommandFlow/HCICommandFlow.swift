@@ -230,7 +230,7 @@ public actor HCICommandFlow {
         nextID &+= 1
         let id = nextID
         subscribers[id] = continuation
-        continuation.onTermination = { _ in Task { await self.unsubscribe(id) } }
+        continuation.onTermination = { [weak self] _ in Task { await self?.unsubscribe(id) } }
         return stream
     }
 

@@ -65,6 +65,17 @@ public struct LEControllerCapabilities: Hashable, Sendable, CustomStringConverti
         return capabilities
     }
 
+    /// These capabilities with the legacy family forced and the data length capped at 31
+    /// octets: for a controller the kernel drives with the legacy commands although its bits
+    /// say extended (Linux quirks such as HCI_QUIRK_BROKEN_EXT_SCAN), so that kernel mode keeps
+    /// to the kernel's family.
+    public func withLegacyCommands() -> LEControllerCapabilities {
+        var copy = self
+        copy.commandFamily = .legacy
+        copy.maximumAdvertisingDataLength = AdvertisingData.legacyMaximumLength
+        return copy
+    }
+
     /// The family, the maximum data length and the LE ACL buffers on one line.
     public var description: String {
         "\(commandFamily) advertising and scanning, advertising data up to \(maximumAdvertisingDataLength) octets, "

@@ -34,6 +34,11 @@ public struct LEDiscovery: Hashable, Sendable, CustomStringConvertible {
         [advertisement.advertisingData, advertisement.scanResponseData].compactMap { $0 }.flatMap(\.solicitedServiceUUIDs)
     }
 
+    /// The Manufacturer Specific Data structures of both payloads.
+    public var manufacturerSpecificData: [ADManufacturerSpecificData] { advertisement.manufacturerSpecificData }
+    /// The Service Data structures (16-, 32- and 128-bit) of both payloads.
+    public var serviceData: [ADServiceData] { advertisement.serviceData }
+
     /// The advertisement on one line.
     public var description: String { advertisement.description }
 }
