@@ -237,7 +237,14 @@ struct LEAdvertiserTests {
         try await advertiser.start(parameters)
         transport.append(try [
             .inject(h4: "04 3e 13 01 00 4000 01 00 554433221100 1800 0000 4800 00"),
+        ])
+        await eventually("the connection stops the advertising") { await advertiser.isAdvertising == false }
+        transport.append(try [
             .inject(h4: "04 05 04 00 4000 13"),
+        ])
+        await eventually("the connection is over") { await advertiser.connectionHandles.isEmpty }
+        #expect(await advertiser.isAdvertising == false)
+        transport.append(try [
             .expect(h4: "01 0a 20 01 00"),
             .inject(h4: "04 0e 04 01 0a 20 00"),
         ])

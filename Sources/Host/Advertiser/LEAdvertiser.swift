@@ -15,12 +15,12 @@ import HCI
 ///   controller's Max_Advertising_Data_Length, sent in fragments of at most 251 octets with
 ///   Operation first, intermediate, last (7.8.54) before the set is enabled.
 ///
-/// With ``LEAdvertisingParameters/readvertiseAfterDisconnection``, the advertiser watches the
-/// controller's events: a connection made as peripheral while it advertised connectably
-/// (LE Connection Complete or LE Enhanced Connection Complete, role peripheral; for v2 with its
-/// Advertising_Handle; with the extended commands, LE Advertising Set Terminated naming its set)
-/// stopped the advertising (7.8.9, 7.8.56, 7.7.65.18), and when a Disconnection Complete ends
-/// that connection the advertiser enables advertising again.
+/// While it advertises connectably, the advertiser watches the controller's events. A
+/// connection made from its advertising (LE Connection Complete or LE Enhanced Connection
+/// Complete with role peripheral, for v2 with its Advertising_Handle; with the extended commands,
+/// LE Advertising Set Terminated naming its set) stopped the advertising (7.8.9, 7.8.56,
+/// 7.7.65.18). When a Disconnection Complete ends that connection, the advertiser enables
+/// advertising again if ``LEAdvertisingParameters/readvertiseAfterDisconnection`` is set.
 ///
 /// ```swift
 /// let advertiser = LEAdvertiser(flow: flow, capabilities: capabilities)
@@ -185,7 +185,7 @@ public actor LEAdvertiser {
         guard self.parameters == nil else { throw .alreadyAdvertising }
         let commands = try commands(for: parameters)
         self.parameters = parameters
-        if parameters.readvertiseAfterDisconnection && parameters.isConnectable {
+        if parameters.isConnectable {
             let packets = await flow.packets()   // before enabling, so no connection is missed
             monitor = Task { [weak self] in
                 for await packet in packets {
@@ -262,7 +262,9 @@ public actor LEAdvertiser {
             connections.insert(connection.handle)
         case .disconnectionComplete(let e):
             foreignConnections.remove(e.connectionHandle)
-            guard e.status.isSuccess, connections.remove(e.connectionHandle) != nil, !controllerAdvertising else { return }
+            guard e.status.isSuccess, connections.remove(e.connectionHandle) != nil, !controllerAdvertising,
+                  parameters.readvertiseAfterDisconnection
+            else { return }
             do {
                 try await send(Self.enableCommand(family: capabilities.commandFamily, handle: parameters.advertisingHandle, enable: true))
                 if self.parameters != nil { controllerAdvertising = true }
