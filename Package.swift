@@ -16,7 +16,6 @@ let package = Package(
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "GATT", targets: ["GATT"]),
         .library(name: "PDUScript", targets: ["PDUScript"]),
-        .library(name: "Host", targets: ["Host"]),
         .executable(name: "blectl", targets: ["blectl"]),
     ],
     targets: [
