@@ -28,6 +28,8 @@ public struct LEMetaSubeventCode: HCIFieldValue {
     public static let phyUpdateComplete = LEMetaSubeventCode(rawValue: 0x0C)
     /// 0x0D: HCI_LE_Extended_Advertising_Report (7.7.65.13).
     public static let extendedAdvertisingReport = LEMetaSubeventCode(rawValue: 0x0D)
+    /// 0x12: HCI_LE_Advertising_Set_Terminated (7.7.65.18).
+    public static let advertisingSetTerminated = LEMetaSubeventCode(rawValue: 0x12)
     /// 0x14: HCI_LE_Channel_Selection_Algorithm (7.7.65.20).
     public static let channelSelectionAlgorithm = LEMetaSubeventCode(rawValue: 0x14)
     /// 0x29: HCI_LE_Enhanced_Connection_Complete [v2] (7.7.65.10).

@@ -1,0 +1,295 @@
+import BLECore
+import HCI
+
+/// Advertises through an ``HCICommandFlow``, with the legacy or the extended commands as the
+/// controller's ``LEControllerCapabilities/commandFamily`` says (never both).
+///
+/// - Legacy: HCI_LE_Set_Advertising_Parameters (ADV_IND when connectable, ADV_SCAN_IND when
+///   not connectable with a scan response, ADV_NONCONN_IND otherwise), HCI_LE_Set_Advertising_Data,
+///   HCI_LE_Set_Scan_Response_Data, HCI_LE_Set_Advertising_Enable (Vol 4, Part E, 7.8.5 to
+///   7.8.9). Each payload at most 31 octets.
+/// - Extended: HCI_LE_Set_Extended_Advertising_Parameters, HCI_LE_Set_Extended_Advertising_Data,
+///   HCI_LE_Set_Extended_Scan_Response_Data (when scannable), HCI_LE_Set_Extended_Advertising_Enable
+///   (7.8.53 to 7.8.56). While both payloads fit 31 octets the set uses legacy PDUs (so legacy
+///   scanners see it too, as Linux does); a longer payload takes extended PDUs, up to the
+///   controller's Max_Advertising_Data_Length, sent in fragments of at most 251 octets with
+///   Operation first, intermediate, last (7.8.54) before the set is enabled.
+///
+/// While it advertises connectably, the advertiser watches the controller's events. A
+/// connection made from its advertising (LE Connection Complete or LE Enhanced Connection
+/// Complete with role peripheral, for v2 with its Advertising_Handle; with the extended commands,
+/// LE Advertising Set Terminated naming its set) stopped the advertising (7.8.9, 7.8.56,
+/// 7.7.65.18). When a Disconnection Complete ends that connection, the advertiser enables
+/// advertising again if ``LEAdvertisingParameters/readvertiseAfterDisconnection`` is set.
+///
+/// ```swift
+/// let advertiser = LEAdvertiser(flow: flow, capabilities: capabilities)
+/// try await advertiser.start(LEAdvertisingParameters(advertisingData: [.flags([.leGeneralDiscoverableMode])]))
+/// ```
+public actor LEAdvertiser {
+    /// The most advertising data one HCI_LE_Set_Extended_Advertising_Data or
+    /// HCI_LE_Set_Extended_Scan_Response_Data command carries: 251 octets (Vol 4, Part E, 7.8.54).
+    public static let maximumFragmentLength = 251
+
+    private let flow: HCICommandFlow
+    /// The controller's capabilities, whose family chooses the commands.
+    public let capabilities: LEControllerCapabilities
+    private var parameters: LEAdvertisingParameters?
+    private var controllerAdvertising = false
+    private var connections: Set<UInt16> = []
+    /// Connections that an LE Advertising Set Terminated gave to another set before their own
+    /// connection event arrived.
+    private var foreignConnections: Set<UInt16> = []
+    private var monitor: Task<Void, Never>?
+    private var readvertiseErrors: [LEAdvertiserError] = []
+
+    /// An advertiser over `flow` for a controller with `capabilities`.
+    public init(flow: HCICommandFlow, capabilities: LEControllerCapabilities) {
+        self.flow = flow
+        self.capabilities = capabilities
+    }
+
+    /// Whether ``start(_:)`` has run and ``stop()`` has not (advertising may be paused by a
+    /// connection meanwhile).
+    public var isStarted: Bool { parameters != nil }
+
+    /// Whether the controller advertises now, as far as this advertiser knows: false between a
+    /// connection made from the advertising and the re-enable after it ends.
+    public var isAdvertising: Bool { controllerAdvertising }
+
+    /// The connections made from this advertising that are still open (Connection_Handle).
+    public var connectionHandles: Set<UInt16> { connections }
+
+    /// Errors from enabling advertising again after a disconnection, oldest first.
+    public var readvertisingErrors: [LEAdvertiserError] { readvertiseErrors }
+
+    /// The advertising data and scan response encoded and checked against the family's limits,
+    /// and the commands that would set them up, without sending anything.
+    ///
+    /// - Throws: ``LEAdvertiserError/encoding(_:_:)``, ``LEAdvertiserError/dataTooLong(_:length:maximum:family:)``,
+    ///   ``LEAdvertiserError/intervalOutOfRange(min:max:allowed:)``,
+    ///   ``LEAdvertiserError/scanResponseNeedsLegacyPDUs(advertisingDataLength:scanResponseLength:)``.
+    public func commands(for parameters: LEAdvertisingParameters) throws(LEAdvertiserError) -> [any HCICommand] {
+        try Self.commands(for: parameters, capabilities: capabilities)
+    }
+
+    /// The set-up commands for `parameters` on a controller with `capabilities`, in the order
+    /// they are sent, the enable command last.
+    ///
+    /// - Throws: as ``commands(for:)``.
+    public static func commands(for parameters: LEAdvertisingParameters,
+                                capabilities: LEControllerCapabilities) throws(LEAdvertiserError) -> [any HCICommand] {
+        let family = capabilities.commandFamily
+        let allowed = LEAdvertisingParameters.allowedIntervalRange(for: family)
+        guard allowed.contains(parameters.intervalMin.rawValue), allowed.contains(parameters.intervalMax.rawValue),
+              parameters.intervalMin <= parameters.intervalMax
+        else { throw .intervalOutOfRange(min: parameters.intervalMin, max: parameters.intervalMax, allowed: allowed) }
+        let advertisingData = try encode(parameters.advertisingData, .advertisingData)
+        let scanResponse = try encode(parameters.scanResponse, .scanResponse)
+        let maximum = capabilities.maximumAdvertisingDataLength
+        if advertisingData.count > maximum {
+            throw .dataTooLong(.advertisingData, length: advertisingData.count, maximum: maximum, family: family)
+        }
+        if scanResponse.count > maximum {
+            throw .dataTooLong(.scanResponse, length: scanResponse.count, maximum: maximum, family: family)
+        }
+        switch family {
+        case .legacy:
+            let type: LEAdvertisingType = parameters.isConnectable ? .advInd : (scanResponse.isEmpty ? .advNonconnInd : .advScanInd)
+            return [
+                HCILESetAdvertisingParameters(advertisingIntervalMin: LESlotDuration(rawValue: UInt16(truncatingIfNeeded: parameters.intervalMin.rawValue)),
+                                              advertisingIntervalMax: LESlotDuration(rawValue: UInt16(truncatingIfNeeded: parameters.intervalMax.rawValue)),
+                                              advertisingType: type, ownAddressType: parameters.ownAddressType),
+                HCILESetAdvertisingData(advertisingData: advertisingData),
+                HCILESetScanResponseData(scanResponseData: scanResponse),
+                HCILESetAdvertisingEnable(enable: true),
+            ]
+        case .extended:
+            let legacyPDUs = advertisingData.count <= AdvertisingData.legacyMaximumLength
+                && scanResponse.count <= AdvertisingData.legacyMaximumLength
+            var properties: LEAdvertisingEventProperties
+            if legacyPDUs {
+                properties = parameters.isConnectable ? .legacyAdvInd : (scanResponse.isEmpty ? .legacyAdvNonconnInd : [.legacy, .scannable])
+            } else if scanResponse.isEmpty {
+                properties = parameters.isConnectable ? [.connectable] : []
+            } else if advertisingData.isEmpty && !parameters.isConnectable {
+                properties = [.scannable]
+            } else {
+                throw .scanResponseNeedsLegacyPDUs(advertisingDataLength: advertisingData.count, scanResponseLength: scanResponse.count)
+            }
+            let handle = parameters.advertisingHandle
+            var commands: [any HCICommand] = [
+                HCILESetExtendedAdvertisingParameters(advertisingHandle: handle, advertisingEventProperties: properties,
+                                                      primaryAdvertisingIntervalMin: parameters.intervalMin,
+                                                      primaryAdvertisingIntervalMax: parameters.intervalMax,
+                                                      ownAddressType: parameters.ownAddressType),
+            ]
+            if !properties.contains(.scannable) || properties.contains(.legacy) || !advertisingData.isEmpty {
+                for (operation, fragment) in fragments(of: advertisingData) {
+                    commands.append(HCILESetExtendedAdvertisingData(advertisingHandle: handle, operation: operation,
+                                                                    advertisingData: fragment))
+                }
+            }
+            if properties.contains(.scannable) {
+                for (operation, fragment) in fragments(of: scanResponse) {
+                    commands.append(HCILESetExtendedScanResponseData(advertisingHandle: handle, operation: operation,
+                                                                     scanResponseData: fragment))
+                }
+            }
+            commands.append(enableCommand(family: .extended, handle: handle, enable: true))
+            return commands
+        }
+    }
+
+    /// `data` cut into the fragments of HCI_LE_Set_Extended_Advertising_Data (Vol 4, Part E,
+    /// 7.8.54): one Complete (0x03) operation when it fits 251 octets (empty data included);
+    /// otherwise a First fragment (0x01), Intermediate fragments (0x00) and a Last fragment
+    /// (0x02), each of 251 octets but the last.
+    public static func fragments(of data: [UInt8]) -> [(LEAdvertisingDataOperation, [UInt8])] {
+        guard data.count > maximumFragmentLength else { return [(.complete, data)] }
+        var out: [(LEAdvertisingDataOperation, [UInt8])] = []
+        var start = 0
+        while start < data.count {
+            let end = min(start + maximumFragmentLength, data.count)
+            let operation: LEAdvertisingDataOperation = start == 0 ? .firstFragment
+                : (end == data.count ? .lastFragment : .intermediateFragment)
+            out.append((operation, Array(data[start..<end])))
+            start = end
+        }
+        return out
+    }
+
+    private static func encode(_ structures: [ADStructure], _ payload: LEAdvertiserError.Payload) throws(LEAdvertiserError) -> [UInt8] {
+        do {
+            return try AdvertisingData(structures: structures).bytes
+        } catch {
+            throw .encoding(payload, error)
+        }
+    }
+
+    private static func enableCommand(family: LECommandFamily, handle: UInt8, enable: Bool) -> any HCICommand {
+        switch family {
+        case .legacy: return HCILESetAdvertisingEnable(enable: enable)
+        case .extended:
+            return HCILESetExtendedAdvertisingEnable(enable: enable ? 1 : 0,
+                                                     sets: [.init(advertisingHandle: handle)])
+        }
+    }
+
+    /// Sets up and enables advertising.
+    ///
+    /// - Throws: the errors of ``commands(for:)`` before anything is sent;
+    ///   ``LEAdvertiserError/alreadyAdvertising``; ``LEAdvertiserError/command(_:)`` when the
+    ///   controller refuses a command (the remaining ones are not sent).
+    public func start(_ parameters: LEAdvertisingParameters) async throws(LEAdvertiserError) {
+        guard self.parameters == nil else { throw .alreadyAdvertising }
+        let commands = try commands(for: parameters)
+        self.parameters = parameters
+        if parameters.isConnectable {
+            let packets = await flow.packets()   // before enabling, so no connection is missed
+            monitor = Task { [weak self] in
+                for await packet in packets {
+                    guard case .event(let eventPacket) = packet,
+                          eventPacket.code == .leMeta || eventPacket.code == .disconnectionComplete,
+                          let event = try? HCIEvent(packet: eventPacket) else { continue }
+                    await self?.observe(event)
+                }
+            }
+        }
+        do {
+            for (index, command) in commands.enumerated() {
+                // Marked before the enable goes out, so a connection that follows at once is seen.
+                if index == commands.count - 1 { controllerAdvertising = true }
+                try await send(command)
+            }
+        } catch {
+            stopMonitor()
+            controllerAdvertising = false
+            self.parameters = nil
+            throw .command(error)
+        }
+    }
+
+    private func send(_ command: any HCICommand) async throws(HCICommandError) {
+        try await flow.send(command)
+    }
+
+    /// Disables advertising and stops re-advertising. Does nothing when not started.
+    ///
+    /// - Throws: ``LEAdvertiserError/command(_:)`` when the controller refuses to stop.
+    public func stop() async throws(LEAdvertiserError) {
+        guard let parameters else { return }
+        self.parameters = nil
+        stopMonitor()
+        controllerAdvertising = false
+        do {
+            try await send(Self.enableCommand(family: capabilities.commandFamily, handle: parameters.advertisingHandle, enable: false))
+        } catch {
+            throw .command(error)
+        }
+    }
+
+    private func stopMonitor() {
+        monitor?.cancel()
+        monitor = nil
+        connections = []
+        foreignConnections = []
+    }
+
+    private func observe(_ event: HCIEvent) async {
+        guard let parameters else { return }
+        switch event {
+        case .leMeta(let meta):
+            if meta.subeventCode == .advertisingSetTerminated {
+                guard let terminated = try? LEMetaEvent.AdvertisingSetTerminated(decoding: meta.subeventParameters[...]) else { return }
+                setTerminated(terminated, ownHandle: parameters.advertisingHandle)
+                return
+            }
+            let connection: (status: HCIStatus, handle: UInt16, role: LERole, advertisingHandle: UInt8?)
+            switch meta {
+            case .connectionComplete(let e): connection = (e.status, e.connectionHandle, e.role, nil)
+            case .enhancedConnectionComplete(let e): connection = (e.status, e.connectionHandle, e.role, nil)
+            case .enhancedConnectionCompleteV2(let e):
+                connection = (e.connection.status, e.connection.connectionHandle, e.connection.role,
+                              capabilities.commandFamily == .extended ? e.advertisingHandle : nil)
+            default: return
+            }
+            guard controllerAdvertising, connection.status.isSuccess, connection.role == .peripheral,
+                  connection.advertisingHandle == nil || connection.advertisingHandle == parameters.advertisingHandle,
+                  foreignConnections.remove(connection.handle) == nil
+            else { return }
+            controllerAdvertising = false
+            connections.insert(connection.handle)
+        case .disconnectionComplete(let e):
+            foreignConnections.remove(e.connectionHandle)
+            guard e.status.isSuccess, connections.remove(e.connectionHandle) != nil, !controllerAdvertising,
+                  parameters.readvertiseAfterDisconnection
+            else { return }
+            do {
+                try await send(Self.enableCommand(family: capabilities.commandFamily, handle: parameters.advertisingHandle, enable: true))
+                if self.parameters != nil { controllerAdvertising = true }
+            } catch {
+                readvertiseErrors.append(.command(error))
+            }
+        default:
+            return
+        }
+    }
+
+    /// An extended advertising set stopped (Vol 4, Part E, 7.7.65.18). With Status 0x00 it names
+    /// the connection made from it, which settles whose a peripheral connection is, whichever
+    /// of this event and the connection's own event comes first.
+    private func setTerminated(_ event: LEMetaEvent.AdvertisingSetTerminated, ownHandle: UInt8) {
+        if event.advertisingHandle == ownHandle {
+            controllerAdvertising = false
+            if event.status.isSuccess { connections.insert(event.connectionHandle) }
+        } else if event.status.isSuccess {
+            // Another set's connection: not ours, even if taken for ours already.
+            if connections.remove(event.connectionHandle) != nil {
+                controllerAdvertising = true
+            } else {
+                foreignConnections.insert(event.connectionHandle)
+            }
+        }
+    }
+}

@@ -1,0 +1,304 @@
+import BLECore
+import HCI
+
+/// Sends HCI commands to a controller and returns their outcome, while every other packet from
+/// the controller flows on to subscribers (Core v5.4, Vol 4, Part E, 4.4 "Command flow control"
+/// and 4.5 "Command error handling").
+///
+/// - Flow control: the flow starts with one command credit (4.4: after power-on or a reset, the
+///   host sends one command until it hears Command Complete or Command Status). Each Command
+///   Complete and Command Status sets the credit to its Num_HCI_Command_Packets, so 0 stops
+///   further commands until an event (often a Command Complete for opcode 0x0000) grants more.
+///   Commands wait in order, and are sent in the order they were called.
+/// - Matching: a Command Complete or Command Status ends the oldest command in flight with its
+///   Command_Opcode. Either event may end any command (4.5: an unknown command gets whichever
+///   the controller chooses), except that Command Status with Status 0x00 does not end a command
+///   that returns through Command Complete.
+/// - Outcomes: the decoded return parameters; ``HCICommandError/status(_:opcode:)`` with the HCI
+///   error code; ``HCICommandError/timeout(opcode:after:)`` when nothing answers within
+///   ``commandTimeout`` (counted from the call, on the injected clock; a credit is then restored,
+///   as BlueZ does, so one lost answer does not stall the controller forever);
+///   ``HCICommandError/closed(opcode:)`` when the transport ends; each call is resumed exactly once.
+/// - Everything else (other events, Command Complete and Command Status that match no command of
+///   this flow, as the kernel's own commands give on a raw socket, ACL and ISO data) goes to every
+///   subscriber of ``packets()`` in arrival order, unbounded: nothing is dropped while a command
+///   waits.
+///
+/// ```swift
+/// let flow = HCICommandFlow(transport: transport)
+/// let buffer = try await flow.send(HCILEReadBufferSize())       // HCILEReadBufferSize.ReturnParameters
+/// for await packet in await flow.packets() { ... }              // events and ACL
+/// ```
+public actor HCICommandFlow {
+    /// The default command timeout: 2 s, BlueZ's HCI_CMD_TIMEOUT (the specification sets none).
+    public static let defaultCommandTimeout: Duration = .seconds(2)
+
+    /// How long a command may wait for its Command Complete or Command Status, from the call.
+    public let commandTimeout: Duration
+
+    private struct Command {
+        var id: UInt64
+        var packet: HCICommandPacket
+        var completion: HCICommandCompletion
+        var waiter: CheckedContinuation<Result<[UInt8], HCICommandError>, Never>?
+        var timer: Task<Void, Never>?
+    }
+
+    private let transport: any HCITransport
+    private let clock: any Clock<Duration>
+    private var queued: [Command] = []
+    private var inFlight: [Command] = []
+    private var credits = 1
+    private var pumping = false
+    private var isClosed = false
+    private var nextID: UInt64 = 0
+    private var subscribers: [UInt64: AsyncStream<HCIPacket>.Continuation] = [:]
+
+    /// A flow over `transport`, which it reads from now on (it is the transport's one reader).
+    ///
+    /// - Parameters:
+    ///   - clock: the clock for command timeouts (a test clock in tests).
+    ///   - commandTimeout: how long a command may wait for its answer; 2 s by default.
+    public init(transport: any HCITransport, clock: any Clock<Duration> = ContinuousClock(),
+                commandTimeout: Duration = HCICommandFlow.defaultCommandTimeout) {
+        self.transport = transport
+        self.clock = clock
+        self.commandTimeout = commandTimeout
+        let packets = transport.packets
+        Task { [weak self] in
+            for await packet in packets {
+                guard let self else { return }
+                await self.receive(packet)
+            }
+            await self?.transportEnded()
+        }
+    }
+
+    /// The number of command credits: how many commands the flow may send now.
+    public var commandCredits: Int { credits }
+
+    /// The number of commands waiting for a credit (not yet sent).
+    public var queuedCommandCount: Int { queued.count }
+
+    /// The number of commands sent and waiting for Command Complete or Command Status.
+    public var commandsInFlight: Int { inFlight.count }
+
+    /// Whether the flow has ended (its transport closed, or ``close()`` was called).
+    public var closed: Bool { isClosed }
+
+    // MARK: Commands
+
+    /// Sends `command` and returns its return parameters.
+    ///
+    /// - Throws: ``HCICommandError/status(_:opcode:)`` for a non-zero Status;
+    ///   ``HCICommandError/malformedReturnParameters(opcode:_:)`` when Status 0x00 comes with
+    ///   return parameters that do not decode; ``HCICommandError/timeout(opcode:after:)``,
+    ///   ``HCICommandError/closed(opcode:)``, ``HCICommandError/transport(opcode:_:)`` and
+    ///   ``HCICommandError/cancelled(opcode:)`` as their cases say.
+    @discardableResult
+    public func send<C: HCICommand>(_ command: C) async throws(HCICommandError) -> C.ReturnParameters {
+        let returnParameters = try await submit(command.packet, completion: C.completion).get()
+        let result: HCICommandResult<C.ReturnParameters>
+        do {
+            result = try C.result(fromReturnParameters: returnParameters[...])
+        } catch {
+            throw .malformedReturnParameters(opcode: C.opcode, error)
+        }
+        switch result {
+        case .success(let parameters): return parameters
+        case .failure(let status, _): throw .status(status, opcode: C.opcode)
+        }
+    }
+
+    /// Sends a command packet this package may not know, and returns its Return_Parameters as
+    /// received (Status first). For a command that ends with Command Status, the "return
+    /// parameters" are the Status octet alone.
+    ///
+    /// - Throws: ``HCICommandError/status(_:opcode:)`` when the first octet (Status) is not
+    ///   0x00; ``HCICommandError/malformedReturnParameters(opcode:_:)`` when there is no octet
+    ///   at all; otherwise as ``send(_:)``.
+    @discardableResult
+    public func send(packet: HCICommandPacket, completion: HCICommandCompletion = .commandComplete) async throws(HCICommandError) -> [UInt8] {
+        let returnParameters = try await submit(packet, completion: completion).get()
+        guard let first = returnParameters.first else {
+            throw .malformedReturnParameters(opcode: packet.opcode,
+                                             .truncated(field: "Status", offset: 0, needed: 1, available: 0))
+        }
+        let status = HCIStatus(rawValue: first)
+        guard status.isSuccess else { throw .status(status, opcode: packet.opcode) }
+        return returnParameters
+    }
+
+    /// Sends an ACL data packet at once (no command credit is involved; ACL flow control, by
+    /// Number Of Completed Packets, belongs to the connection layer).
+    ///
+    /// - Throws: the transport's error.
+    public func send(acl packet: HCIACLDataPacket) async throws(HCITransportError) {
+        guard !isClosed else { throw .closed }
+        try await transport.send(.acl(packet))
+    }
+
+    private func submit(_ packet: HCICommandPacket, completion: HCICommandCompletion) async -> Result<[UInt8], HCICommandError> {
+        guard !isClosed else { return .failure(.closed(opcode: packet.opcode)) }
+        nextID &+= 1
+        let id = nextID
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Result<[UInt8], HCICommandError>, Never>) in
+                // Runs on the actor: nothing can answer the command before it is registered.
+                guard !Task.isCancelled else {
+                    waiter.resume(returning: .failure(.cancelled(opcode: packet.opcode)))
+                    return
+                }
+                var command = Command(id: id, packet: packet, completion: completion, waiter: waiter)
+                command.timer = armTimer(id)
+                queued.append(command)
+                pump()
+            }
+        } onCancel: {
+            Task { await self.end(id, with: .failure(.cancelled(opcode: packet.opcode))) }
+        }
+    }
+
+    private func armTimer(_ id: UInt64) -> Task<Void, Never> {
+        let clock = self.clock
+        let timeout = commandTimeout
+        return Task { [weak self] in
+            guard (try? await Self.sleep(on: clock, for: timeout)) != nil else { return }   // cancelled
+            await self?.timedOut(id)
+        }
+    }
+
+    private static func sleep<C: Clock>(on clock: C, for duration: Duration) async throws where C.Duration == Duration {
+        try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
+    }
+
+    /// Sends queued commands while credits last, one at a time and in order.
+    private func pump() {
+        guard !pumping else { return }
+        pumping = true
+        Task { await self.drain() }
+    }
+
+    private func drain() async {
+        defer { pumping = false }
+        while !isClosed, credits > 0, !queued.isEmpty {
+            let command = queued.removeFirst()
+            credits -= 1
+            inFlight.append(command)
+            do {
+                try await transport.send(.command(command.packet))
+            } catch {
+                end(command.id, with: .failure(.transport(opcode: command.packet.opcode, error)))
+                credits += 1
+            }
+        }
+    }
+
+    private func timedOut(_ id: UInt64) {
+        let wasSent = inFlight.contains { $0.id == id }
+        guard let command = take(id) else { return }
+        if wasSent { credits = max(credits, 1) }
+        command.waiter?.resume(returning: .failure(.timeout(opcode: command.packet.opcode, after: commandTimeout)))
+        pump()
+    }
+
+    /// Ends command `id` (queued or in flight) with `result`, if it has not ended already.
+    private func end(_ id: UInt64, with result: Result<[UInt8], HCICommandError>) {
+        guard let command = take(id) else { return }
+        command.timer?.cancel()
+        command.waiter?.resume(returning: result)
+    }
+
+    private func take(_ id: UInt64) -> Command? {
+        if let index = inFlight.firstIndex(where: { $0.id == id }) { return inFlight.remove(at: index) }
+        if let index = queued.firstIndex(where: { $0.id == id }) { return queued.remove(at: index) }
+        return nil
+    }
+
+    // MARK: Inbound
+
+    /// The packets from the controller that end no command of this flow: events (decode them
+    /// with `HCIEvent(packet:)`), ACL, SCO and ISO data, in arrival order. Subscribe before
+    /// sending the command whose events you want. The stream is unbounded and finishes when the
+    /// transport closes; it ends its subscription when its reader stops.
+    public func packets() -> AsyncStream<HCIPacket> {
+        let (stream, continuation) = AsyncStream.makeStream(of: HCIPacket.self)
+        guard !isClosed else {
+            continuation.finish()
+            return stream
+        }
+        nextID &+= 1
+        let id = nextID
+        subscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in Task { await self?.unsubscribe(id) } }
+        return stream
+    }
+
+    private func unsubscribe(_ id: UInt64) { subscribers[id] = nil }
+
+    private func receive(_ packet: HCIPacket) {
+        if case .event(let eventPacket) = packet, consumeCompletion(eventPacket) { return }
+        for subscriber in subscribers.values { subscriber.yield(packet) }
+    }
+
+    /// Applies the credits of a Command Complete or Command Status and ends the command it
+    /// answers; returns whether the event answered one of this flow's commands.
+    private func consumeCompletion(_ packet: HCIEventPacket) -> Bool {
+        let opcode: HCIOpcode
+        let returnParameters: [UInt8]
+        let isStatusSuccess: Bool
+        switch packet.code {
+        case .commandComplete:
+            guard let event = try? HCIEvent.CommandComplete(decoding: packet.parameters[...]) else { return false }
+            credits = Int(event.numHCICommandPackets)
+            opcode = event.commandOpcode
+            returnParameters = event.returnParameters
+            isStatusSuccess = false
+        case .commandStatus:
+            guard let event = try? HCIEvent.CommandStatus(decoding: packet.parameters[...]) else { return false }
+            credits = Int(event.numHCICommandPackets)
+            opcode = event.commandOpcode
+            returnParameters = [event.status.rawValue]
+            isStatusSuccess = event.status.isSuccess
+        default:
+            return false
+        }
+        defer { pump() }
+        guard opcode != .noOperation,
+              let index = inFlight.firstIndex(where: { command in
+                  command.packet.opcode == opcode && !(isStatusSuccess && command.completion == .commandComplete)
+              })
+        else { return false }
+        end(inFlight[index].id, with: .success(returnParameters))
+        return true
+    }
+
+    // MARK: Closing
+
+    private func transportEnded() {
+        shutDown()
+    }
+
+    /// Ends the flow: closes the transport, resumes every waiting command with
+    /// ``HCICommandError/closed(opcode:)`` and finishes every subscriber's stream. Later commands
+    /// throw ``HCICommandError/closed(opcode:)`` at once.
+    public func close() async {
+        shutDown()
+        await transport.close()
+    }
+
+    private func shutDown() {
+        guard !isClosed else { return }
+        isClosed = true
+        let waiting = inFlight + queued
+        inFlight = []
+        queued = []
+        for command in waiting {
+            command.timer?.cancel()
+            command.waiter?.resume(returning: .failure(.closed(opcode: command.packet.opcode)))
+        }
+        let streams = subscribers.values
+        subscribers = [:]
+        for stream in streams { stream.finish() }
+    }
+}

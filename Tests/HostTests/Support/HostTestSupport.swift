@@ -1,0 +1,43 @@
+import BLECore
+import HCI
+import Host
+import Testing
+
+/// An H4 frame from hexadecimal (indicator first; spaces and `#` comments allowed).
+func h4(_ hex: String) throws -> HCIPacket {
+    try ScriptedHCITransport.packet(h4: hex)
+}
+
+/// Suspends (yielding, never sleeping) until `condition` holds; records an issue after many tries.
+func eventually(_ what: String, _ condition: () async -> Bool) async {
+    for _ in 0..<100_000 {
+        if await condition() { return }
+        await Task.yield()
+    }
+    Issue.record("never: \(what)")
+}
+
+/// Checks that the script was played whole and the host sent exactly what it expected.
+func expectScriptPlayed(_ transport: ScriptedHCITransport, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(transport.mismatches == [], sourceLocation: sourceLocation)
+    #expect(transport.isFinished, "remaining: \(transport.remainingSteps)", sourceLocation: sourceLocation)
+}
+
+/// A Supported_Commands mask with the commands of `opcodes` set.
+func supportedCommands(_ opcodes: [HCIOpcode]) -> HCISupportedCommands {
+    var octets = [UInt8](repeating: 0, count: HCISupportedCommands.octetCount)
+    for opcode in opcodes {
+        if let (octet, bit) = HCISupportedCommands.position(of: opcode) { octets[octet] |= 1 << UInt8(bit) }
+    }
+    return HCISupportedCommands(octets: octets)
+}
+
+/// Capabilities of a legacy-only controller (Bluetooth 4.2).
+let legacyCapabilities = LEControllerCapabilities(leFeatures: [.leEncryption], supportedCommands: supportedCommands([]))
+
+/// Capabilities of an extended controller whose Max_Advertising_Data_Length is `maximum`.
+func extendedCapabilities(maximum: Int = 1650) -> LEControllerCapabilities {
+    LEControllerCapabilities(leFeatures: [.leEncryption, .leExtendedAdvertising],
+                             supportedCommands: supportedCommands(LECommandFamily.extendedCommands),
+                             maximumAdvertisingDataLength: maximum)
+}
