@@ -40,7 +40,7 @@ let package = Package(
 
         // Capture files and the dissector HCI -> L2CAP -> ATT/SMP -> GATT meaning.
         // Kernel mode: AF_BLUETOOTH sockets through CBluetoothLinux.
-        .target(name: "LinuxBluetooth", dependencies: ["BLECore", "ATT", "CBluetoothLinux"]),
+        .target(name: "LinuxBluetooth", dependencies: ["BLECore", "HCI", "Host", "ATT", "CBluetoothLinux"]),
         .target(name: "Capture", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT"]),
 
         .executableTarget(name: "blectl", dependencies: ["BLECore", "ATT", "GATT", "PDUScript", "Capture", "LinuxBluetooth"]),

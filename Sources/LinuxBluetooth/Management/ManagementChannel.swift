@@ -45,8 +45,7 @@ public enum ManagementError: Error, Hashable, Sendable, CustomStringConvertible 
 /// outstanding at a time; the answer is the Command Complete or Command Status event for its
 /// opcode and controller index (Linux, BlueZ doc/mgmt-api.txt).
 public actor ManagementChannel {
-    private let socket: BluetoothSocket
-    private let reader: ManagementPacketReader
+    private let channel: MessageSocket
     /// How the outstanding command ended.
     private enum Outcome {
         case returned([UInt8])
@@ -81,11 +80,13 @@ public actor ManagementChannel {
 
     /// A channel on `socket`, already bound (tests give one end of a socket pair).
     init(socket: BluetoothSocket) {
-        self.socket = socket
-        reader = ManagementPacketReader(socket: socket)
-        let packets = reader.packets
+        channel = MessageSocket(socket, receiveCapacity: 1024, label: "LinuxBluetooth.ManagementChannel")
+        let messages = channel.messages
         Task { [weak self] in
-            for await packet in packets { await self?.receive(packet) }
+            for await message in messages {
+                // A packet that does not decode cannot answer the pending command; its timeout stands.
+                if let packet = try? ManagementPacket(decoding: message) { await self?.receive(packet) }
+            }
             await self?.close()
         }
     }
@@ -99,9 +100,7 @@ public actor ManagementChannel {
         isBusy = true
         defer { passTurn() }
         guard !isClosed else { throw .closed }
-        let packet = command.packet(for: index).encoded
-        let sent = packet.withUnsafeBytes { cbl_send(socket.descriptor, $0.baseAddress, $0.count) }
-        guard sent >= 0 else { throw .system(LinuxBluetoothError(.transfer("sending \(command.name)"), code: Int32(-sent))) }
+        do { try await channel.send(command.packet(for: index).encoded, what: "sending \(command.name)") } catch { throw .system(error) }
         lastID &+= 1
         let id = lastID
         let timer = Task { [weak self] in
@@ -142,7 +141,7 @@ public actor ManagementChannel {
     public func close() {
         guard !isClosed else { return }
         isClosed = true
-        reader.stop()
+        channel.close()
         finish(.closed)
     }
 
