@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "LinuxBluetooth", dependencies: ["BLECore", "HCI", "Host", "ATT", "CBluetoothLinux"]),
         .target(name: "Capture", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT"]),
 
-        .executableTarget(name: "blectl", dependencies: ["BLECore", "ATT", "GATT", "PDUScript", "Capture", "LinuxBluetooth"]),
+        .executableTarget(name: "blectl", dependencies: ["BLECore", "HCI", "Host", "ATT", "GATT", "PDUScript", "Capture", "LinuxBluetooth"]),
         .executableTarget(name: "BLEBenchmarks", dependencies: ["BLECore", "HCI", "L2CAP", "ATT", "GATT", "Capture"]),
 
         // Shared by the test targets: the real captures' location and the tshark runner.

@@ -20,6 +20,8 @@ enum BlectlCommand {
       power on|off
           Power adapter hciN on (with LE) or off through the kernel's management channel. Commands
           that need a powered adapter power it on themselves unless --no-power is given.
+      scan [--passive] [--duplicates] [--service UUID] [--json] [--duration S]
+          Kernel mode: LE scanning on hciN's raw HCI channel. `blectl scan --help` says more.
       gatt ADDR | read ADDR HANDLE|UUID | write ADDR HANDLE|UUID HEX | subscribe ADDR UUID
           Kernel mode, from adapter hciN (--hci N, default 0): discover the peer's GATT tree, read,
           write, or print notifications. `blectl gatt --help` says more.
@@ -57,6 +59,8 @@ enum BlectlCommand {
             return await GATTScriptCommand.run(arguments: rest, output: &output)
         case "list":
             return ListCommand.run(arguments: rest, output: &output)
+        case "scan":
+            return await ScanCommand.run(arguments: rest, context: context, output: &output)
         case "power":
             return await PowerCommand.run(arguments: rest, context: context, output: &output)
         case "gatt", "read", "write", "subscribe":

@@ -58,6 +58,5 @@ struct GATTCommandTests {
         #expect(GATTTreeText.line(notification) == "notification 0x0003 63")
         #expect(GATTTreeText.json(RemoteNotification(handle: 5, value: [1, 0], isIndication: true), uuid: BluetoothUUID(0x2A37))
                 == #"{"uuid":"2A37","handle":5,"kind":"indication","value":"0100"}"#)
-        #expect(GATTTreeText.jsonString("a\"b\\c\u{1}") == #""a\"b\\c\u0001""#)
     }
 }

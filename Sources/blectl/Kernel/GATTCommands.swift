@@ -135,7 +135,7 @@ enum GATTCommands {
             throw KernelContext.failure(error, options)
         }
         output.line(options.flags.contains("--json")
-                    ? "{\"subscribed\":\(GATTTreeText.jsonString(uuid.description)),\"handle\":\(characteristic.valueHandle)}"
+                    ? JSONValue.object([("subscribed", .string(uuid.description)), ("handle", .int(Int(characteristic.valueHandle)))]).description
                     : "subscribed to \(characteristic.uuid.descriptionWithName) at \(Hex.hex16(characteristic.valueHandle)); Ctrl-C ends")
         output.flush()
         // Ctrl-C (or SIGTERM) ends the subscription: the CCCD is written back to 0x0000.

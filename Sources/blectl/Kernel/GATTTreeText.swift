@@ -21,7 +21,7 @@ enum GATTTreeText {
 
     /// "0x0003: 64" or "0x0008: 4c696e7578424c45 \"LinuxBLE\"".
     static func value(_ value: [UInt8], handle: UInt16) -> String {
-        "\(Hex.hex16(handle)): \(value.isEmpty ? "(empty)" : Hex.encode(value))" + (text(value).map { " \(jsonString($0))" } ?? "")
+        "\(Hex.hex16(handle)): \(value.isEmpty ? "(empty)" : Hex.encode(value))" + (text(value).map { " \(JSONValue.string($0))" } ?? "")
     }
 
     /// "notification 0x0003 64" / "indication 0x0005 0100".
@@ -31,8 +31,11 @@ enum GATTTreeText {
 
     /// {"uuid":"2A37","handle":3,"kind":"notification","value":"0048"}.
     static func json(_ notification: RemoteNotification, uuid: BluetoothUUID) -> String {
-        "{\"uuid\":\(jsonString(uuid.description)),\"handle\":\(notification.handle),"
-            + "\"kind\":\"\(notification.isIndication ? "indication" : "notification")\",\"value\":\"\(Hex.encode(notification.value))\"}"
+        JSONValue.object([
+            ("uuid", .string(uuid.description)), ("handle", .int(Int(notification.handle))),
+            ("kind", .string(notification.isIndication ? "indication" : "notification")),
+            ("value", .string(Hex.encode(notification.value))),
+        ]).description
     }
 
     /// The value as text when it is at least 3 octets of valid UTF-8 without control characters
@@ -41,21 +44,5 @@ enum GATTTreeText {
         guard value.count >= 3, let text = String(validating: value, as: UTF8.self),
               text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else { return nil }
         return text
-    }
-
-    /// A JSON string literal.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

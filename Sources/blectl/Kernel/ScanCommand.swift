@@ -1,0 +1,116 @@
+import BLECore
+import Foundation
+import HCI
+import Host
+
+/// `blectl [--hci N] scan [--duplicates] [--service UUID]... [--passive] [--json] [--duration S]`:
+/// LE scanning on the adapter's raw HCI channel, with the legacy or extended commands the
+/// controller (and so the kernel) uses; one line or JSON object per discovery.
+enum ScanCommand {
+    static let usage = """
+    usage: blectl [--hci N] scan [--passive] [--duplicates] [--service UUID]... [--json] [--duration S]
+
+    Scans for LE advertisers on adapter hciN (default hci0) through its raw HCI channel (needs
+    CAP_NET_RAW) and prints each discovery: advertising data merged with the scan response.
+      --passive      send no scan requests (default: active)
+      --duplicates   report every advertisement, not only the first per device
+      --service UUID only devices advertising or soliciting UUID (repeatable)
+      --json         one JSON object per discovery: address, address_type, rssi (dBm), name,
+                     service_uuids, manufacturer_data, service_data, tx_power (dBm), connectable
+      --duration S   stop after S seconds (default: until Ctrl-C)
+    """
+
+    static func run(arguments: [String], context: KernelContext, output: inout OutputBuffer) async -> Int32 {
+        var parameters = LEScanParameters(scanType: .active, filterDuplicates: true)
+        var json = false
+        var duration: Duration?
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "-h", "--help":
+                output.line(usage)
+                return 0
+            case "--passive": parameters.scanType = .passive
+            case "--duplicates": parameters.filterDuplicates = false
+            case "--json": json = true
+            case "--service":
+                guard let text = rest.popFirst(), let uuid = BluetoothUUID(text) else {
+                    printError("blectl scan: --service takes a UUID (180D, or the 128-bit form)\n\n\(usage)")
+                    return 2
+                }
+                parameters.serviceUUIDs.insert(uuid)
+            case "--duration":
+                guard let text = rest.popFirst(), let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
+                    printError("blectl scan: --duration takes seconds (0 < S <= 86400)\n\n\(usage)")
+                    return 2
+                }
+                duration = .milliseconds(Int64(seconds * 1000))
+            default:
+                printError("blectl scan: unknown argument '\(argument)'\n\n\(usage)")
+                return 2
+            }
+        }
+
+        let session: HostSession
+        do { session = try await HostSession.open(context) } catch {
+            printError("blectl scan: \(error)")
+            return 1
+        }
+        let scanner = LEScanner(flow: session.flow, capabilities: session.capabilities)
+        let discoveries: AsyncStream<LEDiscovery>
+        do { discoveries = try await scanner.start(parameters) } catch {
+            await session.close()
+            printError("blectl scan: \(error)")
+            return 1
+        }
+        let stop: @Sendable () -> Void = { Task { try? await scanner.stop() } }
+        let interrupt = Interrupt(stop)
+        let timer = duration.map { limit in Task { try? await Task.sleep(for: limit); stop() } }
+        for await discovery in discoveries {
+            output.line(json ? Self.json(discovery).description : Self.line(discovery))
+            output.flush()
+            if output.isClosed { break }
+        }
+        timer?.cancel()
+        interrupt.stop()
+        var status: Int32 = 0
+        do { try await scanner.stop() } catch {
+            printError("blectl scan: stopping the scan: \(error)")
+            status = 1
+        }
+        await session.close()
+        return status
+    }
+
+    /// "00:AA:01:00:00:00 (public) -55 dBm "LinuxBLE" connectable services 180F, A5F2...".
+    static func line(_ discovery: LEDiscovery) -> String {
+        var parts = ["\(discovery.address) (\(discovery.addressType))"]
+        if let rssi = discovery.rssi { parts.append("\(rssi) dBm") }
+        if let name = discovery.localName { parts.append(JSONValue.string(name).description) }
+        parts.append(discovery.isConnectable ? "connectable" : "not connectable")
+        if !discovery.serviceUUIDs.isEmpty { parts.append("services " + discovery.serviceUUIDs.map(\.description).joined(separator: ", ")) }
+        for data in discovery.manufacturerSpecificData {
+            parts.append("manufacturer \(Hex.hex16(data.companyIdentifier)) \(Hex.encode(data.data))")
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// The JSON object of one discovery; absent values are null, lists may be empty.
+    static func json(_ discovery: LEDiscovery) -> JSONValue {
+        .object([
+            ("address", .string(discovery.address.description)),
+            ("address_type", .string(discovery.addressType.description)),
+            ("rssi", discovery.rssi.map { .int(Int($0)) } ?? .null),
+            ("name", discovery.localName.map { .string($0) } ?? .null),
+            ("service_uuids", .array(discovery.serviceUUIDs.map { .string($0.description) })),
+            ("manufacturer_data", .array(discovery.manufacturerSpecificData.map {
+                .object([("company_id", .int(Int($0.companyIdentifier))), ("data", .string(Hex.encode($0.data)))])
+            })),
+            ("service_data", .array(discovery.serviceData.map {
+                .object([("uuid", .string($0.uuid.description)), ("data", .string(Hex.encode($0.data)))])
+            })),
+            ("tx_power", discovery.txPower.map { .int(Int($0)) } ?? .null),
+            ("connectable", .bool(discovery.isConnectable)),
+        ])
+    }
+}
