@@ -227,6 +227,43 @@ struct LEAdvertiserTests {
         expectScriptPlayed(transport)   // one enable only: 0x0050's disconnection sent nothing
     }
 
+    @Test("readvertiseAfterConnection: advertising again at each connection, so many centrals can connect; a refusal is kept")
+    func readvertiseAfterConnection() async throws {
+        var parameters = heartRate
+        parameters.readvertiseAfterConnection = true
+        let transport = ScriptedHCITransport(script: try legacyStart())
+        let flow = HCICommandFlow(transport: transport)
+        let advertiser = LEAdvertiser(flow: flow, capabilities: legacyCapabilities)
+        try await advertiser.start(parameters)
+        transport.append(try [
+            // LE Connection Complete: Success, Connection_Handle 0x0040, Role peripheral
+            .inject(h4: "04 3e 13 01 00 4000 01 00 554433221100 1800 0000 4800 00"),
+            .expect(h4: "01 0a 20 01 01"),                       // LE Set Advertising Enable: at once
+            .inject(h4: "04 0e 04 01 0a 20 00"),
+            // A second central: Connection_Handle 0x0041
+            .inject(h4: "04 3e 13 01 00 4100 01 00 665544332211 1800 0000 4800 00"),
+            .expect(h4: "01 0a 20 01 01"),
+            .inject(h4: "04 0e 04 01 0a 20 0c"),                 // Command Disallowed: kept, not thrown
+        ])
+        await eventually("both connections seen, the second enable refused") { await advertiser.readvertisingErrors.count == 1 }
+        #expect(await advertiser.connectionHandles == [0x0040, 0x0041])
+        #expect(await advertiser.isAdvertising == false)
+        transport.append(try [
+            .inject(h4: "04 05 04 00 4000 13"),                  // the first leaves: advertise again
+            .expect(h4: "01 0a 20 01 01"),
+            .inject(h4: "04 0e 04 01 0a 20 00"),
+        ])
+        await eventually("advertising again") { await advertiser.isAdvertising }
+        transport.append(try [
+            .inject(h4: "04 05 04 00 4100 13"),                  // advertising already: nothing sent
+            .expect(h4: "01 0a 20 01 00"),
+            .inject(h4: "04 0e 04 01 0a 20 00"),
+        ])
+        await eventually("the second left") { await advertiser.connectionHandles.isEmpty }
+        try await advertiser.stop()
+        expectScriptPlayed(transport)
+    }
+
     @Test("without readvertiseAfterDisconnection, a disconnection sends nothing")
     func noReadvertise() async throws {
         var parameters = heartRate

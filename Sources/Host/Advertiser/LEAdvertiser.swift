@@ -243,6 +243,10 @@ public actor LEAdvertiser {
             if meta.subeventCode == .advertisingSetTerminated {
                 guard let terminated = try? LEMetaEvent.AdvertisingSetTerminated(decoding: meta.subeventParameters[...]) else { return }
                 setTerminated(terminated, ownHandle: parameters.advertisingHandle)
+                if terminated.advertisingHandle == parameters.advertisingHandle, terminated.status.isSuccess,
+                   parameters.readvertiseAfterConnection {
+                    await advertiseAgain(parameters)
+                }
                 return
             }
             let connection: (status: HCIStatus, handle: UInt16, role: LERole, advertisingHandle: UInt8?)
@@ -260,19 +264,27 @@ public actor LEAdvertiser {
             else { return }
             controllerAdvertising = false
             connections.insert(connection.handle)
+            if parameters.readvertiseAfterConnection { await advertiseAgain(parameters) }
         case .disconnectionComplete(let e):
             foreignConnections.remove(e.connectionHandle)
             guard e.status.isSuccess, connections.remove(e.connectionHandle) != nil, !controllerAdvertising,
                   parameters.readvertiseAfterDisconnection
             else { return }
-            do {
-                try await send(Self.enableCommand(family: capabilities.commandFamily, handle: parameters.advertisingHandle, enable: true))
-                if self.parameters != nil { controllerAdvertising = true }
-            } catch {
-                readvertiseErrors.append(.command(error))
-            }
+            await advertiseAgain(parameters)
         default:
             return
+        }
+    }
+
+    /// Enables the advertising again after a connection stopped it; an error is kept in
+    /// ``readvertisingErrors``.
+    private func advertiseAgain(_ parameters: LEAdvertisingParameters) async {
+        guard !controllerAdvertising else { return }
+        do {
+            try await send(Self.enableCommand(family: capabilities.commandFamily, handle: parameters.advertisingHandle, enable: true))
+            if self.parameters != nil { controllerAdvertising = true }
+        } catch {
+            readvertiseErrors.append(.command(error))
         }
     }
 

@@ -30,6 +30,11 @@ public struct LEAdvertisingParameters: Hashable, Sendable {
     /// Advertise again when a Disconnection Complete ends a connection made from this
     /// advertising (connecting stops advertising: Vol 4, Part E, 7.8.9 and 7.8.56). Default true.
     public var readvertiseAfterDisconnection: Bool
+    /// Advertise again as soon as a connection is made from this advertising, so that more
+    /// centrals can connect while the first stays (a peripheral serving many). The controller
+    /// must support advertising while in the peripheral role (its LE supported states); when it
+    /// refuses, the error is kept in ``LEAdvertiser/readvertisingErrors``. Default false.
+    public var readvertiseAfterConnection: Bool
     /// Advertising_Handle of the set, with the extended commands (0x00...0xEF). Default 0x00.
     public var advertisingHandle: UInt8
 
@@ -38,7 +43,7 @@ public struct LEAdvertisingParameters: Hashable, Sendable {
                 intervalMin: LEExtendedAdvertisingInterval = LEExtendedAdvertisingInterval(rawValue: 0x00A0),
                 intervalMax: LEExtendedAdvertisingInterval = LEExtendedAdvertisingInterval(rawValue: 0x00F0),
                 ownAddressType: LEOwnAddressType = .public, readvertiseAfterDisconnection: Bool = true,
-                advertisingHandle: UInt8 = 0x00) {
+                readvertiseAfterConnection: Bool = false, advertisingHandle: UInt8 = 0x00) {
         self.advertisingData = advertisingData
         self.scanResponse = scanResponse
         self.isConnectable = isConnectable
@@ -46,6 +51,7 @@ public struct LEAdvertisingParameters: Hashable, Sendable {
         self.intervalMax = intervalMax
         self.ownAddressType = ownAddressType
         self.readvertiseAfterDisconnection = readvertiseAfterDisconnection
+        self.readvertiseAfterConnection = readvertiseAfterConnection
         self.advertisingHandle = advertisingHandle
     }
 
