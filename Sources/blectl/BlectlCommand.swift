@@ -11,9 +11,10 @@ enum BlectlCommand {
           Decode a capture (btsnoop, pcap, pcapng) down to ATT, SMP and L2CAP signaling, then
           summarise devices, connections, ATT PDU counts and GATT tables. `blectl decode --help`
           says more.
-      serve --db FILE.json --bearer stdio
-          Run the GATT server on a database, its ATT bearer on standard input and output (one hex
-          PDU per line). `blectl serve --help` says more.
+      serve --db FILE.json [--name NAME] [--bearer stdio]
+          Run the GATT server on a database: in kernel mode on hciN, advertising and accepting
+          centrals; with --bearer stdio, its ATT bearer on standard input and output (one hex PDU
+          per line). `blectl serve --help` says more.
       gatt-script FILE...
           Run PDU scripts against the stack's GATT server or client; PASS or FAIL for each.
       list     List the kernel's Bluetooth adapters (kernel mode).
@@ -54,7 +55,7 @@ enum BlectlCommand {
         case "decode":
             return DecodeCommand.run(arguments: rest, output: &output)
         case "serve":
-            return await ServeCommand.run(arguments: rest, output: &output)
+            return await ServeCommand.run(arguments: rest, context: context, output: &output)
         case "gatt-script":
             return await GATTScriptCommand.run(arguments: rest, output: &output)
         case "list":

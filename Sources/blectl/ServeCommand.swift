@@ -1,6 +1,7 @@
 import ATT
 import BLECore
 import GATT
+import LinuxBluetooth
 import PDUScript
 #if canImport(Glibc)
 import Glibc
@@ -11,29 +12,40 @@ import Glibc
 /// a client in, the server's PDUs out). ATT_MTU starts at 23. It runs until standard input ends.
 enum ServeCommand {
     static let usage = """
-    usage: blectl serve --db FILE.json --bearer stdio [--security SECURITY] [--name NAME]
+    usage: blectl [--hci N] serve --db FILE.json [--name NAME] [--security low|medium|high] [--manufacturer COMPANY:HEX]
+           blectl serve --db FILE.json --bearer stdio [--security SECURITY] [--name NAME]
 
-    Runs the GATT server on the database in FILE.json (docs/gatt-database-json.md). With --bearer stdio,
-    its ATT bearer is standard input and output: each line of input is one ATT PDU from a client in
-    hexadecimal (`#` starts a comment), each line of output one PDU from the server. ATT_MTU starts at 23.
-    The server answers everything it read and exits when standard input ends. --security is what the
-    link offers the server's permission checks, as words: none (the default), encrypted, authenticated,
-    authorized, key-size 7...16 (e.g. --security "encrypted key-size 7"); --name sets the GAP Device
-    Name (default LinuxBLE).
+    Runs the GATT server on the database in FILE.json (docs/gatt-database-json.md).
+
+    Kernel mode (no --bearer): on adapter hciN (default hci0), listens on the kernel's L2CAP ATT
+    channel and advertises (connectable; Flags, the primary services' UUIDs, and in the scan response
+    the manufacturer data and the name) until Ctrl-C, accepting many centrals at once, each with its
+    own CCCD state. --security medium or high makes the kernel require an encrypted (paired) link;
+    --manufacturer adds Manufacturer Specific Data (e.g. 0xFFFF:0102). Needs CAP_NET_RAW.
+
+    With --bearer stdio, its ATT bearer is standard input and output: each line of input is one ATT
+    PDU from a client in hexadecimal (`#` starts a comment), each line of output one PDU from the
+    server. ATT_MTU starts at 23. The server answers everything it read and exits when standard input
+    ends. --security is what the link offers the server's permission checks, as words: none (the
+    default), encrypted, authenticated, authorized, key-size 7...16 (e.g. --security "encrypted
+    key-size 7").
+
+    --name sets the GAP Device Name (default LinuxBLE).
     """
 
-    static func run(arguments: [String], output: inout OutputBuffer) async -> Int32 {
+    static func run(arguments: [String], context: KernelContext, output: inout OutputBuffer) async -> Int32 {
         var database: String?
         var bearer: String?
-        var security = "none"
+        var security: String?
         var name = "LinuxBLE"
+        var manufacturer: String?
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
             case "-h", "--help":
                 output.line(usage)
                 return 0
-            case "--db", "--bearer", "--security", "--name":
+            case "--db", "--bearer", "--security", "--name", "--manufacturer":
                 guard let value = rest.popFirst() else {
                     printError("blectl serve: \(argument) needs a value\n\n\(usage)")
                     return 2
@@ -42,6 +54,7 @@ enum ServeCommand {
                 case "--db": database = value
                 case "--bearer": bearer = value
                 case "--security": security = value
+                case "--manufacturer": manufacturer = value
                 default: name = value
                 }
             default:
@@ -53,12 +66,31 @@ enum ServeCommand {
             printError("blectl serve: which database? --db FILE.json\n\n\(usage)")
             return 2
         }
-        guard bearer == "stdio" else {
-            printError("blectl serve: only --bearer stdio is available here; kernel sockets come with kernel mode\n\n\(usage)")
+        guard let bearer else {
+            var options = KernelServe.Options(database: database, name: name)
+            if let security {
+                guard let level = L2CAPATTChannel.Security.allCases.first(where: { $0.description == security }) else {
+                    printError("blectl serve: --security takes low, medium or high in kernel mode\n\n\(usage)")
+                    return 2
+                }
+                options.security = level
+            }
+            if let manufacturer {
+                guard let data = KernelServe.manufacturer(manufacturer) else {
+                    printError("blectl serve: --manufacturer takes COMPANY:HEX (0xFFFF:0102)\n\n\(usage)")
+                    return 2
+                }
+                options.manufacturer = data
+            }
+            output.flush()
+            return await KernelServe.run(options, context: context, output: &output)
+        }
+        guard bearer == "stdio", manufacturer == nil else {
+            printError("blectl serve: --bearer takes stdio (or leave it out for kernel mode); --manufacturer is kernel mode's\n\n\(usage)")
             return 2
         }
         let offered: ATTSecurity
-        do { offered = try PDUScriptRunner.parseSecurity(security) } catch {
+        do { offered = try PDUScriptRunner.parseSecurity(security ?? "none") } catch {
             printError("blectl serve: --security: \(error)")
             return 2
         }

@@ -70,7 +70,7 @@ struct ServeCommandTests {
         #expect(noDatabase.error.contains("--db FILE.json"))
         let socket = try BlectlRun(["serve", "--db", Self.small, "--bearer", "l2cap"], input: "")
         #expect(socket.status == 2)
-        #expect(socket.error.contains("only --bearer stdio"))
+        #expect(socket.error.contains("--bearer takes stdio (or leave it out for kernel mode)"))
         let security = try BlectlRun(["serve", "--db", Self.small, "--bearer", "stdio", "--security", "key-size 3"], input: "")
         #expect(security.status == 2)
         #expect(security.error.contains("key-size"))
@@ -82,6 +82,6 @@ struct ServeCommandTests {
         #expect(notJSON.status == 1)
         let help = try BlectlRun(["serve", "--help"])
         #expect(help.status == 0)
-        #expect(help.output.hasPrefix("usage: blectl serve"))
+        #expect(help.output.hasPrefix("usage: blectl [--hci N] serve --db FILE.json"))
     }
 }

@@ -1,0 +1,95 @@
+import BLECore
+import GATT
+import HCI
+import Host
+import LinuxBluetooth
+
+/// `blectl [--hci N] serve --db FILE.json [--name NAME] [--security low|medium|high]
+/// [--manufacturer COMPANY:HEX]`: the GATT server on the kernel's L2CAP ATT channel, advertising
+/// through the raw HCI channel, until interrupted. Many centrals may be connected at once, each
+/// with its own CCCD state.
+enum KernelServe {
+    struct Options {
+        var database: String
+        var name: String
+        var security: L2CAPATTChannel.Security = .low
+        var manufacturer: ADManufacturerSpecificData?
+    }
+
+    /// Parses "COMPANY:HEX" (COMPANY decimal or 0x-hex, e.g. 0xFFFF:0102).
+    static func manufacturer(_ text: String) -> ADManufacturerSpecificData? {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, let data = Hex.decode(parts[1]) else { return nil }
+        let company = parts[0].lowercased().hasPrefix("0x") ? UInt16(parts[0].dropFirst(2), radix: 16) : UInt16(parts[0])
+        return company.map { ADManufacturerSpecificData(companyIdentifier: $0, data: data) }
+    }
+
+    static func run(_ options: Options, context: KernelContext, output: inout OutputBuffer) async -> Int32 {
+        let database: GATTDatabase
+        let server: GATTServer
+        do {
+            database = try GATTDatabase(jsonFile: options.database)
+            server = try GATTServer(database: database, configuration: GATTServerConfiguration(deviceName: options.name))
+        } catch {
+            printError("blectl serve: \(options.database): \(error)")
+            return 1
+        }
+        let session: HostSession
+        do { session = try await HostSession.open(context) } catch {
+            printError("blectl serve: \(error)")
+            return 1
+        }
+        // Listen before advertising: the kernel hands over only links that come up afterwards.
+        let listener: L2CAPATTListener
+        let adapter: HCIAdapterInfo
+        do {
+            adapter = try HCIAdapters.adapter(context.hci)
+            listener = try L2CAPATTListener(adapter: adapter.address, security: options.security)
+        } catch {
+            await session.close()
+            printError("blectl serve: \(error)")
+            return 1
+        }
+        let (advertisingData, scanResponse) = ServeAdvertising.payloads(services: database.services, name: options.name,
+                                                                        manufacturer: options.manufacturer)
+        let advertiser = LEAdvertiser(flow: session.flow, capabilities: session.capabilities)
+        do {
+            try await advertiser.start(LEAdvertisingParameters(advertisingData: advertisingData, scanResponse: scanResponse,
+                                                               isConnectable: true, readvertiseAfterConnection: true))
+        } catch {
+            listener.close()
+            await session.close()
+            printError("blectl serve: advertising on hci\(context.hci): \(error)")
+            return 1
+        }
+        output.line("serving \(options.database) on hci\(context.hci) (\(adapter.address)) as \(JSONValue.string(options.name)); Ctrl-C ends")
+        output.flush()
+
+        let interrupt = Interrupt { listener.close() }
+        let events = ServeEvents()
+        for await connection in listener.connections {
+            let peer = "\(connection.peer) (\(connection.peerIsRandom ? "random" : "public"))"
+            events.say("connected \(peer)")
+            let attached = await server.connect(connection.bearer)
+            Task {
+                await attached.engine.waitUntilClosed()
+                events.say("disconnected \(peer)")
+            }
+        }
+        interrupt.stop()
+        try? await advertiser.stop()
+        for connection in await server.connections { await connection.engine.close() }
+        await session.close()
+        output.line("stopped")
+        return 0
+    }
+}
+
+/// Lines about connections, written at once (they come from several tasks).
+final class ServeEvents: Sendable {
+    func say(_ line: String) {
+        var out = OutputBuffer(fileDescriptor: 1)
+        out.line(line)
+        out.flush()
+    }
+}
