@@ -56,6 +56,7 @@ struct PacketTruncationTests {
         hex("3e 1f 0a 00 02 00 00 00 91 22 7f b3 46 b4 00 00 00 00 00 00 00 00 00 00 00 00 24 00 00 00 f4 01 00"),
         hex("3e 22 29 00 41 00 01 02 91 22 7f b3 46 b4 2e f0 35 bd 25 61 6f 00 60 8c b7 69 18 00 04 00 c8 00 01 00 ff ff"),
         hex("3e 06 0c 00 02 00 02 02"),
+        hex("3e 06 12 00 00 40 00 05"),
         hex("3e 28 0d 01 13 80 01 6f 00 60 8c b7 69 01 00 ff 7f ad 00 00 00 00 00 00 00 00 00 0e 02 01 02 03 02 af fe 06 09 4e 58 4d 31 44"),
         hex("3e 04 14 02 00 00"),
     ]
@@ -93,6 +94,7 @@ struct PacketTruncationTests {
             case .extendedAdvertisingReport(let e): return meta + at(e, 3)
             case .channelSelectionAlgorithm(let e): return meta + at(e, 3)
             case .enhancedConnectionCompleteV2(let e): return meta + at(e, 3)
+            case .advertisingSetTerminated(let e): return meta + at(e, 3)
             case .unknown: return []
             }
         case .unknown: return []

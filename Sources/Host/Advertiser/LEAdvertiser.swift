@@ -240,8 +240,7 @@ public actor LEAdvertiser {
         guard let parameters else { return }
         switch event {
         case .leMeta(let meta):
-            if meta.subeventCode == .advertisingSetTerminated {
-                guard let terminated = try? LEMetaEvent.AdvertisingSetTerminated(decoding: meta.subeventParameters[...]) else { return }
+            if case .advertisingSetTerminated(let terminated) = meta {
                 setTerminated(terminated, ownHandle: parameters.advertisingHandle)
                 if terminated.advertisingHandle == parameters.advertisingHandle, terminated.status.isSuccess,
                    parameters.readvertiseAfterConnection {

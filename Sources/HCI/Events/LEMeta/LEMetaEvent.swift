@@ -25,6 +25,8 @@ public enum LEMetaEvent: Hashable, Sendable, CustomStringConvertible {
     case channelSelectionAlgorithm(ChannelSelectionAlgorithm)
     /// HCI_LE_Enhanced_Connection_Complete [v2] (0x29).
     case enhancedConnectionCompleteV2(EnhancedConnectionCompleteV2)
+    /// HCI_LE_Advertising_Set_Terminated (0x12, Core v5.4, Vol 4, Part E, 7.7.65.18).
+    case advertisingSetTerminated(AdvertisingSetTerminated)
     /// Any other subevent: its code and the parameters after it, as received.
     case unknown(subevent: LEMetaSubeventCode, parameters: [UInt8])
 
@@ -53,6 +55,7 @@ public enum LEMetaEvent: Hashable, Sendable, CustomStringConvertible {
             case .extendedAdvertisingReport: self = .extendedAdvertisingReport(try .init(decoding: rest))
             case .channelSelectionAlgorithm: self = .channelSelectionAlgorithm(try .init(decoding: rest))
             case .enhancedConnectionCompleteV2: self = .enhancedConnectionCompleteV2(try .init(decoding: rest))
+            case .advertisingSetTerminated: self = .advertisingSetTerminated(try .init(decoding: rest))
             default: self = .unknown(subevent: code, parameters: Array(rest))
             }
         } catch {
@@ -74,6 +77,7 @@ public enum LEMetaEvent: Hashable, Sendable, CustomStringConvertible {
         case .extendedAdvertisingReport: return .extendedAdvertisingReport
         case .channelSelectionAlgorithm: return .channelSelectionAlgorithm
         case .enhancedConnectionCompleteV2: return .enhancedConnectionCompleteV2
+        case .advertisingSetTerminated: return .advertisingSetTerminated
         case .unknown(let code, _): return code
         }
     }
@@ -92,6 +96,7 @@ public enum LEMetaEvent: Hashable, Sendable, CustomStringConvertible {
         case .extendedAdvertisingReport(let e): return e.encoded
         case .channelSelectionAlgorithm(let e): return e.encoded
         case .enhancedConnectionCompleteV2(let e): return e.encoded
+        case .advertisingSetTerminated(let e): return e.encoded
         case .unknown(_, let parameters): return parameters
         }
     }
@@ -113,6 +118,7 @@ public enum LEMetaEvent: Hashable, Sendable, CustomStringConvertible {
         case .extendedAdvertisingReport(let e): return e.description
         case .channelSelectionAlgorithm(let e): return e.description
         case .enhancedConnectionCompleteV2(let e): return e.description
+        case .advertisingSetTerminated(let e): return e.description
         case .unknown(let code, let parameters):
             return parameters.isEmpty ? code.description : "\(code) parameters=\(Hex.encode(parameters))"
         }
