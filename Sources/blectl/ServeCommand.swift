@@ -20,7 +20,9 @@ enum ServeCommand {
     Kernel mode (no --bearer): on adapter hciN (default hci0), listens on the kernel's L2CAP ATT
     channel and advertises (connectable; Flags, the primary services' UUIDs, and in the scan response
     the manufacturer data and the name) until Ctrl-C, accepting many centrals at once, each with its
-    own CCCD state. --security medium or high makes the kernel require an encrypted (paired) link;
+    own CCCD state. A new subscriber is sent the characteristic's current value, and a value a client
+    writes is notified or indicated to the subscribers; each event is printed as a line.
+    --security medium or high makes the kernel require an encrypted (paired) link;
     --manufacturer adds Manufacturer Specific Data (e.g. 0xFFFF:0102). Needs CAP_NET_RAW.
 
     With --bearer stdio, its ATT bearer is standard input and output: each line of input is one ATT

@@ -67,29 +67,25 @@ enum KernelServe {
 
         let interrupt = Interrupt { listener.close() }
         let events = ServeEvents()
+        let notifier = ServeNotifier(server: server, database: await server.database, events: events)
+        let following = Task { await notifier.run() }
         for await connection in listener.connections {
-            let peer = "\(connection.peer) (\(connection.peerIsRandom ? "random" : "public"))"
-            events.say("connected \(peer)")
+            let peer = "\(connection.peer)"
+            events.say("connected \(peer) (\(connection.peerIsRandom ? "random" : "public"))")
             let attached = await server.connect(connection.bearer)
+            await notifier.add(attached, name: peer)
             Task {
                 await attached.engine.waitUntilClosed()
+                await notifier.remove(attached)
                 events.say("disconnected \(peer)")
             }
         }
+        following.cancel()
         interrupt.stop()
         try? await advertiser.stop()
         for connection in await server.connections { await connection.engine.close() }
         await session.close()
         output.line("stopped")
         return 0
-    }
-}
-
-/// Lines about connections, written at once (they come from several tasks).
-final class ServeEvents: Sendable {
-    func say(_ line: String) {
-        var out = OutputBuffer(fileDescriptor: 1)
-        out.line(line)
-        out.flush()
     }
 }
