@@ -28,7 +28,7 @@ spawn btmon -w "$CAP" > /tmp/btmon.log 2>&1
 MON=$LAST_PID
 i=0; while [ ! -s "$CAP" ] && [ $i -lt 100 ]; do usleep 20000; i=$((i+1)); done
 lescan_while_advertising 1 0 /tmp/lescan.txt
-kill -INT "$MON"; wait "$MON" 2>/dev/null
+stop "$MON"
 sort -u /tmp/lescan.txt
 check "hcitool lescan on hci1 saw hci0 ($HCI0_ADDR)" grep -q "$HCI0_ADDR" /tmp/lescan.txt
 ls -l "$CAP"

@@ -22,15 +22,35 @@ finish() { [ "$FAILS" -eq 0 ] || { echo "$FAILS check(s) failed"; exit 1; }; exi
 # Background processes a scenario starts with `spawn` are stopped when it exits, also when the
 # runner's timeout stops it.
 spawn() { "$@" & LANE_PIDS="$LANE_PIDS $!"; LAST_PID=$!; }
-lane_cleanup() { for p in $LANE_PIDS; do kill "$p" 2>/dev/null; done; }
-trap lane_cleanup EXIT
-trap 'exit 143' TERM INT
+lane_cleanup() { for p in $LANE_PIDS; do kill -KILL "$p" 2>/dev/null; done; }
+# stop PID [SIGNAL]: SIGNAL (default INT, how a user stops `blectl serve` or `subscribe`), then
+# after 3 s SIGTERM, then after 2 s SIGKILL; waits for the process. A background job of a
+# non-interactive shell starts with SIGINT *ignored* (POSIX), so only a program that installs
+# its own SIGINT handler stops on the first signal; a plain `kill -INT; wait` could hang.
+stop() {
+  kill -"${2:-INT}" "$1" 2>/dev/null
+  i=0; while kill -0 "$1" 2>/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i+1)); done
+  if kill -0 "$1" 2>/dev/null; then
+    echo "(pid $1 ignored SIG${2:-INT}; SIGTERM)"
+    kill -TERM "$1" 2>/dev/null
+    i=0; while kill -0 "$1" 2>/dev/null && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done
+    kill -KILL "$1" 2>/dev/null
+  fi
+  wait "$1" 2>/dev/null
+}
 
 # --- blectl -------------------------------------------------------------------------------
+# blectl_help [COMMAND]: `blectl [COMMAND] --help`, asked once per run and kept in /tmp (the
+# 60 MB static blectl takes about a second to start under TCG).
+blectl_help() {
+  f=/tmp/blectl-help${1:+-$1}.txt
+  [ -s "$f" ] || blectl $1 --help > "$f" 2>&1
+  cat "$f"
+}
 # blectl_has COMMAND: `blectl --help` lists COMMAND (a line "  COMMAND ..." under commands:).
-blectl_has() { blectl --help 2>&1 | grep -qE "^  $1( |\$)"; }
+blectl_has() { blectl_help | grep -qE "^  $1( |\$)"; }
 # blectl_has_option COMMAND OPTION: `blectl COMMAND --help` mentions OPTION.
-blectl_has_option() { blectl "$1" --help 2>&1 | grep -q -e "$2"; }
+blectl_has_option() { blectl_help "$1" | grep -q -e "$2"; }
 # needs_blectl COMMAND [OPTION...]: skip the scenario, saying why, unless blectl has COMMAND
 # with every OPTION (how kernel-mode commands are told apart from today's, e.g. serve's --hci).
 needs_blectl() {
@@ -75,3 +95,45 @@ lescan_while_advertising() {
   wait "$toggler"
   hciconfig "hci$2" noleadv >/dev/null 2>&1
 }
+
+# --- blectl serve as the peripheral (issue 4, checks 1-6) ---------------------------------
+# The lane's database (Tests/Kernel/databases/lane.json). Clients address its characteristics
+# by UUID: the server adds its own GAP and GATT services, so handles are not fixed here.
+LANE_DB=${LANE_DB:-${LANE_REPO:-/repo}/Tests/Kernel/databases/lane.json}
+SERVICE_16=180F                                         # Battery, Battery Level 2A19 = 0x64
+SERVICE_128=A5F10001-6C1B-4B8E-9E3A-4C696E757842
+CHAR_LONG=A5F10002-6C1B-4B8E-9E3A-4C696E757842          # 512 octets: 00 01 02 ... ff 00 ... ff
+CHAR_LONG_WRITE=A5F10003-6C1B-4B8E-9E3A-4C696E757842    # read, write (long writes)
+CHAR_NOTIFY=A5F10004-6C1B-4B8E-9E3A-4C696E757842        # read, write, notify
+CHAR_INDICATE=A5F10005-6C1B-4B8E-9E3A-4C696E757842      # read, write, indicate
+CHAR_ENCRYPTED=A5F10006-6C1B-4B8E-9E3A-4C696E757842     # read needs encryption: "encrypted-ok"
+SERVE_NAME=LaneServe
+# The long value, as lowercase hex without spaces.
+long_value_hex() { i=0; while [ $i -lt 512 ]; do printf '%02x' $((i % 256)); i=$((i+1)); done; }
+# lower TEXT: TEXT in lowercase, without spaces, colons and dashes (to compare hex and UUIDs).
+lower() { echo "$1" | tr 'A-F' 'a-f' | tr -d ' :-'; }
+
+# start_serve N [ARGS...]: `blectl --hci N serve --db lane.json --name LaneServe ARGS` in the
+# background (output in /tmp/serve-hciN.txt), then give it 2 s to start advertising; fails
+# if it exits instead.
+start_serve() {
+  n=$1; shift
+  spawn blectl --hci "$n" serve --db "$LANE_DB" --name "$SERVE_NAME" "$@" > "/tmp/serve-hci$n.txt" 2>&1
+  SERVE_PID=$LAST_PID
+  sleep 2
+  if ! kill -0 "$SERVE_PID" 2>/dev/null; then
+    echo "blectl serve on hci$n exited:"; cat "/tmp/serve-hci$n.txt"
+    return 1
+  fi
+}
+stop_serve() { stop "$SERVE_PID"; }
+# gatttool_value_handle UUID FILE: the value handle of UUID in FILE, the output of
+# `gatttool --characteristics` ("handle = 0x0009, char properties = 0x1a, char value handle =
+# 0x000a, uuid = a5f10004-...").
+gatttool_value_handle() {
+  u=$(echo "$1" | tr 'A-F' 'a-f')
+  case ${#u} in 4) u=0000$u-0000-1000-8000-00805f9b34fb ;; esac
+  grep -i "uuid = $u" "$2" | sed -n 's/.*char value handle = \(0x[0-9a-f]*\).*/\1/p' | head -1
+}
+# plus_one 0xHHHH: the next handle, as 0xhhhh.
+plus_one() { printf '0x%04x' $(($1 + 1)); }
