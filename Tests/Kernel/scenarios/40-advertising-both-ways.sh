@@ -22,7 +22,7 @@ wait_no_link
 step "blectl --hci 1 scan first, then hciconfig hci0 leadv (on, off, on)"
 ( sleep 2; hciconfig hci0 leadv 0; sleep 1.2; hciconfig hci0 noleadv; hciconfig hci0 leadv 0 ) &
 TOGGLE=$!
-timeout -s INT 6 blectl --hci 1 scan > /tmp/scan.txt 2>&1
+timeout -s INT 20 blectl --hci 1 scan --duration 6 > /tmp/scan.txt 2>&1
 wait "$TOGGLE"
 hciconfig hci0 noleadv
 cat /tmp/scan.txt
