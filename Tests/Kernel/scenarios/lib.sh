@@ -119,15 +119,18 @@ long_value_hex() { i=0; while [ $i -lt 512 ]; do printf '%02x' $((i % 256)); i=$
 lower() { echo "$1" | tr 'A-F' 'a-f' | tr -d ' :-'; }
 
 # start_serve N [ARGS...]: `blectl --hci N serve --db lane.json --name LaneServe ARGS` in the
-# background (output in /tmp/serve-hciN.txt), then give it 2 s to start advertising; fails
-# if it exits instead.
+# background (output in /tmp/serve-hciN.txt); waits (up to 20 s) until it says it is serving,
+# that is advertising and listening; fails if it exits or stays silent.
 start_serve() {
   n=$1; shift
   spawn blectl --hci "$n" serve --db "$LANE_DB" --name "$SERVE_NAME" "$@" > "/tmp/serve-hci$n.txt" 2>&1
   SERVE_PID=$LAST_PID
-  sleep 2
-  if ! kill -0 "$SERVE_PID" 2>/dev/null; then
-    echo "blectl serve on hci$n exited:"; cat "/tmp/serve-hci$n.txt"
+  i=0
+  while ! grep -q '^serving' "/tmp/serve-hci$n.txt" && kill -0 "$SERVE_PID" 2>/dev/null && [ $i -lt 200 ]; do
+    sleep 0.1; i=$((i+1))
+  done
+  if ! grep -q '^serving' "/tmp/serve-hci$n.txt"; then
+    echo "blectl serve on hci$n is not serving:"; cat "/tmp/serve-hci$n.txt"
     return 1
   fi
 }
