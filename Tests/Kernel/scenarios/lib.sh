@@ -20,8 +20,9 @@ skip() { echo "SKIP: $*"; exit 77; }
 finish() { [ "$FAILS" -eq 0 ] || { echo "$FAILS check(s) failed"; exit 1; }; exit 0; }
 
 # Background processes a scenario starts with `spawn` are stopped when it exits, also when the
-# runner's timeout stops it.
-spawn() { "$@" & LANE_PIDS="$LANE_PIDS $!"; LAST_PID=$!; }
+# runner's timeout stops it. Their stdin is the console: a background job's stdin is /dev/null
+# otherwise (POSIX), on which btmgmt prints nothing (pitfall 3).
+spawn() { "$@" </dev/console & LANE_PIDS="$LANE_PIDS $!"; LAST_PID=$!; }
 lane_cleanup() { for p in $LANE_PIDS; do kill -KILL "$p" 2>/dev/null; done; }
 # stop PID [SIGNAL]: SIGNAL (default INT, how a user stops `blectl serve` or `subscribe`), then
 # after 3 s SIGTERM, then after 2 s SIGKILL; waits for the process. A background job of a
@@ -80,11 +81,16 @@ wait_no_link() {
     while hcitool -i "hci$n" con 2>/dev/null | grep -q handle && [ $i -lt 150 ]; do sleep 0.1; i=$((i+1)); done
   done
 }
-# advertising_off N...: legacy and mgmt advertising off on hciN.
+# advertising_off N...: advertising off on hciN: legacy (hciconfig noleadv), mgmt, and every
+# extended advertising set (LE Set Extended Advertising Enable with Enable 0 and
+# Num_Sets 0, Core v5.4 Vol 4 Part E 7.8.56, through hcitool cmd). The last one is lane
+# hygiene: a set that a stopped blectl serve left enabled makes the next serve's LE Set
+# Extended Advertising Parameters fail with Command Disallowed.
 advertising_off() {
   for n in "$@"; do
     hciconfig "hci$n" noleadv >/dev/null 2>&1
     btmgmt --index "$n" advertising off </dev/console >/dev/null 2>&1
+    hcitool -i "hci$n" cmd 0x08 0x0039 00 00 >/dev/null 2>&1
   done
 }
 # lescan_while_advertising SCANNER ADVERTISER OUT [SECONDS=4]: `hcitool -i hciSCANNER lescan`

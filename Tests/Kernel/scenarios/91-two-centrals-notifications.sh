@@ -7,7 +7,8 @@
 # A central holds one ATT channel per link (the kernel answers EBUSY to a second), so the writes
 # come from the central that is not subscribed at the time.
 # Assumes: serve notifies or indicates a value to its subscribers when a client writes it.
-# Skips until serve says how it notifies.
+# Skips until serve says how it notifies. Runs after 90, and like it needs a btvirt that gives
+# each connection its own handle.
 . "$LANE_LIB"
 needs_blectl serve --hci
 for c in subscribe write; do needs_blectl "$c"; done

@@ -4,7 +4,11 @@
 #  2. meanwhile hci2 reads that same CCCD on its own connection with gatttool: 00 00;
 #  3. hci2 subscribes to the indicate characteristic: hci0 now has both links, and serve
 #     reports both connections.
-# Notifications that follow each central's CCCD are 51's.
+# Notifications that follow each central's CCCD are 91's.
+# Numbered 90 to run last: btvirt of BlueZ 5.66 (emulator/btdev.c) gives every connection the
+# same handle, 0x002A, so the peripheral's kernel sees two links with one handle and routes both
+# links' ACL data to the first. The scenario then skips, saying so; and the kernel's connection
+# table on hci0 stays confused for the scenarios after it.
 . "$LANE_LIB"
 needs_blectl serve --hci
 needs_blectl subscribe --indicate
@@ -19,8 +23,13 @@ VALUE_HANDLE=$(sed -n 's/.*"handle" *: *\([0-9]*\).*/\1/p' /tmp/sub1.json | head
 CCCD=$(plus_one "${VALUE_HANDLE:-0}")
 
 step "hci2 reads the notify CCCD ($CCCD) on its own connection"
-timeout 30 gatttool -i hci2 -b "$HCI0_ADDR" -t public --char-read -a "$CCCD" > /tmp/cccd.txt 2>&1
+timeout 15 gatttool -i hci2 -b "$HCI0_ADDR" -t public --char-read -a "$CCCD" > /tmp/cccd.txt 2>&1
 cat /tmp/cccd.txt
+hcitool -i hci0 con | tee /tmp/con.txt
+if [ "$(sed -n 's/.*handle \([0-9]*\).*/\1/p' /tmp/con.txt | sort | uniq -d)" != "" ]; then
+  stop "$SUB1"; stop_serve
+  skip "btvirt gave both of hci0's links the same connection handle (BlueZ 5.66's emulator uses one handle, 0x002A, for every connection), so one peripheral cannot serve two centrals in this lane; needs a btvirt that allocates handles"
+fi
 check "hci2's CCCD reads 00 00 while hci1 is subscribed" grep -q 'Characteristic value/descriptor: 00 00' /tmp/cccd.txt
 check "hci1 is still subscribed (connected)" kill -0 "$SUB1"
 
