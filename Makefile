@@ -59,7 +59,8 @@ static: deps
 # The guest is built once under .build/kernel from pinned Debian packages (apt-get download, nothing
 # installed into /) and rebuilt when its inputs change. Every boot runs the scenarios in
 # Tests/Kernel/scenarios (SCENARIOS="NAME ..." picks some); kernel-test.sh's exit status is the
-# number of failed scenarios. Under TCG (no usable KVM) the lane takes about half a minute.
+# number of failed scenarios. Under TCG (no usable KVM) a run takes about 30 s while the kernel
+# commands skip, about 2 minutes once they run (Tests/Kernel/README.md, "Time").
 KERNEL_DEB_PACKAGES := qemu-system-x86 busybox-static cpio kmod xz-utils gcc
 KERNEL_BUILD        := $(BUILD)/kernel
 KERNEL_GUEST        := $(KERNEL_BUILD)/guest/initrd.img
