@@ -1,7 +1,10 @@
 # LinuxBLE: build, run, test and benchmark. Every target installs what it needs first.
 #
 #   make run     decode the project's own capture and print its GATT table and traffic
-#   make test    every test lane that runs here (unit, PDU fixtures, real captures vs tshark)
+#   make test    every test lane that runs here (unit, PDU fixtures, real captures vs tshark), then
+#                the kernel lane (make kernel-test)
+#   make kernel-test  the kernel lane alone: a qemu VM with a Debian kernel, BlueZ's virtual
+#                controllers and the static blectl (Tests/Kernel/README.md)
 #   make bench   codec and decoder throughput, and the decode time of a real capture vs tshark
 #   make static  blectl linked with the static Swift standard library (for the kernel lane)
 
@@ -16,7 +19,7 @@ BLUETOOTH_SIG_VERSION := 0.6.0
 PYYAML_VERSION        := 6.0.2
 VENV                  := $(BUILD)/venv
 
-.PHONY: all deps build run test bench static assigned-numbers demo-capture clean
+.PHONY: all deps build run test bench static kernel-deps kernel-test assigned-numbers demo-capture clean
 
 all: build
 
@@ -39,6 +42,7 @@ run: build
 
 test: deps
 	$(SWIFT) test
+	$(MAKE) kernel-test
 
 bench: deps
 	$(SWIFT) build -c release --product blectl
@@ -49,6 +53,36 @@ STATIC_BUILD := $(BUILD)/static
 static: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product blectl --scratch-path $(STATIC_BUILD) -Xlinker --strip-all
 	@echo "static blectl: $$($(SWIFT) build -c release --scratch-path $(STATIC_BUILD) --show-bin-path)/blectl"
+
+# The kernel lane (Tests/Kernel/README.md). Host packages: qemu to boot the guest; busybox-static,
+# cpio, kmod and xz-utils to build it; gcc (with deps' libbluetooth-dev) for its static C helpers.
+# The guest is built once under .build/kernel from pinned Debian packages (apt-get download, nothing
+# installed into /) and rebuilt when its inputs change. Every boot runs the scenarios in
+# Tests/Kernel/scenarios (SCENARIOS="NAME ..." picks some); kernel-test.sh's exit status is the
+# number of failed scenarios. Under TCG (no usable KVM) a run takes about 30 s while the kernel
+# commands skip, about 2 minutes once they run (Tests/Kernel/README.md, "Time").
+KERNEL_DEB_PACKAGES := qemu-system-x86 busybox-static cpio kmod xz-utils gcc
+KERNEL_BUILD        := $(BUILD)/kernel
+KERNEL_GUEST        := $(KERNEL_BUILD)/guest/initrd.img
+KERNEL_GUEST_INPUTS := Tests/Kernel/build-guest.sh Tests/Kernel/guest-packages.txt \
+                       Tests/Kernel/guest/init Tests/Kernel/guest/pairing-agent.c
+SCENARIOS           ?=
+
+kernel-deps: deps
+	@missing=""; for p in $(KERNEL_DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make: installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+$(KERNEL_GUEST): $(KERNEL_GUEST_INPUTS) | kernel-deps
+	Tests/Kernel/build-guest.sh $(KERNEL_BUILD)
+
+kernel-test: kernel-deps static $(KERNEL_GUEST)
+	BLECTL=$(STATIC_BUILD)/release/blectl Tests/Kernel/kernel-test.sh $(SCENARIOS)
 
 # Regenerates Sources/BLECore/AssignedNumbers/AssignedNumbersTables.swift from the pinned wheel.
 $(VENV)/bin/python:

@@ -1,0 +1,49 @@
+#!/bin/bash
+# kernel-test.sh - the kernel lane, on the host: boot the guest once and run the scenarios in it.
+#
+# usage: Tests/Kernel/kernel-test.sh [NAME...]     (default: every scenario; NAME as in
+#                                                   run-scenarios.sh, e.g. 02-lane-att-selftest)
+# Expects the guest (build-guest.sh) and the static blectl (`make static`); `make kernel-test`
+# builds both first. This script:
+#   1. copies blectl into .build/kernel/bin and builds the self-test helpers there (gcc -static,
+#      libbluetooth-dev headers);
+#   2. empties .build/kernel/run, the scenarios' artifact folder (shared writable at /host);
+#   3. boots with $LANE_CONTROLLERS linked controllers (default 3: check 5 of issue 4 needs two
+#      centrals and a peripheral), pairing-agent on (-A), a btmon capture of the whole run
+#      (.build/kernel/run/lane.btsnoop), and the project shared read-only at /repo;
+#   4. runs run-scenarios.sh in the guest; its output also goes to .build/kernel/run/lane.log.
+# Environment: BLECTL (default .build/static/release/blectl), LANE_CONTROLLERS,
+# LANE_TIMEOUT (whole VM run, default 540 s), SCENARIO_TIMEOUT (each scenario, default 180 s).
+# Exit status: the number of failed scenarios; 124 the VM timed out; 125 the lane itself failed.
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+KB=$ROOT/.build/kernel
+BLECTL=${BLECTL:-$ROOT/.build/static/release/blectl}
+
+[ -f "$KB/guest/initrd.img" ] || { echo "kernel-test: no guest; build it: Tests/Kernel/build-guest.sh (or make kernel-test)" >&2; exit 125; }
+[ -x "$BLECTL" ] || { echo "kernel-test: no static blectl at $BLECTL; build it: make static" >&2; exit 125; }
+
+mkdir -p "$KB/bin"
+cp "$(readlink -f "$BLECTL")" "$KB/bin/blectl"
+for c in "$HERE"/selftest/*.c; do
+  b=$KB/bin/$(basename "$c" .c)
+  if [ ! -x "$b" ] || [ "$c" -nt "$b" ]; then
+    gcc -O2 -Wall -static -o "$b" "$c" || exit 125
+  fi
+done
+
+RUN=$KB/run
+rm -rf "$RUN"
+mkdir -p "$RUN"
+
+start=$(date +%s.%N)
+"$HERE/run-in-vm.sh" -A -n "${LANE_CONTROLLERS:-3}" -t "${LANE_TIMEOUT:-540}" \
+  -w "$RUN/lane.btsnoop" -s "$RUN" -x "$ROOT:/repo" \
+  -e "SCENARIO_TIMEOUT=${SCENARIO_TIMEOUT:-180}" \
+  "$HERE/run-scenarios.sh" "$@" 2>&1 | tee "$RUN/lane.log"
+rc=${PIPESTATUS[0]}
+end=$(date +%s.%N)
+awk -v a="$start" -v b="$end" -v rc="$rc" 'BEGIN{printf "kernel-test: %.1f s wall (boot, scenarios, power-off); exit status %d\n", b-a, rc}'
+echo "kernel-test: log and captures in ${RUN#"$ROOT"/}"
+exit "$rc"
