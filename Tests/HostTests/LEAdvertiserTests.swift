@@ -264,6 +264,45 @@ struct LEAdvertiserTests {
         expectScriptPlayed(transport)
     }
 
+    @Test("readvertiseAfterConnection, extended: a connection's two events make one enable, in either order",
+          arguments: [true, false])
+    func readvertiseAfterConnectionExtended(setTerminatedFirst: Bool) async throws {
+        var parameters = heartRate
+        parameters.readvertiseAfterConnection = true
+        let transport = ScriptedHCITransport(script: try extendedStart())
+        let flow = HCICommandFlow(transport: transport)
+        let advertiser = LEAdvertiser(flow: flow, capabilities: extendedCapabilities())
+        try await advertiser.start(parameters)
+        // LE Advertising Set Terminated: set 0x00, Connection_Handle 0x0041
+        let terminated = try ScriptedHCITransport.Step.inject(h4: "04 3e 06 12 00 00 4100 00")
+        // LE Enhanced Connection Complete [v2]: 0x0041, peripheral, Advertising_Handle 0x00
+        let connected = try ScriptedHCITransport.Step.inject(
+            h4: "04 3e 22 29 00 4100 01 01 665544332211 000000000000 000000000000 1800 0000 4800 00 00 ffff")
+        transport.append(try [
+            setTerminatedFirst ? terminated : connected,
+            .expect(h4: "01 39 20 06 01 01 00 0000 00"),         // LE Set Extended Advertising Enable: set 0x00 again
+            .inject(h4: "04 0e 04 01 39 20 00"),
+            setTerminatedFirst ? connected : terminated,         // the same connection: nothing more sent
+        ])
+        await eventually("the script played") { transport.isFinished }
+        await eventually("advertising again, for 0x0041") {
+            let handles = await advertiser.connectionHandles
+            return await advertiser.isAdvertising && handles == [0x0041]
+        }
+        // Let the second event be observed before stopping (events are observed in order, and a
+        // disconnection of an unknown handle changes nothing).
+        transport.append(try [.inject(h4: "04 05 04 00 7700 13")])
+        await eventually("everything injected was observed") { transport.isFinished }
+        #expect(await advertiser.readvertisingErrors == [])
+        #expect(await advertiser.isAdvertising)
+        transport.append(try [
+            .expect(h4: "01 39 20 06 00 01 00 0000 00"),         // stop: disable set 0x00
+            .inject(h4: "04 0e 04 01 39 20 00"),
+        ])
+        try await advertiser.stop()
+        expectScriptPlayed(transport)
+    }
+
     @Test("without readvertiseAfterDisconnection, a disconnection sends nothing")
     func noReadvertise() async throws {
         var parameters = heartRate

@@ -62,6 +62,30 @@ struct LEControllerCapabilitiesTests {
         expectScriptPlayed(transport)
     }
 
+    @Test("Max_Advertising_Data_Length answered Unknown HCI Command (BlueZ 5.66's emulator): 31 octets; another error still fails")
+    func unknownMaximumLength() async throws {
+        let commands = supportedCommands(LECommandFamily.extendedCommands)
+        func start() throws -> [ScriptedHCITransport.Step] {
+            try [
+                .expect(h4: "01 02 10 00"),
+                .inject(h4: supportedCommandsComplete(commands)),
+                .expect(h4: "01 03 20 00"),
+                .inject(h4: "04 0e 0c 01 03 20 00 01 10 00 00 00 00 00 00"),
+                .expect(h4: "01 02 20 00"),
+                .inject(h4: "04 0e 07 01 02 20 00 fb00 0a"),
+                .expect(h4: "01 3a 20 00"),
+            ]
+        }
+        let unknown = ScriptedHCITransport(script: try start() + [.inject(h4: "04 0f 04 01 01 3a 20")])   // Command Status: Unknown HCI Command
+        let capabilities = try await LEControllerCapabilities.read(from: HCICommandFlow(transport: unknown))
+        #expect(capabilities.commandFamily == .extended)
+        #expect(capabilities.maximumAdvertisingDataLength == 31)
+        expectScriptPlayed(unknown)
+
+        let failing = ScriptedHCITransport(script: try start() + [.inject(h4: "04 0e 06 01 3a 20 03 0000")])  // Hardware Failure
+        await #expect(throws: HCICommandError.self) { _ = try await LEControllerCapabilities.read(from: HCICommandFlow(transport: failing)) }
+    }
+
     @Test("the feature bit without the commands, or the commands without the bit, is legacy")
     func partialSupport() {
         let all = supportedCommands(LECommandFamily.extendedCommands)

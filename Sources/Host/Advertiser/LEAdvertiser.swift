@@ -42,6 +42,8 @@ public actor LEAdvertiser {
     private var foreignConnections: Set<UInt16> = []
     private var monitor: Task<Void, Never>?
     private var readvertiseErrors: [LEAdvertiserError] = []
+    /// Whether an enable after a connection or disconnection is on its way.
+    private var isEnablingAgain = false
 
     /// An advertiser over `flow` for a controller with `capabilities`.
     public init(flow: HCICommandFlow, capabilities: LEControllerCapabilities) {
@@ -241,9 +243,7 @@ public actor LEAdvertiser {
         switch event {
         case .leMeta(let meta):
             if case .advertisingSetTerminated(let terminated) = meta {
-                setTerminated(terminated, ownHandle: parameters.advertisingHandle)
-                if terminated.advertisingHandle == parameters.advertisingHandle, terminated.status.isSuccess,
-                   parameters.readvertiseAfterConnection {
+                if setTerminated(terminated, ownHandle: parameters.advertisingHandle), parameters.readvertiseAfterConnection {
                     await advertiseAgain(parameters)
                 }
                 return
@@ -258,6 +258,7 @@ public actor LEAdvertiser {
             default: return
             }
             guard controllerAdvertising, connection.status.isSuccess, connection.role == .peripheral,
+                  !connections.contains(connection.handle),     // LE Advertising Set Terminated came first
                   connection.advertisingHandle == nil || connection.advertisingHandle == parameters.advertisingHandle,
                   foreignConnections.remove(connection.handle) == nil
             else { return }
@@ -278,7 +279,11 @@ public actor LEAdvertiser {
     /// Enables the advertising again after a connection stopped it; an error is kept in
     /// ``readvertisingErrors``.
     private func advertiseAgain(_ parameters: LEAdvertisingParameters) async {
-        guard !controllerAdvertising else { return }
+        // A connection announces itself twice with the extended commands (its connection event and
+        // LE Advertising Set Terminated): the second must not enable again while the first does.
+        guard !controllerAdvertising, !isEnablingAgain else { return }
+        isEnablingAgain = true
+        defer { isEnablingAgain = false }
         do {
             try await send(Self.enableCommand(family: capabilities.commandFamily, handle: parameters.advertisingHandle, enable: true))
             if self.parameters != nil { controllerAdvertising = true }
@@ -290,11 +295,16 @@ public actor LEAdvertiser {
     /// An extended advertising set stopped (Vol 4, Part E, 7.7.65.18). With Status 0x00 it names
     /// the connection made from it, which settles whose a peripheral connection is, whichever
     /// of this event and the connection's own event comes first.
-    private func setTerminated(_ event: LEMetaEvent.AdvertisingSetTerminated, ownHandle: UInt8) {
+    ///
+    /// - Returns: whether it announced a connection from this set not known before (its
+    ///   connection event, coming first, may have recorded it already).
+    private func setTerminated(_ event: LEMetaEvent.AdvertisingSetTerminated, ownHandle: UInt8) -> Bool {
         if event.advertisingHandle == ownHandle {
+            if event.status.isSuccess, !connections.insert(event.connectionHandle).inserted { return false }
             controllerAdvertising = false
-            if event.status.isSuccess { connections.insert(event.connectionHandle) }
-        } else if event.status.isSuccess {
+            return event.status.isSuccess
+        }
+        if event.status.isSuccess {
             // Another set's connection: not ours, even if taken for ours already.
             if connections.remove(event.connectionHandle) != nil {
                 controllerAdvertising = true
@@ -302,5 +312,6 @@ public actor LEAdvertiser {
                 foreignConnections.insert(event.connectionHandle)
             }
         }
+        return false
     }
 }

@@ -45,9 +45,12 @@ public struct LEControllerCapabilities: Hashable, Sendable, CustomStringConverti
             : min(max(maximumAdvertisingDataLength, AdvertisingData.legacyMaximumLength), AdvertisingData.extendedMaximumLength)
     }
 
-    /// Reads the capabilities of the controller behind `flow`.
+    /// Reads the capabilities of the controller behind `flow`: HCI_Read_Local_Supported_Commands,
+    /// HCI_LE_Read_Local_Supported_Features, HCI_LE_Read_Buffer_Size and, for the extended family,
+    /// HCI_LE_Read_Maximum_Advertising_Data_Length (31 octets when the controller answers it with
+    /// Unknown HCI Command).
     ///
-    /// - Throws: the ``HCICommandError`` of the first command that fails.
+    /// - Throws: the ``HCICommandError`` of the first command that fails otherwise.
     public static func read(from flow: HCICommandFlow) async throws(HCICommandError) -> LEControllerCapabilities {
         let commands = try await flow.send(HCIReadLocalSupportedCommands()).supportedCommands
         let features = try await flow.send(HCILEReadLocalSupportedFeatures()).leFeatures
@@ -56,11 +59,19 @@ public struct LEControllerCapabilities: Hashable, Sendable, CustomStringConverti
                                                     leACLDataPacketLength: buffer.leACLDataPacketLength,
                                                     totalNumLEACLDataPackets: buffer.totalNumLEACLDataPackets)
         if capabilities.commandFamily == .extended {
-            let maximum = try await flow.send(HCILEReadMaximumAdvertisingDataLength()).maxAdvertisingDataLength
+            let maximum: Int
+            do {
+                maximum = Int(try await flow.send(HCILEReadMaximumAdvertisingDataLength()).maxAdvertisingDataLength)
+            } catch .status(.unknownHCICommand, _) {
+                // A controller that marks the extended advertising commands supported yet does not
+                // know this one (BlueZ 5.66's emulated controllers): advertise within 31 octets,
+                // the length every controller takes, rather than not at all.
+                maximum = AdvertisingData.legacyMaximumLength
+            }
             capabilities = LEControllerCapabilities(leFeatures: features, supportedCommands: commands,
                                                     leACLDataPacketLength: buffer.leACLDataPacketLength,
                                                     totalNumLEACLDataPackets: buffer.totalNumLEACLDataPackets,
-                                                    maximumAdvertisingDataLength: Int(maximum))
+                                                    maximumAdvertisingDataLength: maximum)
         }
         return capabilities
     }
