@@ -14,7 +14,11 @@ actor ServeNotifier {
     private let server: GATTServer
     private let database: GATTDatabase
     private let events: ServeEvents
-    private var connections: [UInt64: (connection: GATTServerConnection, name: String)] = [:]
+    private var connections: [UInt64: GATTServerConnection] = [:]
+    /// The peers' names by connection: kept after a disconnection, because the server's events
+    /// about a connection can be read after it ended; the oldest go beyond ``namesKept``.
+    private var names: [UInt64: String] = [:]
+    private let namesKept = 1024
     private var values: [UInt16: [UInt8]] = [:]
 
     init(server: GATTServer, database: GATTDatabase, events: ServeEvents) {
@@ -25,7 +29,9 @@ actor ServeNotifier {
 
     /// Names a connection's peer in the lines printed.
     func add(_ connection: GATTServerConnection, name: String) {
-        connections[connection.peer.connectionID] = (connection, name)
+        connections[connection.peer.connectionID] = connection
+        names[connection.peer.connectionID] = name
+        if names.count > namesKept, let oldest = names.keys.min() { names.removeValue(forKey: oldest) }
     }
 
     func remove(_ connection: GATTServerConnection) {
@@ -46,13 +52,13 @@ actor ServeNotifier {
         }
     }
 
-    private func name(_ peer: GATTPeer) -> String { connections[peer.connectionID]?.name ?? "\(peer)" }
+    private func name(_ peer: GATTPeer) -> String { names[peer.connectionID] ?? "\(peer)" }
 
     private func subscribed(_ peer: GATTPeer, _ handle: UInt16, _ configuration: GATTClientCharacteristicConfiguration) async {
         let kinds = [configuration.contains(.notification) ? "notification" : nil, configuration.contains(.indication) ? "indication" : nil]
             .compactMap { $0 }
         events.say("\(name(peer)) subscribed to \(Hex.hex16(handle)): \(kinds.isEmpty ? "none" : kinds.joined(separator: ", "))")
-        guard let connection = connections[peer.connectionID]?.connection, let value = currentValue(handle) else { return }
+        guard let connection = connections[peer.connectionID], let value = currentValue(handle) else { return }
         do {
             if configuration.contains(.notification) { _ = try await connection.notify(value, for: handle) }
             if configuration.contains(.indication) { _ = try await connection.indicate(value, for: handle) }

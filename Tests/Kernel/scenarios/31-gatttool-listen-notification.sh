@@ -1,7 +1,6 @@
 # Issue 4, check 3 (the notification): `gatttool --listen` on hci1 gets blectl serve's
-# notification.
-# Assumes: serve notifies a value to its subscribers when a client writes it (the write comes
-# from gatttool on hci2). Skips until serve says how it notifies.
+# notification. gatttool first writes the value, then enables notifications in a second
+# connection; serve sends a new subscriber the current value.
 . "$LANE_LIB"
 needs_blectl serve --hci
 needs_serve_notifications
@@ -14,13 +13,16 @@ check "found $CHAR_NOTIFY ($NOTIFY)" [ -n "$NOTIFY" ]
 [ -n "$NOTIFY" ] || { stop_serve; finish; }
 
 wait_no_link 1
-step "gatttool --listen on hci1 (CCCD $(plus_one "$NOTIFY") = 0100); gatttool on hci2 writes the value"
+step "gatttool on hci1 writes c0ffee03 to $NOTIFY"
+timeout 30 gatttool -i hci1 -b "$HCI0_ADDR" -t public --char-write-req -a "$NOTIFY" -n c0ffee03 > /tmp/w.txt 2>&1
+cat /tmp/w.txt
+check "the write succeeds" grep -q 'written successfully' /tmp/w.txt
+
+wait_no_link 1
+step "gatttool --listen on hci1 (CCCD $(plus_one "$NOTIFY") = 0100)"
 spawn gatttool -i hci1 -b "$HCI0_ADDR" -t public --char-write-req -a "$(plus_one "$NOTIFY")" -n 0100 --listen > /tmp/listen.txt 2>&1
 LISTEN=$LAST_PID
-wait_for_line /tmp/listen.txt 'written successfully' 20
-timeout 30 gatttool -i hci2 -b "$HCI0_ADDR" -t public --char-write-req -a "$NOTIFY" -n c0ffee03 > /tmp/w.txt 2>&1
-cat /tmp/w.txt
-sleep 2
+wait_for_line /tmp/listen.txt 'Notification handle' 20
 stop "$LISTEN" TERM
 cat /tmp/listen.txt
 check "hci1 got the notification of c0 ff ee 03" grep -q "Notification handle = $NOTIFY value: c0 ff ee 03" /tmp/listen.txt

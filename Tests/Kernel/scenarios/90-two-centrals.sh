@@ -28,6 +28,7 @@ cat /tmp/cccd.txt
 hcitool -i hci0 con | tee /tmp/con.txt
 if [ "$(sed -n 's/.*handle \([0-9]*\).*/\1/p' /tmp/con.txt | sort | uniq -d)" != "" ]; then
   stop "$SUB1"; stop_serve
+  echo "one handle for two links" > /tmp/lane-btvirt-one-handle   # 91 skips for the same reason
   skip "btvirt gave both of hci0's links the same connection handle (BlueZ 5.66's emulator uses one handle, 0x002A, for every connection), so one peripheral cannot serve two centrals in this lane; needs a btvirt that allocates handles"
 fi
 check "hci2's CCCD reads 00 00 while hci1 is subscribed" grep -q 'Characteristic value/descriptor: 00 00' /tmp/cccd.txt

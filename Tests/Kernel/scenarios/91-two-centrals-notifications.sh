@@ -13,6 +13,8 @@
 needs_blectl serve --hci
 for c in subscribe write; do needs_blectl "$c"; done
 needs_serve_notifications
+# 90 found btvirt giving two links one handle: hci0's connection table is confused from there on.
+[ -e /tmp/lane-btvirt-one-handle ] && skip "btvirt gives two links one connection handle (see 90-two-centrals); needs a btvirt that allocates handles"
 check "blectl serve starts on hci0" start_serve 0
 has_value() { grep -qi "\"value\" *: *\"$1\"" "$2"; }
 

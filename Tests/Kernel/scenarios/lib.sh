@@ -141,10 +141,9 @@ start_serve() {
   fi
 }
 stop_serve() { stop "$SERVE_PID"; echo "blectl serve said:"; cat "/tmp/serve-hci0.txt"; }
-# needs_serve_notifications: skip unless `blectl serve --help` says how serve notifies.
-# Nothing in `blectl serve` sends a notification or indication yet (its GATT server only
-# notifies when the program calls notify/indicate), so the scenarios that need one skip until
-# serve says how it does (these assume: when a client writes a value, to its subscribers).
+# needs_serve_notifications: skip unless `blectl serve --help` says how serve notifies (a new
+# subscriber gets the current value; a written value goes to the subscribers). A blectl from
+# before that skips these scenarios instead of failing them.
 needs_serve_notifications() {
   blectl_has_option serve 'notif' || skip "needs blectl serve to send notifications and indications (e.g. of written values)"
 }
