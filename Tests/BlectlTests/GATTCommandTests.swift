@@ -19,6 +19,7 @@ struct GATTCommandTests {
             (["subscribe", "00:AA:01:00:00:00", "0x0003"], "subscribe takes a characteristic UUID"),
             (["gatt", "00:AA:01:00:00:00", "--security", "max"], "--security takes low, medium or high"),
             (["gatt", "00:AA:01:00:00:00", "--frobnicate"], "unknown option '--frobnicate'"),
+            (["read", "00:AA:01:00:00:00", "2A19", "--mtu", "5"], "--mtu takes octets, 23...517"),
             (["--hci", "x", "list"], "--hci takes an adapter index"),
         ]
         for (arguments, message) in cases {

@@ -40,11 +40,13 @@ public enum L2CAPATTChannel {
     ///   - adapter: the local adapter's public address to connect from (nil: the kernel chooses).
     ///   - security: the level set with BT_SECURITY before connecting.
     ///   - timeout: how long the LE connection and channel may take.
+    ///   - maximumMTU: the Rx MTU the bearer announces in the MTU exchange, in octets (23...517).
     /// - Throws: ``LinuxBluetoothError``: ETIMEDOUT when the peer did not answer within `timeout`
     ///   (the attempt is abandoned), EAFNOSUPPORT without kernel Bluetooth, EHOSTUNREACH when no
     ///   adapter is up, or the kernel's errno for the connection (SO_ERROR).
     public static func connect(to peer: BluetoothAddress, type: BluetoothAddressType, from adapter: BluetoothAddress? = nil,
-                               security: Security = .low, timeout: Duration = .seconds(20)) async throws(LinuxBluetoothError) -> SocketATTBearer {
+                               security: Security = .low, timeout: Duration = .seconds(20),
+                               maximumMTU: UInt16 = 517) async throws(LinuxBluetoothError) -> SocketATTBearer {
         let what = "connecting to \(peer) (\(type.isRandom ? "random" : "public"))"
         let socket = try BluetoothSocket(l2cap: what)
         var local = bdaddr(adapter ?? .zero)
@@ -66,7 +68,7 @@ public enum L2CAPATTChannel {
             let pending = try LinuxBluetoothError.check(cbl_socket_error(socket.descriptor), .l2cap(what))
             guard pending == 0 else { throw LinuxBluetoothError(.l2cap(what), code: pending) }
         }
-        return SocketATTBearer(socket: socket)
+        return SocketATTBearer(socket: socket, maximumMTU: maximumMTU)
     }
 
     /// A `bdaddr_t` (least significant octet first) for `address`.

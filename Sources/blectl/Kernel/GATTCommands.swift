@@ -9,7 +9,7 @@ import LinuxBluetooth
 /// and disconnects (subscribe: until interrupted or the link ends).
 enum GATTCommands {
     static let usage = """
-    usage: blectl [--hci N] gatt ADDR [--random] [--security low|medium|high] [--timeout S]
+    usage: blectl [--hci N] gatt ADDR [--random] [--security low|medium|high] [--timeout S] [--mtu OCTETS]
            blectl [--hci N] read ADDR HANDLE|UUID [--random] [--security ...]
            blectl [--hci N] write ADDR HANDLE|UUID HEX [--without-response] [--random] [--security ...]
            blectl [--hci N] subscribe ADDR UUID [--indicate] [--json] [--random] [--security ...]
@@ -21,7 +21,8 @@ enum GATTCommands {
       write      writes HEX; values longer than ATT_MTU-3 are written long (prepare and execute)
       subscribe  enables notifications (or indications) and prints each value until Ctrl-C
     --security medium or high makes the kernel pair (encrypt) before ATT flows; a characteristic
-    that answers Insufficient Authentication or Encryption says to use it.
+    that answers Insufficient Authentication or Encryption says to use it. --mtu offers a smaller
+    ATT_MTU than 517 (23 makes long values go in many Read Blob and Prepare Write requests).
     """
 
     static func run(_ command: String, arguments: [String], context: KernelContext, output: inout OutputBuffer) async -> Int32 {

@@ -18,11 +18,13 @@ struct KernelContext {
     }
 
     /// The options every connecting command takes: `--random`, `--security low|medium|high`,
-    /// `--timeout SECONDS`; the other arguments are returned in order.
+    /// `--timeout SECONDS`, `--mtu OCTETS`; the other arguments are returned in order.
     struct ConnectOptions {
         var random = false
         var security = L2CAPATTChannel.Security.low
         var timeout: Duration = .seconds(20)
+        /// The Rx MTU offered in the MTU exchange, in octets (`--mtu`, 23...517).
+        var mtu: UInt16 = 517
         var positional: [String] = []
         var flags: Set<String> = []
 
@@ -42,6 +44,11 @@ struct KernelContext {
                         throw Failure("--timeout takes seconds (0 < s <= 3600)")
                     }
                     timeout = .milliseconds(Int64(seconds * 1000))
+                case "--mtu":
+                    guard let word = rest.popFirst(), let value = UInt16(word), (23...517).contains(value) else {
+                        throw Failure("--mtu takes octets, 23...517")
+                    }
+                    mtu = value
                 case _ where known.contains(argument): flags.insert(argument)
                 case _ where argument.hasPrefix("--"): throw Failure("unknown option '\(argument)'")
                 default: positional.append(argument)
@@ -89,7 +96,8 @@ struct KernelContext {
         let bearer: SocketATTBearer
         do {
             bearer = try await L2CAPATTChannel.connect(to: address, type: options.random ? .randomStatic : .public,
-                                                       from: local.address, security: options.security, timeout: options.timeout)
+                                                       from: local.address, security: options.security, timeout: options.timeout,
+                                                       maximumMTU: options.mtu)
         } catch {
             throw Failure("\(error)")
         }
