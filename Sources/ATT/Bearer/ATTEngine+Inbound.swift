@@ -30,7 +30,7 @@ extension ATTEngine {
     /// | response | client | completes the outstanding request; none outstanding: ignored |
     /// | confirmation | server | completes the outstanding indication; none outstanding: ignored |
     /// | notification | client | yielded to ``serverInitiated``; undecodable: ignored |
-    /// | indication | client | yielded to ``serverInitiated``, then confirmed; undecodable: confirmed only |
+    /// | indication | client | confirmed, then yielded to ``serverInitiated``; undecodable: confirmed only |
     ///
     /// An empty PDU has no opcode to answer and is ignored. A PDU longer than ``mtu`` breaks
     /// Part F, 3.2.8 (ATT_MTU bounds every PDU) and is not acted on: a request is answered with
@@ -62,8 +62,11 @@ extension ATTEngine {
         case .notification:
             serverInitiatedInput.yield(pdu)
         case .indication:
-            serverInitiatedInput.yield(pdu)
+            // Confirmed before it is delivered: whatever the client does about the value (a
+            // Service Changed rediscovery, say) then reaches the bearer after the confirmation,
+            // never racing it.
             await confirmIndication()
+            serverInitiatedInput.yield(pdu)
         }
     }
 

@@ -28,7 +28,8 @@ import BLECore
 /// handle 0x0000 (3.3), and never answers a command, known or not.
 ///
 /// **Client role.** Responses complete ``request(_:)``. Notifications and indications go to
-/// ``serverInitiated``; the engine confirms each indication once it is delivered there (an
+/// ``serverInitiated``; the engine confirms each indication as it delivers it there, the
+/// confirmation first, so that nothing the client sends in reaction overtakes it (an
 /// indication that does not decode is confirmed too, and not delivered).
 ///
 /// **MTU (3.4.2).** ``mtu`` starts at 23. ``exchangeMTU()`` may be used once; when the peer
@@ -74,7 +75,7 @@ public actor ATTEngine {
     public nonisolated let transactionTimeout: Duration
     /// Notifications (ATT_HANDLE_VALUE_NTF, ATT_MULTIPLE_HANDLE_VALUE_NTF) and indications
     /// (ATT_HANDLE_VALUE_IND) received, in order, for the client role. The engine confirms
-    /// each indication after yielding it here. Finishes when the engine closes. One reader.
+    /// each indication before yielding it here. Finishes when the engine closes. One reader.
     public nonisolated let serverInitiated: AsyncStream<ATTPDU>
     /// The ATT_MTU after each completed MTU exchange, in octets (either role). Keeps the latest
     /// value for a late reader; finishes when the engine closes.
