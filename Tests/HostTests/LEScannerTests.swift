@@ -98,6 +98,41 @@ struct LEScannerTests {
         expectScriptPlayed(transport)
     }
 
+    @Test("duplicates filtered: an advertiser is reported again only when its data or type changed, not for a new RSSI")
+    func hostDuplicateFilter() async throws {
+        let transport = ScriptedHCITransport(script: try [
+            .expect(h4: "01 0b 20 07 01 6000 3000 00 00"),          // LE Set Scan Parameters, active
+            .inject(h4: "04 0e 04 01 0b 20 00"),
+            .expect(h4: "01 0c 20 02 01 01"),                       // LE Set Scan Enable: enable, Filter_Duplicates 0x01
+            .inject(h4: "04 0e 04 01 0c 20 00"),
+            // LE Advertising Reports from public 00:11:22:33:44:55, as a controller that does not
+            // filter (BlueZ's btvirt) sends them:
+            .inject(h4: "04 3e 0f 02 01 00 00 554433221100 03 020106 c4"),     // 1. ADV_IND, Flags 0x06, -60 dBm: reported
+            .inject(h4: "04 3e 0f 02 01 00 00 554433221100 03 020106 ce"),     // 2. the same at -50 dBm: dropped
+            .inject(h4: "04 3e 11 02 01 04 00 554433221100 05 0409 48524d c6"), // 3. SCAN_RSP "HRM": reported
+            .inject(h4: "04 3e 11 02 01 04 00 554433221100 05 0409 48524d c0"), // 4. the same again: dropped
+            .inject(h4: "04 3e 0f 02 01 00 00 554433221100 03 020104 c4"),     // 5. ADV_IND, Flags 0x04 now: reported
+            .inject(h4: "04 3e 0f 02 01 00 00 112233445566 03 020106 b0"),     // 6. another advertiser: reported
+        ])
+        let scanner = LEScanner(flow: HCICommandFlow(transport: transport), capabilities: legacyCapabilities)
+        let discoveries = try await scanner.start(LEScanParameters(scanType: .active, filterDuplicates: true))
+        var iterator = discoveries.makeAsyncIterator()
+        let first = try #require(await iterator.next())
+        #expect(first.rssi == -60)
+        #expect(first.localName == nil)
+        let named = try #require(await iterator.next())
+        #expect(named.localName == "HRM")
+        #expect(named.rssi == -58)
+        let changed = try #require(await iterator.next())
+        #expect(changed.advertisement.flags?.rawValue == 0x04)
+        #expect(changed.localName == "HRM")
+        let other = try #require(await iterator.next())
+        #expect(other.address == BluetoothAddress(0x66_55_44_33_22_11))
+        transport.finish()
+        #expect(await iterator.next() == nil, "reports 2 and 4 were duplicates")
+        expectScriptPlayed(transport)
+    }
+
     @Test("the service filter matches 16-, 32- and 128-bit forms, advertised or solicited, in either payload")
     func serviceFilter() throws {
         func advertisement(_ data: String, scanResponse: String? = nil) -> Advertisement? {

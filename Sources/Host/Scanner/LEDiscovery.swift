@@ -4,7 +4,9 @@ import HCI
 /// One advertiser heard by an ``LEScanner``: its address, signal, and its advertising data
 /// merged with its scan response (``AdvertisementAccumulator``). A scanner yields one each time
 /// a report completes a payload (advertising data or scan response) of an advertiser that passes
-/// the filter; later discoveries of the same advertiser carry everything merged so far.
+/// the filter (with ``LEScanParameters/filterDuplicates``, only when that changed what was last
+/// yielded for the advertiser); later discoveries of the same advertiser carry everything
+/// merged so far.
 public struct LEDiscovery: Hashable, Sendable, CustomStringConvertible {
     /// Everything heard from this advertiser so far: advertising data and scan response kept
     /// apart, RSSI and properties from the last report.

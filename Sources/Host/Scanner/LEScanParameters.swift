@@ -19,7 +19,10 @@ public struct LEScanParameters: Hashable, Sendable {
     /// How long each scan lasts, in 0.625 ms units: 0x0004 (2.5 ms) up to ``interval``.
     /// Default 0x0030 (30 ms).
     public var window: LESlotDuration
-    /// Whether the controller drops duplicate advertising reports (Filter_Duplicates 0x01).
+    /// Whether duplicate advertising reports are dropped: the controller is asked to
+    /// (Filter_Duplicates 0x01), and the scanner then also reports an advertiser again only when
+    /// its data or its advertising type changed, not for a new RSSI alone (see the scanner's
+    /// LEDuplicateFilter: controllers filter with a small table and forget it on every enable).
     public var filterDuplicates: Bool
     /// Only advertisers that list one of these service UUIDs, in their advertised service UUIDs
     /// (AD types 0x02...0x07) or their Service Solicitation UUIDs (0x14, 0x1F, 0x15), in the

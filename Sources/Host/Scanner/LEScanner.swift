@@ -71,6 +71,7 @@ public actor LEScanner {
         let current = generation
         consumer = Task { [weak self] in
             var accumulator = AdvertisementAccumulator()
+            var duplicates = LEDuplicateFilter()
             for await packet in packets {
                 guard case .event(let eventPacket) = packet, eventPacket.code == .leMeta,
                       case .leMeta(let meta)? = try? HCIEvent(packet: eventPacket) else { continue }
@@ -82,7 +83,8 @@ public actor LEScanner {
                 }
                 for update in updates {
                     guard update.disposition == .complete || update.disposition == .truncated,
-                          let advertisement = update.advertisement, parameters.matches(advertisement) else { continue }
+                          let advertisement = update.advertisement, parameters.matches(advertisement),
+                          !parameters.filterDuplicates || duplicates.admit(advertisement) else { continue }
                     continuation.yield(LEDiscovery(advertisement: advertisement))
                 }
             }

@@ -11,9 +11,10 @@ enum ScanCommand {
     usage: blectl [--hci N] scan [--passive] [--duplicates] [--service UUID]... [--json] [--duration S]
 
     Scans for LE advertisers on adapter hciN (default hci0) through its raw HCI channel (needs
-    CAP_NET_RAW) and prints each discovery: advertising data merged with the scan response.
+    CAP_NET_RAW) and prints each discovery: advertising data merged with the scan response. A
+    device is printed when first heard and again when its data or scan response change.
       --passive      send no scan requests (default: active)
-      --duplicates   report every advertisement, not only the first per device
+      --duplicates   print every advertisement heard, also unchanged ones (new RSSI)
       --service UUID only devices advertising or soliciting UUID (repeatable)
       --json         one JSON object per discovery: address, address_type, rssi (dBm), name,
                      service_uuids, manufacturer_data, service_data, tx_power (dBm), connectable

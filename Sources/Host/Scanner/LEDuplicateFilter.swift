@@ -1,0 +1,61 @@
+import HCI
+
+/// The host's half of duplicate filtering for an ``LEScanner`` with
+/// ``LEScanParameters/filterDuplicates`` on. Filter_Duplicates asks the controller to drop
+/// reports it has already sent (Core v5.4, Vol 4, Part E, 7.8.11 and 7.8.65), but a controller
+/// keeps only a small table of advertisers, forgets it whenever scanning is re-enabled, and may
+/// count a scan response or a changed RSSI as new (BlueZ's emulated controllers do not filter at
+/// all). So the scanner also lets an advertisement through only when it differs from the last
+/// one it let through for that advertiser: in its advertising data, its scan response, or how it
+/// may be used (connectable, scannable, directed, legacy). A new RSSI alone is a duplicate, and
+/// so is an empty scan response.
+///
+/// - Bounds: remembers at most ``capacity`` advertisers; when a new one would exceed it, the one
+///   let through longest ago is forgotten (it passes again the next time it is heard).
+struct LEDuplicateFilter {
+    /// What makes two advertisements of one advertiser the same, for this filter. A payload not
+    /// yet heard counts as an empty one: an empty scan response adds nothing to report.
+    private struct Content: Hashable {
+        var advertisingData: AdvertisingData
+        var scanResponseData: AdvertisingData
+        var isAdvertisingDataTruncated: Bool
+        var isScanResponseDataTruncated: Bool
+        var isConnectable: Bool
+        var isScannable: Bool
+        var isDirected: Bool
+        var isLegacy: Bool
+
+        init(_ advertisement: Advertisement) {
+            advertisingData = advertisement.advertisingData ?? .empty
+            scanResponseData = advertisement.scanResponseData ?? .empty
+            isAdvertisingDataTruncated = advertisement.isAdvertisingDataTruncated
+            isScanResponseDataTruncated = advertisement.isScanResponseDataTruncated
+            isConnectable = advertisement.isConnectable
+            isScannable = advertisement.isScannable
+            isDirected = advertisement.isDirected
+            isLegacy = advertisement.isLegacy
+        }
+    }
+
+    /// The most advertisers remembered (at least 1).
+    let capacity: Int
+    private var passed: [AdvertiserKey: (content: Content, order: UInt64)] = [:]
+    private var counter: UInt64 = 0
+
+    /// A filter that remembers up to `capacity` advertisers (the accumulator's own bound, 1024, by default).
+    init(capacity: Int = 1024) { self.capacity = max(1, capacity) }
+
+    /// Whether `advertisement` should be reported: true the first time its advertiser is heard
+    /// and whenever its content changed since it was last reported; remembers it if so.
+    mutating func admit(_ advertisement: Advertisement) -> Bool {
+        let content = Content(advertisement)
+        if passed[advertisement.key]?.content == content { return false }
+        if passed[advertisement.key] == nil, passed.count >= capacity,
+           let oldest = passed.min(by: { $0.value.order < $1.value.order })?.key {
+            passed[oldest] = nil
+        }
+        counter &+= 1
+        passed[advertisement.key] = (content, counter)
+        return true
+    }
+}
