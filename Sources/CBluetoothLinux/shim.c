@@ -60,6 +60,14 @@ int cbl_hci_device_info(int fd, uint16_t device, struct hci_dev_info *info) {
     return (int)CBL_RESULT(ioctl(fd, HCIGETDEVINFO, (void *)info));
 }
 
+int cbl_hci_device_up(int fd, uint16_t device) {
+    return (int)CBL_RESULT(ioctl(fd, HCIDEVUP, (unsigned long)device));
+}
+
+int cbl_hci_device_down(int fd, uint16_t device) {
+    return (int)CBL_RESULT(ioctl(fd, HCIDEVDOWN, (unsigned long)device));
+}
+
 int cbl_l2cap_socket(void) {
     return (int)CBL_RESULT(socket(AF_BLUETOOTH, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, BTPROTO_L2CAP));
 }

@@ -40,4 +40,15 @@ struct WrapperTests {
         #expect(cbl_hci_device_list(-1, &ids, 4) == -EBADF)
         #expect(cbl_hci_device_list(-1, &ids, 0) == 0)
     }
+
+    @Test("HCIDEVUP and HCIDEVDOWN: -errno from the ioctl (EBADF; ENOTTY on a socket that is not Bluetooth's)")
+    func upAndDown() {
+        #expect(cbl_hci_device_up(-1, 0) == -EBADF)
+        #expect(cbl_hci_device_down(-1, 0) == -EBADF)
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &pair) == 0)
+        #expect(cbl_hci_device_up(pair[0], 0) == -ENOTTY)
+        #expect(cbl_hci_device_down(pair[0], 0) == -ENOTTY)
+        _ = cbl_close(pair[0]); _ = cbl_close(pair[1])
+    }
 }

@@ -21,6 +21,11 @@ struct ErrorTests {
         #expect(timeout.description.contains("advertising, connectable and in range"))
         let security = LinuxBluetoothError(.l2cap("reading"), code: EACCES)
         #expect(security.remedy?.contains("--security") == true)
+        let up = LinuxBluetoothError(.switchAdapter(index: 2, up: true), code: EPERM)
+        #expect(up.description.hasPrefix("bringing hci2 up: bringing an adapter up or down needs CAP_NET_ADMIN"))
+        let blocked = LinuxBluetoothError(.switchAdapter(index: 0, up: true), code: ERFKILL)
+        #expect(blocked.remedy == "the adapter is blocked by rfkill: `rfkill unblock bluetooth`")
+        #expect(LinuxBluetoothError(.switchAdapter(index: 0, up: false), code: ENODEV).description.hasPrefix("taking hci0 down: no such adapter"))
     }
 
     @Test("without a usual remedy: the operation and the system's message")

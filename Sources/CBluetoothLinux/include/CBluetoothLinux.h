@@ -43,6 +43,15 @@ int cbl_hci_device_list(int fd, uint16_t *ids, uint16_t capacity);
 /// ioctl(HCIGETDEVINFO) for controller `device` into `info`: 0, or -errno.
 int cbl_hci_device_info(int fd, uint16_t device, struct hci_dev_info *info);
 
+/// ioctl(HCIDEVUP) for controller `device` (needs CAP_NET_ADMIN): 0, or -errno (-EALREADY when
+/// it is up already). The legacy way up: on a dual-mode controller it leaves LE off; the
+/// management channel's Set Powered after Set Low Energy is how kernel mode powers on.
+int cbl_hci_device_up(int fd, uint16_t device);
+
+/// ioctl(HCIDEVDOWN) for controller `device` (needs CAP_NET_ADMIN): 0, or -errno. A controller
+/// must be down before its user channel can be bound (host mode).
+int cbl_hci_device_down(int fd, uint16_t device);
+
 // MARK: L2CAP sockets
 
 /// socket(AF_BLUETOOTH, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, BTPROTO_L2CAP): a descriptor, or -errno.

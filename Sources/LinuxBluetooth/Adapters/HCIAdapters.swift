@@ -1,7 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CBluetoothLinux
 
 /// The kernel's Bluetooth adapters, read through an HCI socket's ioctls (HCIGETDEVLIST,
-/// HCIGETDEVINFO; Linux include/net/bluetooth/hci_sock.h). Needs no capability and no daemon.
+/// HCIGETDEVINFO; Linux include/net/bluetooth/hci_sock.h), which need no capability and no
+/// daemon; and brought up or down with HCIDEVUP and HCIDEVDOWN, which need CAP_NET_ADMIN.
 public enum HCIAdapters {
     /// The most adapters one listing returns (the kernel's own HCI_MAX_DEV is 16).
     public static let maximumCount: UInt16 = 16
@@ -27,6 +31,37 @@ public enum HCIAdapters {
     ///   list them), EAFNOSUPPORT when the kernel has no Bluetooth.
     public static func adapter(_ index: UInt16) throws(LinuxBluetoothError) -> HCIAdapterInfo {
         try info(index, on: try BluetoothSocket(hci: .readAdapter(index: index)))
+    }
+
+    /// Brings adapter hci`index` up with the legacy HCIDEVUP ioctl. An adapter already up is
+    /// left as it is. On a dual-mode controller this leaves LE off (the kernel only turns LE on
+    /// through the management channel): kernel mode powers on with
+    /// ``ManagementChannel/powerOn(timeout:)`` instead; this call is for tools that want the
+    /// ioctl's behaviour.
+    ///
+    /// - Throws: ``LinuxBluetoothError`` (operation
+    ///   ``LinuxBluetoothError/Operation/switchAdapter(index:up:)``): EPERM without CAP_NET_ADMIN,
+    ///   ENODEV when there is no such adapter, ERFKILL when rfkill blocks it, EAFNOSUPPORT when
+    ///   the kernel has no Bluetooth.
+    public static func up(_ index: UInt16) throws(LinuxBluetoothError) {
+        let operation = LinuxBluetoothError.Operation.switchAdapter(index: index, up: true)
+        let socket = try BluetoothSocket(hci: operation)
+        let result = cbl_hci_device_up(socket.descriptor, index)
+        if result == -EALREADY { return }
+        _ = try LinuxBluetoothError.check(result, operation)
+    }
+
+    /// Takes adapter hci`index` down with the HCIDEVDOWN ioctl: its links are dropped and the
+    /// kernel stops using it. An adapter must be down before its user channel can be bound
+    /// (host mode; the kernel answers EBUSY otherwise).
+    ///
+    /// - Throws: ``LinuxBluetoothError`` (operation
+    ///   ``LinuxBluetoothError/Operation/switchAdapter(index:up:)``): EPERM without CAP_NET_ADMIN,
+    ///   ENODEV when there is no such adapter, EAFNOSUPPORT when the kernel has no Bluetooth.
+    public static func down(_ index: UInt16) throws(LinuxBluetoothError) {
+        let operation = LinuxBluetoothError.Operation.switchAdapter(index: index, up: false)
+        let socket = try BluetoothSocket(hci: operation)
+        _ = try LinuxBluetoothError.check(cbl_hci_device_down(socket.descriptor, index), operation)
     }
 
     private static func info(_ index: UInt16, on socket: BluetoothSocket) throws(LinuxBluetoothError) -> HCIAdapterInfo {

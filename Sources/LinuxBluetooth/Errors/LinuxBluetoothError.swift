@@ -20,6 +20,8 @@ public struct LinuxBluetoothError: Error, Hashable, Sendable, CustomStringConver
         case readAdapter(index: UInt16)
         /// Binding an HCI socket to adapter `index` on a channel (raw 0, user 1, monitor 2, control 3).
         case bindHCI(index: UInt16?, channel: UInt16)
+        /// Bringing adapter `index` up (`up` true, HCIDEVUP) or down (HCIDEVDOWN) with the legacy ioctls.
+        case switchAdapter(index: UInt16, up: Bool)
         /// Opening, binding, connecting or listening on an L2CAP socket.
         case l2cap(String)
         /// Sending or receiving on an open socket.
@@ -35,6 +37,7 @@ public struct LinuxBluetoothError: Error, Hashable, Sendable, CustomStringConver
                     ? ["raw", "user", "monitor", "control"][Int(channel)] : "channel \(channel)"
                 guard let index else { return "opening the HCI \(name) channel" }
                 return "binding hci\(index) to the \(name) channel"
+            case .switchAdapter(let index, let up): return up ? "bringing hci\(index) up" : "taking hci\(index) down"
             case .l2cap(let what): return what
             case .transfer(let what): return what
             }
@@ -67,6 +70,9 @@ public struct LinuxBluetoothError: Error, Hashable, Sendable, CustomStringConver
                     + "`sudo setcap cap_net_raw,cap_net_admin+eip $(command -v blectl)`"
             case .l2cap:
                 return "the link's security refused it; retry with --security medium or high"
+            case .switchAdapter:
+                return "bringing an adapter up or down needs CAP_NET_ADMIN: run as root, or "
+                    + "`sudo setcap cap_net_raw,cap_net_admin+eip $(command -v blectl)`"
             default:
                 return "raw Bluetooth sockets need CAP_NET_RAW: run as root, or "
                     + "`sudo setcap cap_net_raw,cap_net_admin+eip $(command -v blectl)`"
@@ -74,6 +80,8 @@ public struct LinuxBluetoothError: Error, Hashable, Sendable, CustomStringConver
         case EBUSY:
             return "the adapter is in use: stop bluetoothd (`sudo systemctl stop bluetooth`) and power the "
                 + "adapter off before opening its user channel"
+        case ERFKILL:
+            return "the adapter is blocked by rfkill: `rfkill unblock bluetooth`"
         case ENODEV:
             return "no such adapter: `blectl list` shows the adapters"
         case ENETDOWN:
