@@ -58,6 +58,10 @@ struct UnitsAndMasksTests {
         #expect(LEEventMask.extendedAdvertisingReport.rawValue == 1 << 12)
         #expect(LEEventMask.enhancedConnectionCompleteV2.rawValue == 1 << 40)
         #expect(LEEventMask(rawValue: 0x03).description == "LE Connection Complete, LE Advertising Report")
+        // Bits 24 to 29, as Linux 6.1 sets them on an ISO-capable controller (the kernel lane's capture).
+        #expect(LEEventMask(rawValue: 0x3F << 24).description == "LE CIS Established [v1], LE CIS Request, "
+            + "LE Create BIG Complete, LE Terminate BIG Complete, LE BIG Sync Established, LE BIG Sync Lost")
+        #expect(LEEventMask(rawValue: 1 << 41).description == "bit 41")
         #expect(HCIEventMask(rawValue: 1 << 13 | 1 << 4).description == "Disconnection Complete, bit 13")
     }
 

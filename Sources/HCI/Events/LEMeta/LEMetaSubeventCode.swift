@@ -35,8 +35,8 @@ public struct LEMetaSubeventCode: HCIFieldValue {
     /// 0x29: HCI_LE_Enhanced_Connection_Complete [v2] (7.7.65.10).
     public static let enhancedConnectionCompleteV2 = LEMetaSubeventCode(rawValue: 0x29)
 
-    /// The subevent's name in the specification's words (as in "LE Connection Complete"); nil
-    /// when this package does not know it.
+    /// The subevent's name in the specification's words (as in "LE Connection Complete"): every
+    /// subevent that Core v5.4 defines (0x01 to 0x29, Vol 4, Part E, 7.7.65); nil for any other value.
     public var name: String? {
         switch rawValue {
         case 0x01: return "LE Connection Complete"
@@ -59,6 +59,26 @@ public struct LEMetaSubeventCode: HCIFieldValue {
         case 0x12: return "LE Advertising Set Terminated"
         case 0x13: return "LE Scan Request Received"
         case 0x14: return "LE Channel Selection Algorithm"
+        case 0x15: return "LE Connectionless IQ Report"
+        case 0x16: return "LE Connection IQ Report"
+        case 0x17: return "LE CTE Request Failed"
+        case 0x18: return "LE Periodic Advertising Sync Transfer Received [v1]"
+        case 0x19: return "LE CIS Established [v1]"
+        case 0x1A: return "LE CIS Request"
+        case 0x1B: return "LE Create BIG Complete"
+        case 0x1C: return "LE Terminate BIG Complete"
+        case 0x1D: return "LE BIG Sync Established"
+        case 0x1E: return "LE BIG Sync Lost"
+        case 0x1F: return "LE Request Peer SCA Complete"
+        case 0x20: return "LE Path Loss Threshold"
+        case 0x21: return "LE Transmit Power Reporting"
+        case 0x22: return "LE BIGInfo Advertising Report"
+        case 0x23: return "LE Subrate Change"
+        case 0x24: return "LE Periodic Advertising Sync Established [v2]"
+        case 0x25: return "LE Periodic Advertising Report [v2]"
+        case 0x26: return "LE Periodic Advertising Sync Transfer Received [v2]"
+        case 0x27: return "LE Periodic Advertising Subevent Data Request"
+        case 0x28: return "LE Periodic Advertising Response Report"
         case 0x29: return "LE Enhanced Connection Complete [v2]"
         default: return nil
         }
