@@ -2,7 +2,7 @@
 # against `blectl --hci 0 serve`; the values arrive.
 # serve sends a new subscriber the characteristic's current value, so one central at a time
 # suffices: hci1 writes a value, disconnects, subscribes, and receives that value as a
-# notification (or indication). (Two centrals at once need check 5's btvirt, see 90.)
+# notification (or indication). Two centrals at once are 50 and 51.
 . "$LANE_LIB"
 needs_blectl serve --hci
 for c in subscribe write; do needs_blectl "$c"; done

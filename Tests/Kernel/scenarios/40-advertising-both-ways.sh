@@ -1,16 +1,28 @@
 # Issue 4, check 4: advertising seen both ways:
 #  - BlueZ sees `blectl --hci 0 serve` advertising its name: `btmgmt --index 1 find -l`, the
 #    kernel's own LE discovery on hci1, started first (a report that arrives as discovery
-#    starts can be lost). (Not `hcitool lescan`: btvirt reports an extended
-#    advertising set, which serve uses like the kernel, as LE Extended Advertising Reports even
-#    to a legacy scan, and hcitool only reads LE Advertising Reports, so it never prints it.)
-#  - `blectl --hci 1 scan` sees the advertising that `hciconfig hci0 leadv` enables.
+#    starts can be lost). A btmon capture of that part, decoded by `blectl decode`, shows
+#    serve's set uses legacy PDUs (ADV_IND: what any legacy scanner reports) and hci1
+#    receiving them.
+#    Not `hcitool lescan`: serve sets its advertising up with the extended commands, as the
+#    kernel does on these controllers (one command family per controller), and btvirt reports
+#    every extended set, legacy PDUs included, as LE Extended Advertising Reports even to a
+#    legacy scan (emulator/btdev.c, le_set_ext_adv_enable_complete); hcitool reads only LE
+#    Advertising Reports. A controller would report legacy PDUs to a legacy scan as LE
+#    Advertising Reports (Core v5.4, Vol 4, Part E, 7.7.65.2).
+#  - `blectl --hci 1 scan` sees the advertising that `hciconfig hci0 leadv` enables, and prints
+#    it once though btvirt reports it on each enable (the scanner's duplicate filter).
 # Pitfall 6: btvirt reports an advertiser once, when scanning or advertising is enabled.
 . "$LANE_LIB"
 needs_blectl serve --hci
 needs_blectl scan
 
 step "btmgmt --index 1 find -l first (LE discovery lasts about 10 s), then blectl --hci 0 serve"
+CAP=$ARTIFACTS/$SCENARIO.btsnoop
+rm -f "$CAP"
+spawn btmon -w "$CAP" > /tmp/btmon.log 2>&1
+MON=$LAST_PID
+i=0; while [ ! -s "$CAP" ] && [ $i -lt 100 ]; do usleep 20000; i=$((i+1)); done
 spawn timeout -s INT 15 btmgmt --index 1 find -l > /tmp/find.txt 2>&1
 FIND=$LAST_PID
 sleep 1
@@ -20,6 +32,17 @@ cat /tmp/find.txt
 check "btmgmt find saw hci0 ($HCI0_ADDR) named $SERVE_NAME" \
   eval 'grep -i -A4 "dev_found: $HCI0_ADDR" /tmp/find.txt | grep -q "^name $SERVE_NAME"'
 stop_serve
+stop "$MON"
+blectl decode "$CAP" > "$ARTIFACTS/$SCENARIO.txt" 2>&1
+grep -e '\[hci0\] HCI Command LE Set Extended Advertising Parameters' "$ARTIFACTS/$SCENARIO.txt" | head -1
+grep -e "\[hci1\] HCI Event LE Extended Advertising Report: $HCI0_ADDR" "$ARTIFACTS/$SCENARIO.txt" | head -2
+check "serve's advertising set uses legacy PDUs (connectable, scannable, legacy)" \
+  eval "grep '\[hci0\] HCI Command LE Set Extended Advertising Parameters' '$ARTIFACTS/$SCENARIO.txt' | grep -q 'advertising_event_properties=connectable, scannable, legacy '"
+REPORT="[hci1] HCI Event LE Extended Advertising Report: $HCI0_ADDR (public) legacy"
+check "hci1 received them as legacy ADV_IND (in LE Extended Advertising Reports, btvirt's way)" \
+  grep -q -F "$REPORT ADV_IND" "$ARTIFACTS/$SCENARIO.txt"
+check "and the legacy SCAN_RSP with the name $SERVE_NAME" \
+  eval 'grep -F "$REPORT SCAN_RSP" "$ARTIFACTS/$SCENARIO.txt" | grep -q "\"$SERVE_NAME\""'
 advertising_off 0
 wait_no_link
 
@@ -31,4 +54,7 @@ wait "$TOGGLE"
 hciconfig hci0 noleadv
 cat /tmp/scan.txt
 check "blectl scan saw hci0 ($HCI0_ADDR)" grep -qi "$HCI0_ADDR" /tmp/scan.txt
+# btvirt reports an advertiser on every enable and filters no duplicates; without --duplicates
+# the scanner still prints an unchanged advertiser once.
+check "... once, without --duplicates (unchanged on each enable)" [ "$(grep -ci "$HCI0_ADDR" /tmp/scan.txt)" -eq 1 ]
 finish

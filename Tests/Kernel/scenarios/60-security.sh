@@ -22,4 +22,6 @@ cat /tmp/medium.txt
 check "the read succeeds" [ $rc -eq 0 ]
 check "the value is \"encrypted-ok\"" eval 'lower "$(cat /tmp/medium.txt)" | grep -q 656e637279707465642d6f6b'
 grep -i accepted /tmp/pairing-agent.log 2>/dev/null
+stop_serve
+check "serve stopped on SIGINT (advertising off, links closed)" grep -q "^stopped" /tmp/serve-hci0.txt
 finish

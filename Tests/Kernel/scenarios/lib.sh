@@ -5,7 +5,8 @@
 # run-scenarios.sh provides: LANE_LIB (this file), ARTIFACTS (a writable folder kept on the host
 # in .build/kernel/run), SCENARIO (the scenario's name), blectl on the PATH
 # (/usr/local/bin/blectl), the lane's self-test helpers on the PATH, and from /init HCI0_ADDR,
-# HCI1_ADDR, HCI2_ADDR. stdin is the console (pitfall 3: btmgmt needs a stdin that never hits EOF).
+# HCI1_ADDR, ... (one per controller). stdin is the console (pitfall 3: btmgmt needs a stdin
+# that never hits EOF).
 # Pitfall numbers are the team's VM rig README's (../shared/vm-rig/README.md).
 
 FAILS=0
@@ -105,6 +106,39 @@ lescan_while_advertising() {
   timeout -s INT "${4:-4}" hcitool -i "hci$1" lescan --duplicates > "$3" 2>&1
   wait "$toggler"
   hciconfig "hci$2" noleadv >/dev/null 2>&1
+}
+
+# --- two centrals on one peripheral (issue 4, check 5) -----------------------------------
+# btvirt (BlueZ's emulator/btdev.c: 5.66 here, and unchanged up to 5.8x) gives each end of a link
+# the lowest connection handle free on that controller, counting from 0x002A, yet it tells the
+# peripheral the *central's* handle in LE (Enhanced) Connection Complete and passes ACL data on
+# under the sender's handle. A link works only when both ends picked the same handle. hci0's
+# second link gets 0x002B, so its central must already hold 0x002A on another link: hci2 first
+# connects to a fourth controller, hci3 (`hold_hci2_handle`), and from then on hci1 connects to
+# hci0 while hci0 has no 0x002A link (both ends 0x002A), hci2 while hci0 has exactly hci1's
+# (both ends 0x002B). 50 and 51 keep that order and check it (`distinct_handles 0`).
+
+# hold_hci2_handle: `blectl --hci 3 serve`, and hci2 subscribed to it, for the whole scenario
+# (HOLD_SERVE, HOLD_SUB); hci2's link to hci3 then holds handle 0x002A on hci2.
+hold_hci2_handle() {
+  [ -n "${HCI3_ADDR:-}" ] || { echo "no hci3: the lane needs LANE_CONTROLLERS=4 for two centrals"; return 1; }
+  start_serve 3 || return 1
+  HOLD_SERVE=$SERVE_PID
+  spawn blectl --hci 2 subscribe "$HCI3_ADDR" "$CHAR_NOTIFY" --json > /tmp/sub-hold.json 2>&1
+  HOLD_SUB=$LAST_PID
+  wait_for_line /tmp/sub-hold.json '"subscribed"' 30 || { cat /tmp/sub-hold.json; return 1; }
+  hcitool -i hci2 con | grep "$HCI3_ADDR"
+}
+release_hci2_handle() { stop "$HOLD_SUB"; stop "$HOLD_SERVE"; }
+# distinct_handles N: hciN's connections (hcitool con) each have their own handle.
+distinct_handles() {
+  hcitool -i "hci$1" con | tee /tmp/con.txt
+  [ -z "$(sed -n 's/.*handle \([0-9]*\).*/\1/p' /tmp/con.txt | sort | uniq -d)" ]
+}
+# wait_link_gone N ADDR: wait (up to 15 s) until hciN has no link to ADDR (pitfall 8, as
+# wait_no_link, for one peer when hciN keeps other links).
+wait_link_gone() {
+  i=0; while hcitool -i "hci$1" con 2>/dev/null | grep -q "$2" && [ $i -lt 150 ]; do sleep 0.1; i=$((i+1)); done
 }
 
 # --- blectl serve as the peripheral (issue 4, checks 1-6) ---------------------------------
