@@ -46,6 +46,11 @@ public enum ManagementError: Error, Hashable, Sendable, CustomStringConvertible 
 /// opcode and controller index (Linux, BlueZ doc/mgmt-api.txt).
 public actor ManagementChannel {
     private let channel: MessageSocket
+    /// The events that answer no command (New Settings, User Confirmation Request, ...), with
+    /// the index of the controller they are about, in order. Keeps the newest 64 when nobody
+    /// reads; finishes when the channel closes. One reader.
+    public nonisolated let events: AsyncStream<(controllerIndex: UInt16, event: ManagementEvent)>
+    private let eventsInput: AsyncStream<(controllerIndex: UInt16, event: ManagementEvent)>.Continuation
     /// How the outstanding command ended.
     private enum Outcome {
         case returned([UInt8])
@@ -54,7 +59,16 @@ public actor ManagementChannel {
         case closed
     }
 
-    private var pending: (code: UInt16, index: UInt16, id: UInt64, continuation: CheckedContinuation<Outcome, Never>)?
+    /// The outstanding command. It is registered before it is sent: the kernel may answer
+    /// within the send itself, before the sender is waiting (then ``early`` keeps the answer).
+    private struct Pending {
+        let code: UInt16
+        let index: UInt16
+        let id: UInt64
+        var continuation: CheckedContinuation<Outcome, Never>?
+        var early: Outcome?
+    }
+    private var pending: Pending?
     /// Whether a command holds the channel (it may not have sent yet); others wait their turn.
     private var isBusy = false
     private var turnWaiters: [CheckedContinuation<Void, Never>] = []
@@ -81,6 +95,8 @@ public actor ManagementChannel {
     /// A channel on `socket`, already bound (tests give one end of a socket pair).
     init(socket: BluetoothSocket) {
         channel = MessageSocket(socket, receiveCapacity: 1024, label: "LinuxBluetooth.ManagementChannel")
+        (events, eventsInput) = AsyncStream.makeStream(of: (controllerIndex: UInt16, event: ManagementEvent).self,
+                                                       bufferingPolicy: .bufferingNewest(64))
         let messages = channel.messages
         Task { [weak self] in
             for await message in messages {
@@ -100,15 +116,25 @@ public actor ManagementChannel {
         isBusy = true
         defer { passTurn() }
         guard !isClosed else { throw .closed }
-        do { try await channel.send(command.packet(for: index).encoded, what: "sending \(command.name)") } catch { throw .system(error) }
         lastID &+= 1
         let id = lastID
+        pending = Pending(code: command.code, index: index, id: id)
+        do { try await channel.send(command.packet(for: index).encoded, what: "sending \(command.name)") } catch {
+            pending = nil
+            throw .system(error)
+        }
         let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)
             await self?.expire(id)
         }
-        let outcome = await withCheckedContinuation { continuation in
-            pending = (command.code, index, id, continuation)
+        let outcome: Outcome
+        if let early = pending?.early {
+            pending = nil
+            outcome = early
+        } else {
+            outcome = await withCheckedContinuation { continuation in
+                pending?.continuation = continuation
+            }
         }
         timer.cancel()
         switch outcome {
@@ -118,6 +144,10 @@ public actor ManagementChannel {
         case .closed: throw .closed
         }
     }
+
+    /// The outstanding command's code, and whether its answer came before its sender waited for
+    /// it (for tests).
+    var outstanding: (code: UInt16, answered: Bool)? { pending.map { ($0.code, $0.early != nil) } }
 
     private func passTurn() {
         if turnWaiters.isEmpty { isBusy = false } else { turnWaiters.removeFirst().resume() }
@@ -143,14 +173,21 @@ public actor ManagementChannel {
         isClosed = true
         channel.close()
         finish(.closed)
+        eventsInput.finish()
     }
 
     private func receive(_ packet: ManagementPacket) {
-        guard let current = pending, packet.controllerIndex == current.index else { return }
         let event: ManagementEvent
         do { event = try ManagementEvent(packet) } catch {
-            return          // an event this channel does not wait for may be malformed; the timeout stands
+            return          // a malformed event answers nothing and tells nothing; a pending command's timeout stands
         }
+        switch event {
+        case .commandComplete, .commandStatus: break
+        default:
+            eventsInput.yield((packet.controllerIndex, event))
+            return
+        }
+        guard let current = pending, packet.controllerIndex == current.index else { return }
         switch event {
         case .commandComplete(let code, let status, let parameters) where code == current.code:
             finish(status == .success ? .returned(parameters) : .status(status))
@@ -167,8 +204,12 @@ public actor ManagementChannel {
     }
 
     private func finish(_ outcome: Outcome) {
-        guard let current = pending else { return }
+        guard let current = pending, current.early == nil else { return }
+        guard let continuation = current.continuation else {
+            pending?.early = outcome          // answered before the sender waits; it takes this
+            return
+        }
         pending = nil
-        current.continuation.resume(returning: outcome)
+        continuation.resume(returning: outcome)
     }
 }
