@@ -22,8 +22,12 @@ enum ServeCommand {
     the manufacturer data and the name) until Ctrl-C, accepting many centrals at once, each with its
     own CCCD state. A new subscriber is sent the characteristic's current value, and a value a client
     writes is notified or indicated to the subscribers; each event is printed as a line.
-    --security medium or high makes the kernel require an encrypted (paired) link;
-    --manufacturer adds Manufacturer Specific Data (e.g. 0xFFFF:0102). Needs CAP_NET_RAW.
+    serve accepts the kernel's Just Works pairing requests from any central itself (encryption
+    without MITM protection; its management channel needs CAP_NET_ADMIN), so a central can pair
+    to read what needs encryption; numeric comparison is left to another agent (bluetoothd's).
+    --security medium or high makes the kernel require an encrypted (paired) link on every
+    connection; --manufacturer adds Manufacturer Specific Data (e.g. 0xFFFF:0102). Needs
+    CAP_NET_RAW.
 
     With --bearer stdio, its ATT bearer is standard input and output: each line of input is one ATT
     PDU from a client in hexadecimal (`#` starts a comment), each line of output one PDU from the

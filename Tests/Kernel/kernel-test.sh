@@ -9,7 +9,8 @@
 #      libbluetooth-dev headers);
 #   2. empties .build/kernel/run, the scenarios' artifact folder (shared writable at /host);
 #   3. boots with $LANE_CONTROLLERS linked controllers (default 4: check 5 of issue 4 needs two
-#      centrals and a peripheral), pairing-agent on (-A), a btmon capture of the whole run
+#      centrals and a peripheral, and hci3 for their handles), no pairing agent but blectl's own
+#      (the rig's pairing-agent stays in the guest for `run-in-vm.sh -A`), a btmon capture of the whole run
 #      (.build/kernel/run/lane.btsnoop), and the project shared read-only at /repo;
 #   4. runs run-scenarios.sh in the guest; its output also goes to .build/kernel/run/lane.log.
 # Environment: BLECTL (default .build/static/release/blectl), LANE_CONTROLLERS,
@@ -38,7 +39,7 @@ rm -rf "$RUN"
 mkdir -p "$RUN"
 
 start=$(date +%s.%N)
-"$HERE/run-in-vm.sh" -A -n "${LANE_CONTROLLERS:-4}" -t "${LANE_TIMEOUT:-540}" \
+"$HERE/run-in-vm.sh" -n "${LANE_CONTROLLERS:-4}" -t "${LANE_TIMEOUT:-540}" \
   -w "$RUN/lane.btsnoop" -s "$RUN" -x "$ROOT:/repo" \
   -e "SCENARIO_TIMEOUT=${SCENARIO_TIMEOUT:-180}" \
   "$HERE/run-scenarios.sh" "$@" 2>&1 | tee "$RUN/lane.log"

@@ -1,7 +1,8 @@
 import BLECore
 
 /// A management event from the kernel (Linux, BlueZ doc/mgmt-api.txt, "Events"): the answers to
-/// commands and the changes LinuxBLE follows; any other event is kept raw.
+/// commands, the changes LinuxBLE follows and the pairing questions it answers; any other event
+/// is kept raw.
 public enum ManagementEvent: Hashable, Sendable {
     /// Command Complete (0x0001): Command Opcode (2), Status (1), Return Parameters.
     case commandComplete(command: UInt16, status: ManagementStatus, returnParameters: [UInt8])
@@ -9,6 +10,9 @@ public enum ManagementEvent: Hashable, Sendable {
     case commandStatus(command: UInt16, status: ManagementStatus)
     /// New Settings (0x0006): the controller's Current Settings changed.
     case newSettings(ManagementSettings)
+    /// User Confirmation Request (0x000F): the kernel's SMP asks user space whether to go on
+    /// pairing with a peer. Answered with User Confirmation Reply or Negative Reply.
+    case userConfirmationRequest(ManagementUserConfirmationRequest)
     /// Any other event: its code and parameters.
     case other(code: UInt16, parameters: [UInt8])
 
@@ -31,6 +35,9 @@ public enum ManagementEvent: Hashable, Sendable {
             let settings = ManagementSettings(rawValue: try r.readUInt32("Current Settings"))
             try r.expectEnd()
             self = .newSettings(settings)
+        case 0x000F:
+            self = .userConfirmationRequest(try ManagementUserConfirmationRequest(decoding: &r))
+            try r.expectEnd()
         default:
             self = .other(code: packet.code, parameters: packet.parameters)
         }

@@ -9,20 +9,28 @@ import LinuxBluetooth
 /// and disconnects (subscribe: until interrupted or the link ends).
 enum GATTCommands {
     static let usage = """
-    usage: blectl [--hci N] gatt ADDR [--random] [--security low|medium|high] [--timeout S] [--mtu OCTETS]
-           blectl [--hci N] read ADDR HANDLE|UUID [--random] [--security ...]
-           blectl [--hci N] write ADDR HANDLE|UUID HEX [--without-response] [--random] [--security ...]
-           blectl [--hci N] subscribe ADDR UUID [--indicate] [--json] [--random] [--security ...]
+    usage: blectl [--hci N] gatt ADDR [OPTIONS]
+           blectl [--hci N] read ADDR HANDLE|UUID [OPTIONS]
+           blectl [--hci N] write ADDR HANDLE|UUID HEX [--without-response] [OPTIONS]
+           blectl [--hci N] subscribe ADDR UUID [--indicate] [--json] [OPTIONS]
+    OPTIONS: [--random] [--security low|medium|high] [--timeout S] [--mtu OCTETS]
 
-    Kernel mode: connects to ADDR (a public address, or random with --random) over the kernel's LE
-    L2CAP ATT channel from adapter hciN (default hci0), which must be up with LE on.
+    Kernel mode: connects to ADDR over the kernel's LE L2CAP ATT channel from adapter hciN
+    (default hci0; powered on with LE when it is down, unless --no-power comes before the command).
       gatt       discovers every service, characteristic and descriptor and prints the tree
       read       reads a value (long values whole) by handle (0x0003) or characteristic UUID (2A19)
       write      writes HEX; values longer than ATT_MTU-3 are written long (prepare and execute)
       subscribe  enables notifications (or indications) and prints each value until Ctrl-C
-    --security medium or high makes the kernel pair (encrypt) before ATT flows; a characteristic
-    that answers Insufficient Authentication or Encryption says to use it. --mtu offers a smaller
-    ATT_MTU than 517 (23 makes long values go in many Read Blob and Prepare Write requests).
+      --random        ADDR is a random (static) address; default public
+      --security L    low (default), or medium or high: the kernel pairs and encrypts before ATT
+                      flows. blectl itself accepts the kernel's Just Works pairing request for ADDR
+                      (its management channel needs CAP_NET_ADMIN), so no bluetoothd is needed for
+                      medium; high needs pairing with MITM protection, which only an agent that
+                      shows or takes a passkey gives (bluetoothd's). A characteristic that answers
+                      Insufficient Authentication or Encryption says to raise it.
+      --timeout S     connection timeout in seconds (default 20)
+      --mtu OCTETS    the ATT_MTU offered, 23...517 (default 517; 23 makes long values go in many
+                      Read Blob and Prepare Write requests)
     """
 
     static func run(_ command: String, arguments: [String], context: KernelContext, output: inout OutputBuffer) async -> Int32 {
@@ -76,10 +84,11 @@ enum GATTCommands {
 
     static func gatt(_ arguments: [String], _ context: KernelContext, _ output: inout OutputBuffer) async throws {
         let options = try options(arguments, count: 1)
-        let client = try await context.connect(address(options.positional[0]), options)
+        let connection = try await context.connect(address(options.positional[0]), options)
+        let client = connection.client
         let services: [RemoteService]
         do { services = try await client.discoverDatabase() } catch { throw KernelContext.failure(error, options) }
-        await client.close()
+        await connection.close()
         for line in GATTTreeText.lines(services) { output.line(line) }
     }
 
@@ -88,11 +97,12 @@ enum GATTCommands {
     static func read(_ arguments: [String], _ context: KernelContext, _ output: inout OutputBuffer) async throws {
         let options = try options(arguments, count: 2)
         let target = try target(options.positional[1])
-        let client = try await context.connect(address(options.positional[0]), options)
+        let connection = try await context.connect(address(options.positional[0]), options)
+        let client = connection.client
         let handle = try await KernelContext.valueHandle(target, on: client, options)
         let value: [UInt8]
         do { value = try await client.readLong(handle) } catch { throw KernelContext.failure(error, options) }
-        await client.close()
+        await connection.close()
         output.line(GATTTreeText.value(value, handle: handle))
     }
 
@@ -104,7 +114,8 @@ enum GATTCommands {
         guard let value = Hex.decode(options.positional[2]) else {
             throw UsageFailure(description: "'\(options.positional[2])' is not hexadecimal octets")
         }
-        let client = try await context.connect(address(options.positional[0]), options)
+        let connection = try await context.connect(address(options.positional[0]), options)
+        let client = connection.client
         let handle = try await KernelContext.valueHandle(target, on: client, options)
         do {
             if options.flags.contains("--without-response") {
@@ -117,7 +128,7 @@ enum GATTCommands {
         } catch {
             throw KernelContext.failure(error, options)
         }
-        await client.close()
+        await connection.close()
         output.line("wrote \(value.count) octets to \(Hex.hex16(handle))")
     }
 
@@ -128,7 +139,8 @@ enum GATTCommands {
         guard case .uuid(let uuid) = try target(options.positional[1]) else {
             throw UsageFailure(description: "subscribe takes a characteristic UUID")
         }
-        let client = try await context.connect(address(options.positional[0]), options)
+        let connection = try await context.connect(address(options.positional[0]), options)
+        let client = connection.client
         let characteristic = try await KernelContext.characteristic(uuid, on: client, options)
         let kind: GATTClientSubscription.Kind = options.flags.contains("--indicate") ? .indication : .notification
         let subscription: GATTClientSubscription
@@ -147,6 +159,6 @@ enum GATTCommands {
             if output.isClosed { break }
         }
         interrupt.stop()
-        await client.close()
+        await connection.close()
     }
 }

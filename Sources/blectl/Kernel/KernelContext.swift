@@ -88,22 +88,43 @@ struct KernelContext {
         }
     }
 
-    /// A GATT client connected to `peer` from this adapter, its MTU exchanged.
+    /// A GATT client and, when the command asked for security, the pairing agent for its link.
+    struct Connection {
+        let client: GATTClient
+        let agent: PairingAgentSession?
+
+        /// Closes the client, then the agent.
+        func close() async {
+            await client.close()
+            await agent?.close()
+        }
+    }
+
+    /// A GATT client connected to `peer` from this adapter, its MTU exchanged. With
+    /// `--security medium` or `high` a Just Works pairing agent answers the kernel for this
+    /// peer while the connection lasts.
     ///
     /// - Throws: ``Failure`` with the connection error and its remedy.
-    func connect(_ address: BluetoothAddress, _ options: ConnectOptions) async throws(Failure) -> GATTClient {
+    func connect(_ address: BluetoothAddress, _ options: ConnectOptions) async throws(Failure) -> Connection {
         let local = try await adapter()
+        let agent = options.security == .low ? nil : PairingAgentSession.start(hci: hci, peer: address) { peer, error in
+            if let error { printError("blectl: answering the pairing request of \(peer): \(error)") }
+        }
         let bearer: SocketATTBearer
         do {
             bearer = try await L2CAPATTChannel.connect(to: address, type: options.random ? .randomStatic : .public,
                                                        from: local.address, security: options.security, timeout: options.timeout,
                                                        maximumMTU: options.mtu)
         } catch {
+            await agent?.close()
             throw Failure("\(error)")
         }
         let client = GATTClient(engine: ATTEngine(bearer: bearer))
-        do { _ = try await client.exchangeMTU() } catch { throw Self.failure(error, options) }
-        return client
+        do { _ = try await client.exchangeMTU() } catch {
+            await Connection(client: client, agent: agent).close()
+            throw Self.failure(error, options)
+        }
+        return Connection(client: client, agent: agent)
     }
 
     /// The user's sentence for a GATT failure: Insufficient Authentication or Encryption says to

@@ -39,6 +39,12 @@ enum KernelServe {
             printError("blectl serve: \(error)")
             return 1
         }
+        // Accept Just Works pairing from any central (a characteristic that needs encryption can
+        // then be read once a central pairs), before any central can connect.
+        let events = ServeEvents()
+        let agent = PairingAgentSession.start(hci: context.hci, peer: nil) { peer, error in
+            events.say(error.map { "could not accept pairing with \(peer.address): \($0)" } ?? "accepted Just Works pairing with \(peer.address)")
+        }
         // Listen before advertising: the kernel hands over only links that come up afterwards.
         let listener: L2CAPATTListener
         let adapter: HCIAdapterInfo
@@ -47,6 +53,7 @@ enum KernelServe {
             listener = try L2CAPATTListener(adapter: adapter.address, security: options.security)
         } catch {
             await session.close()
+            await agent?.close()
             printError("blectl serve: \(error)")
             return 1
         }
@@ -59,6 +66,7 @@ enum KernelServe {
         } catch {
             listener.close()
             await session.close()
+            await agent?.close()
             printError("blectl serve: advertising on hci\(context.hci): \(error)")
             return 1
         }
@@ -66,7 +74,6 @@ enum KernelServe {
         output.flush()
 
         let interrupt = Interrupt { listener.close() }
-        let events = ServeEvents()
         let notifier = ServeNotifier(server: server, database: await server.database, events: events)
         let following = Task { await notifier.run() }
         for await connection in listener.connections {
@@ -85,6 +92,7 @@ enum KernelServe {
         try? await advertiser.stop()
         for connection in await server.connections { await connection.engine.close() }
         await session.close()
+        await agent?.close()
         output.line("stopped")
         return 0
     }

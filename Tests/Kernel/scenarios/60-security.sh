@@ -1,8 +1,9 @@
 # Issue 4, check 6: security through the kernel.
 #  - without --security, reading a characteristic that needs encryption fails with Insufficient
 #    Authentication or Encryption, and the error says so (and what to do: --security);
-#  - `--security medium` pairs through the kernel (pairing-agent answers the kernel's questions,
-#    pitfall 9) and the read succeeds.
+#  - `--security medium` pairs through the kernel and the read succeeds. Linux asks user space to
+#    confirm even Just Works pairing, on both sides (pitfall 9); the lane runs no other agent, so
+#    blectl answers: `read --security` for its peer on hci1, `serve` for any central on hci0.
 . "$LANE_LIB"
 needs_blectl serve --hci
 needs_blectl read --security
@@ -21,7 +22,8 @@ timeout 90 blectl --hci 1 read "$HCI0_ADDR" "$CHAR_ENCRYPTED" --security medium 
 cat /tmp/medium.txt
 check "the read succeeds" [ $rc -eq 0 ]
 check "the value is \"encrypted-ok\"" eval 'lower "$(cat /tmp/medium.txt)" | grep -q 656e637279707465642d6f6b'
-grep -i accepted /tmp/pairing-agent.log 2>/dev/null
+check "no other pairing agent runs" eval '! pidof pairing-agent > /dev/null'
 stop_serve
+check "serve accepted hci1's Just Works pairing" grep -q "accepted Just Works pairing with $HCI1_ADDR" /tmp/serve-hci0.txt
 check "serve stopped on SIGINT (advertising off, links closed)" grep -q "^stopped" /tmp/serve-hci0.txt
 finish
