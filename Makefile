@@ -7,11 +7,14 @@
 #                controllers and the static blectl (Tests/Kernel/README.md)
 #   make bench   codec and decoder throughput, and the decode time of a real capture vs tshark
 #   make static  blectl linked with the static Swift standard library (for the kernel lane)
+#   make install the static blectl into $(DESTDIR)$(PREFIX)/bin (default /usr/local/bin, through sudo
+#                when not root); then setcap it (docs/linux-setup.md)
 
 SWIFT        ?= swift
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEB_PACKAGES := libbluetooth-dev libssl-dev tshark
 BUILD        := .build
+PREFIX       ?= /usr/local
 DEMO_CAPTURE := Fixtures/captures/bumble-heart-rate.btsnoop
 
 # bluetooth-sig wheel that carries the SIG's assigned-numbers YAML (see Scripts/generate-assigned-numbers.py)
@@ -19,7 +22,7 @@ BLUETOOTH_SIG_VERSION := 0.6.0
 PYYAML_VERSION        := 6.0.2
 VENV                  := $(BUILD)/venv
 
-.PHONY: all deps build run test bench static kernel-deps kernel-test assigned-numbers demo-capture clean
+.PHONY: all deps build run test bench static install kernel-deps kernel-test assigned-numbers demo-capture clean
 
 all: build
 
@@ -53,6 +56,11 @@ STATIC_BUILD := $(BUILD)/static
 static: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product blectl --scratch-path $(STATIC_BUILD) -Xlinker --strip-all
 	@echo "static blectl: $$($(SWIFT) build -c release --scratch-path $(STATIC_BUILD) --show-bin-path)/blectl"
+
+# Installing replaces the file, which drops capabilities set on the old one: setcap again.
+install: static
+	$(if $(DESTDIR),,$(SUDO)) install -D -m 0755 "$$($(SWIFT) build -c release --scratch-path $(STATIC_BUILD) --show-bin-path)/blectl" "$(DESTDIR)$(PREFIX)/bin/blectl"
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/blectl; grant it capabilities: sudo setcap cap_net_raw,cap_net_admin+eip $(DESTDIR)$(PREFIX)/bin/blectl"
 
 # The kernel lane (Tests/Kernel/README.md). Host packages: qemu to boot the guest; busybox-static,
 # cpio, kmod and xz-utils to build it; gcc (with deps' libbluetooth-dev) for its static C helpers.

@@ -40,8 +40,10 @@ enum BlectlCommand {
                 context.powersOn = false
                 continue
             }
-            guard let text = arguments.popFirst(), let index = UInt16(text.hasPrefix("hci") ? String(text.dropFirst(3)) : text) else {
-                printError("blectl: --hci takes an adapter index (0 for hci0)\n\n\(usage)")
+            // 0xFFFF is HCI_DEV_NONE, "no adapter", to the kernel.
+            guard let text = arguments.popFirst(), let index = UInt16(text.hasPrefix("hci") ? String(text.dropFirst(3)) : text),
+                  index < 0xFFFF else {
+                printError("blectl: --hci takes an adapter index, 0...65534 (0 for hci0)\n\n\(usage)")
                 return 2
             }
             context.hci = index
@@ -67,11 +69,17 @@ enum BlectlCommand {
         case "gatt", "read", "write", "subscribe":
             return await GATTCommands.run(command, arguments: rest, context: context, output: &output)
         case "help", "-h", "--help":
+            if command == "help", let topic = rest.first, topic != "help" {
+                return await run(arguments: [topic, "--help"], output: &output)     // blectl help decode
+            }
             output.line(usage)
             return 0
         case "version", "--version":
             output.line("blectl \(version) (LinuxBLE)")
             return 0
+        case _ where command.hasPrefix("-"):
+            printError("blectl: unknown option '\(command)' (before the command: --hci N, --no-power)\n\n\(usage)")
+            return 2
         default:
             printError("blectl: unknown command '\(command)'\n\n\(usage)")
             return 2

@@ -19,7 +19,7 @@ enum DecodeCommand {
                 output.line(usage)
                 return 0
             case _ where argument.hasPrefix("-") && argument != "-":
-                printError("blectl decode: unknown option '\(argument)'\n\n\(BlectlCommand.usage)")
+                printError("blectl decode: unknown option '\(argument)'\n\n\(usage)")
                 return 2
             default:
                 guard path == nil else {

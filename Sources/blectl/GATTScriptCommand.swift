@@ -45,8 +45,15 @@ enum GATTScriptCommand {
             let url = URL(fileURLWithPath: file)
             let name = url.deletingPathExtension().lastPathComponent
             let script: PDUScript
+            let text: String
+            do { text = try String(contentsOf: url, encoding: .utf8) } catch {
+                let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? POSIXError
+                output.line("FAIL \(file): cannot read it: \(posix.map { String(cString: strerror($0.code.rawValue)) } ?? error.localizedDescription)")
+                failed += 1
+                continue
+            }
             do {
-                script = try PDUScript(parsing: try String(contentsOf: url, encoding: .utf8), name: name)
+                script = try PDUScript(parsing: text, name: name)
             } catch {
                 output.line("FAIL \(file): \(error)")
                 failed += 1

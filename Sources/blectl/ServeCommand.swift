@@ -39,6 +39,13 @@ enum ServeCommand {
     --name sets the GAP Device Name (default LinuxBLE).
     """
 
+    /// The line for a database that did not load: a file that cannot be read names itself; any
+    /// other error is prefixed with the file, as it names a JSON path inside it.
+    static func databaseFailure(_ path: String, _ error: any Error) -> String {
+        if case .unreadableFile? = error as? GATTDatabaseJSONError { return "blectl serve: \(error)" }
+        return "blectl serve: \(path): \(error)"
+    }
+
     static func run(arguments: [String], context: KernelContext, output: inout OutputBuffer) async -> Int32 {
         var database: String?
         var bearer: String?
@@ -91,8 +98,12 @@ enum ServeCommand {
             output.flush()
             return await KernelServe.run(options, context: context, output: &output)
         }
-        guard bearer == "stdio", manufacturer == nil else {
-            printError("blectl serve: --bearer takes stdio (or leave it out for kernel mode); --manufacturer is kernel mode's\n\n\(usage)")
+        guard bearer == "stdio" else {
+            printError("blectl serve: --bearer takes stdio (or leave it out for kernel mode)\n\n\(usage)")
+            return 2
+        }
+        guard manufacturer == nil else {
+            printError("blectl serve: --manufacturer is kernel mode's (no --bearer): stdio has no advertising\n\n\(usage)")
             return 2
         }
         let offered: ATTSecurity
@@ -105,7 +116,7 @@ enum ServeCommand {
             let loaded = try GATTDatabase(jsonFile: database)
             server = try GATTServer(database: loaded, configuration: GATTServerConfiguration(deviceName: name))
         } catch {
-            printError("blectl serve: \(database): \(error)")
+            printError(databaseFailure(database, error))
             return 1
         }
         output.flush()

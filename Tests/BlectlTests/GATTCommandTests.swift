@@ -21,6 +21,10 @@ struct GATTCommandTests {
             (["gatt", "00:AA:01:00:00:00", "--frobnicate"], "unknown option '--frobnicate'"),
             (["read", "00:AA:01:00:00:00", "2A19", "--mtu", "5"], "--mtu takes octets, 23...517"),
             (["--hci", "x", "list"], "--hci takes an adapter index"),
+            (["--hci", "65535", "list"], "--hci takes an adapter index, 0...65534"),      // HCI_DEV_NONE
+            (["gatt", "00:AA:01:00:00:00", "--hci", "1"], "--hci goes before the command"),
+            (["--bogus", "list"], "unknown option '--bogus' (before the command: --hci N, --no-power)"),
+            (["help", "nosuch"], "unknown command 'nosuch'"),
         ]
         for (arguments, message) in cases {
             let run = try BlectlRun(arguments)
@@ -30,6 +34,10 @@ struct GATTCommandTests {
         let help = try BlectlRun(["gatt", "--help"])
         #expect(help.status == 0)
         #expect(help.output.hasPrefix("usage: blectl [--hci N] gatt ADDR"))
+        #expect(help.output.contains("OPTIONS: [--random] [--security low|medium|high] [--timeout S] [--mtu OCTETS]"))
+        let helpTopic = try BlectlRun(["help", "read"])
+        #expect(helpTopic.status == 0)
+        #expect(helpTopic.output == help.output, "blectl help read is blectl read --help")
     }
 
     @Test("a well-formed command reaches the kernel: here, its answer with the adapter named, exit 1")

@@ -51,6 +51,6 @@ struct GATTScriptCommandTests {
         #expect(none.error.contains("which scripts?"))
         let missing = try BlectlRun(["gatt-script", "/nonexistent.script"])
         #expect(missing.status == 1)
-        #expect(missing.lines.first?.hasPrefix("FAIL /nonexistent.script") == true)
+        #expect(missing.lines.first == "FAIL /nonexistent.script: cannot read it: No such file or directory")
     }
 }

@@ -76,7 +76,10 @@ struct ServeCommandTests {
         #expect(security.error.contains("key-size"))
         let missing = try BlectlRun(["serve", "--db", "/nonexistent.json", "--bearer", "stdio"], input: "")
         #expect(missing.status == 1)
-        #expect(missing.error.contains("/nonexistent.json"))
+        #expect(missing.error == "blectl serve: /nonexistent.json: No such file or directory\n")
+        let manufacturer = try BlectlRun(["serve", "--db", Self.small, "--bearer", "stdio", "--manufacturer", "1:02"], input: "")
+        #expect(manufacturer.status == 2)
+        #expect(manufacturer.error.hasPrefix("blectl serve: --manufacturer is kernel mode's (no --bearer)"))
         let notJSON = try BlectlRun(["serve", "--db", BlectlRun.root.appendingPathComponent("Package.swift").path,
                                      "--bearer", "stdio"], input: "")
         #expect(notJSON.status == 1)

@@ -2,7 +2,7 @@
 # run-in-vm.sh - boot the kernel lane's guest (build-guest.sh) in qemu, bring up linked virtual
 # Bluetooth controllers (btvirt -lN on /dev/vhci: hci0, hci1, ... powered, LE on), run a guest
 # shell script, print its output, power off, and exit with the script's exit status.
-# Adapted from the team's VM rig (../shared/vm-rig/run-in-vm.sh); pitfall numbers are its README's.
+# Adapted from the team's VM rig (../shared/vm-rig/run-in-vm.sh); pitfall numbers: README.md, "Pitfalls".
 #
 # usage: Tests/Kernel/run-in-vm.sh [options] GUEST_SCRIPT [ARGS...]
 #   -s DIR      share host DIR at /host (default: the current folder); the guest script

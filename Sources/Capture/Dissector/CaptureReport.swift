@@ -72,10 +72,11 @@ public struct CaptureReport: Sendable {
         var lines = ["", "Summary"]
         var records = "  records: \(recordCount)"
         var kinds: [String] = []
-        if hciCommands > 0 { kinds.append("\(hciCommands) HCI commands") }
-        if hciEvents > 0 { kinds.append("\(hciEvents) HCI events") }
-        if aclPackets > 0 { kinds.append("\(aclPackets) ACL packets") }
-        if linkLayerPackets > 0 { kinds.append("\(linkLayerPackets) link-layer packets") }
+        func count(_ n: Int, _ kind: String) { if n > 0 { kinds.append("\(n) \(kind)\(n == 1 ? "" : "s")") } }
+        count(hciCommands, "HCI command")
+        count(hciEvents, "HCI event")
+        count(aclPackets, "ACL packet")
+        count(linkLayerPackets, "link-layer packet")
         if !kinds.isEmpty { records += " (" + kinds.joined(separator: ", ") + ")" }
         lines.append(records)
         if let first = firstTimestamp, let last = lastTimestamp {

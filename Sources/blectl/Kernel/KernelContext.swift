@@ -50,6 +50,8 @@ struct KernelContext {
                     }
                     mtu = value
                 case _ where known.contains(argument): flags.insert(argument)
+                case "--hci", "--no-power":
+                    throw Failure("\(argument) goes before the command: blectl \(argument == "--hci" ? "--hci N" : argument) COMMAND ...")
                 case _ where argument.hasPrefix("--"): throw Failure("unknown option '\(argument)'")
                 default: positional.append(argument)
                 }

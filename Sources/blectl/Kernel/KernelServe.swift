@@ -31,7 +31,7 @@ enum KernelServe {
             database = try GATTDatabase(jsonFile: options.database)
             server = try GATTServer(database: database, configuration: GATTServerConfiguration(deviceName: options.name))
         } catch {
-            printError("blectl serve: \(options.database): \(error)")
+            printError(ServeCommand.databaseFailure(options.database, error))
             return 1
         }
         let session: HostSession

@@ -7,7 +7,7 @@
 # (/usr/local/bin/blectl), the lane's self-test helpers on the PATH, and from /init HCI0_ADDR,
 # HCI1_ADDR, ... (one per controller). stdin is the console (pitfall 3: btmgmt needs a stdin
 # that never hits EOF).
-# Pitfall numbers are the team's VM rig README's (../shared/vm-rig/README.md).
+# Pitfall numbers: Tests/Kernel/README.md, "Pitfalls" (from the team's VM rig).
 
 FAILS=0
 LANE_PIDS=

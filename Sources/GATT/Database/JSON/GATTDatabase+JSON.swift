@@ -53,7 +53,9 @@ extension GATTDatabase {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw .unreadableFile(path: path, reason: (error as NSError).localizedDescription)
+            // The system's reason ("No such file or directory"), not Foundation's wrapper sentence.
+            let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? POSIXError
+            throw .unreadableFile(path: path, reason: posix.map { String(cString: strerror($0.code.rawValue)) } ?? error.localizedDescription)
         }
         try self.init(json: Array(data), handlers: handlers)
     }
