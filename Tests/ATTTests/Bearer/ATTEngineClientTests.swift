@@ -156,6 +156,9 @@ struct ATTEngineClientTests {
         var peer = peerSide
         try peer.inject("0b 99")                     // Read Response nobody asked for
         try peer.inject("1e")                        // Confirmation with no indication outstanding
+        try peer.inject("1b 0300 aa")                // a notification: once it is delivered, the two before it were handled
+        var delivered = engine.serverInitiated.makeAsyncIterator()
+        #expect(await delivered.next() == .handleValueNotification(ATTHandleValueNotification(handle: 0x0003, value: [0xaa])))
         let read = Task { try await engine.request(readRequest(0x0003)) }
         await peer.expect("0a 0300")
         try peer.inject("0b 01")
