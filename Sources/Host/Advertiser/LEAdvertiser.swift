@@ -44,6 +44,9 @@ public actor LEAdvertiser {
     private var readvertiseErrors: [LEAdvertiserError] = []
     /// Whether an enable after a connection or disconnection is on its way.
     private var isEnablingAgain = false
+    /// Counts ``start(_:)`` and ``stop()`` calls, so a start that a stop overtook (at one of its
+    /// awaits) knows it no longer owns the advertising.
+    private var generation: UInt64 = 0
 
     /// An advertiser over `flow` for a controller with `capabilities`.
     public init(flow: HCICommandFlow, capabilities: LEControllerCapabilities) {
@@ -180,6 +183,10 @@ public actor LEAdvertiser {
 
     /// Sets up and enables advertising.
     ///
+    /// A ``stop()`` that runs while this call is still setting up wins: the remaining commands
+    /// are not sent (when the enable was already on its way, advertising is disabled again after
+    /// it), and this call returns with ``isStarted`` false.
+    ///
     /// - Throws: the errors of ``commands(for:)`` before anything is sent;
     ///   ``LEAdvertiserError/alreadyAdvertising``; ``LEAdvertiserError/command(_:)`` when the
     ///   controller refuses a command (the remaining ones are not sent).
@@ -187,8 +194,11 @@ public actor LEAdvertiser {
         guard self.parameters == nil else { throw .alreadyAdvertising }
         let commands = try commands(for: parameters)
         self.parameters = parameters
+        generation &+= 1
+        let current = generation
         if parameters.isConnectable {
             let packets = await flow.packets()   // before enabling, so no connection is missed
+            guard generation == current else { return }   // stopped meanwhile: nothing sent yet
             monitor = Task { [weak self] in
                 for await packet in packets {
                     guard case .event(let eventPacket) = packet,
@@ -200,15 +210,24 @@ public actor LEAdvertiser {
         }
         do {
             for (index, command) in commands.enumerated() {
+                // Stopped meanwhile: stop() has sent its disable, which must stay the last word.
+                guard generation == current else { return }
                 // Marked before the enable goes out, so a connection that follows at once is seen.
                 if index == commands.count - 1 { controllerAdvertising = true }
                 try await send(command)
             }
         } catch {
+            guard generation == current else { throw .command(error) }   // a stop() already reset the state
             stopMonitor()
             controllerAdvertising = false
             self.parameters = nil
             throw .command(error)
+        }
+        if generation != current, self.parameters == nil {
+            // stop() ran while the enable was on its way, and its disable may have reached the
+            // controller first: disable once more, after this enable (stop() reports its own
+            // errors). Not when a new start() owns the advertising already.
+            try? await send(Self.enableCommand(family: capabilities.commandFamily, handle: parameters.advertisingHandle, enable: false))
         }
     }
 
@@ -222,6 +241,7 @@ public actor LEAdvertiser {
     public func stop() async throws(LEAdvertiserError) {
         guard let parameters else { return }
         self.parameters = nil
+        generation &+= 1
         stopMonitor()
         controllerAdvertising = false
         do {
