@@ -53,3 +53,29 @@ actor Finished {
     private(set) var value = false
     func set() { value = true }
 }
+
+@Suite("LEAdvertiser: connectable extended advertising fits one AUX_ADV_IND")
+struct LEAdvertiserConnectableLengthBreakerTests {
+    /// Manufacturer Specific Data of `count` octets in all (Length, 0xFF, company 0x05F1, data).
+    func manufacturer(octets count: Int) -> ADStructure {
+        .manufacturerSpecificData(ADManufacturerSpecificData(companyIdentifier: 0x05F1, data: Array(repeating: 0x5A, count: count - 4)))
+    }
+
+    @Test("connectable advertising data over 245 octets is refused before anything is sent, not fragmented for the enable to fail")
+    func connectableTooLong() throws {
+        let connectable = LEAdvertisingParameters(advertisingData: [manufacturer(octets: 246)], isConnectable: true)
+        #expect(throws: LEAdvertiserError.dataTooLong(.advertisingData, length: 246, maximum: 245, family: .extended)) {
+            try LEAdvertiser.commands(for: connectable, capabilities: extendedCapabilities())
+        }
+        // 245 octets fit: one Complete operation, connectable extended PDUs.
+        let fits = LEAdvertisingParameters(advertisingData: [manufacturer(octets: 245)], isConnectable: true)
+        let commands = try LEAdvertiser.commands(for: fits, capabilities: extendedCapabilities())
+        #expect((commands.first as? HCILESetExtendedAdvertisingParameters)?.advertisingEventProperties == [.connectable])
+        #expect(commands.compactMap { ($0 as? HCILESetExtendedAdvertisingData)?.operation } == [.complete])
+        // Non-connectable sets may still chain up to Max_Advertising_Data_Length: 400 octets in
+        // a first and a last fragment.
+        let beacon = LEAdvertisingParameters(advertisingData: [manufacturer(octets: 200), manufacturer(octets: 200)], isConnectable: false)
+        let chained = try LEAdvertiser.commands(for: beacon, capabilities: extendedCapabilities())
+        #expect(chained.compactMap { ($0 as? HCILESetExtendedAdvertisingData)?.operation } == [.firstFragment, .lastFragment])
+    }
+}

@@ -12,8 +12,9 @@ import HCI
 ///   HCI_LE_Set_Extended_Scan_Response_Data (when scannable), HCI_LE_Set_Extended_Advertising_Enable
 ///   (7.8.53 to 7.8.56). While both payloads fit 31 octets the set uses legacy PDUs (so legacy
 ///   scanners see it too, as Linux does); a longer payload takes extended PDUs, up to the
-///   controller's Max_Advertising_Data_Length, sent in fragments of at most 251 octets with
-///   Operation first, intermediate, last (7.8.54) before the set is enabled.
+///   controller's Max_Advertising_Data_Length (245 octets when connectable: one AUX_ADV_IND), sent
+///   in fragments of at most 251 octets with Operation first, intermediate, last (7.8.54) before
+///   the set is enabled.
 ///
 /// While it advertises connectably, the advertiser watches the controller's events. A
 /// connection made from its advertising (LE Connection Complete or LE Enhanced Connection
@@ -30,6 +31,13 @@ public actor LEAdvertiser {
     /// The most advertising data one HCI_LE_Set_Extended_Advertising_Data or
     /// HCI_LE_Set_Extended_Scan_Response_Data command carries: 251 octets (Vol 4, Part E, 7.8.54).
     public static let maximumFragmentLength = 251
+
+    /// The most advertising data a connectable set with extended PDUs carries: 245 octets.
+    /// Connectable advertising cannot chain (no AUX_CHAIN_IND), so the data must fit one
+    /// AUX_ADV_IND, whose payload of at most 255 octets (Vol 6, Part B, 2.3.4) also holds the
+    /// Extended Header Length and AdvMode (1), the Extended Header Flags (1), AdvA (6) and ADI
+    /// (2); the controller refuses to enable a set whose data does not fit (Vol 4, Part E, 7.8.56).
+    public static let maximumConnectableExtendedDataLength = 245
 
     private let flow: HCICommandFlow
     /// The controller's capabilities, whose family chooses the commands.
@@ -117,6 +125,10 @@ public actor LEAdvertiser {
                 properties = parameters.isConnectable ? .legacyAdvInd : (scanResponse.isEmpty ? .legacyAdvNonconnInd : [.legacy, .scannable])
             } else if scanResponse.isEmpty {
                 properties = parameters.isConnectable ? [.connectable] : []
+                if parameters.isConnectable, advertisingData.count > maximumConnectableExtendedDataLength {
+                    throw .dataTooLong(.advertisingData, length: advertisingData.count,
+                                       maximum: maximumConnectableExtendedDataLength, family: family)
+                }
             } else if advertisingData.isEmpty && !parameters.isConnectable {
                 properties = [.scannable]
             } else {
