@@ -54,7 +54,17 @@ public actor ManagementChannel {
         case closed
     }
 
-    private var pending: (code: UInt16, index: UInt16, id: UInt64, continuation: CheckedContinuation<Outcome, Never>)?
+    /// The outstanding command: what answers it, and its caller once it waits (an answer that
+    /// comes before is kept in `outcome`).
+    private struct Pending {
+        var code: UInt16
+        var index: UInt16
+        var id: UInt64
+        var continuation: CheckedContinuation<Outcome, Never>?
+        var outcome: Outcome?
+    }
+
+    private var pending: Pending?
     /// Whether a command holds the channel (it may not have sent yet); others wait their turn.
     private var isBusy = false
     private var turnWaiters: [CheckedContinuation<Void, Never>] = []
@@ -100,15 +110,28 @@ public actor ManagementChannel {
         isBusy = true
         defer { passTurn() }
         guard !isClosed else { throw .closed }
-        do { try await channel.send(command.packet(for: index).encoded, what: "sending \(command.name)") } catch { throw .system(error) }
         lastID &+= 1
         let id = lastID
+        // Waiting for the answer before the command goes out: the kernel answers many commands
+        // within sendmsg(2), and the reader may deliver that answer while the send below has yet
+        // to return to this actor.
+        pending = Pending(code: command.code, index: index, id: id)
+        do { try await channel.send(command.packet(for: index).encoded, what: "sending \(command.name)") } catch {
+            pending = nil
+            if isClosed { throw .closed }
+            throw .system(error)
+        }
         let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)
             await self?.expire(id)
         }
         let outcome = await withCheckedContinuation { continuation in
-            pending = (command.code, index, id, continuation)
+            if let early = pending?.outcome {
+                pending = nil
+                continuation.resume(returning: early)
+            } else {
+                pending?.continuation = continuation
+            }
         }
         timer.cancel()
         switch outcome {
@@ -166,9 +189,16 @@ public actor ManagementChannel {
         finish(.timeout)
     }
 
+    /// Ends the outstanding command with `outcome`: resumes its caller, or keeps the outcome
+    /// for it when it has not begun waiting yet (the first outcome stands).
     private func finish(_ outcome: Outcome) {
-        guard let current = pending else { return }
-        pending = nil
-        current.continuation.resume(returning: outcome)
+        guard var current = pending else { return }
+        if let continuation = current.continuation {
+            pending = nil
+            continuation.resume(returning: outcome)
+        } else if current.outcome == nil {
+            current.outcome = outcome
+            pending = current
+        }
     }
 }
