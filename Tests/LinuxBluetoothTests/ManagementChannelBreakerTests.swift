@@ -4,7 +4,7 @@ import BLECore
 @testable import LinuxBluetooth
 
 /// Breaker findings for ``ManagementChannel``: each test failed before its fix.
-@Suite("Management channel: an answer that overtakes the send", .timeLimit(.minutes(1)))
+@Suite("Management channel: breaker findings", .timeLimit(.minutes(1)))
 struct ManagementChannelBreakerTests {
     /// The outcomes of the callers, in the order they ended.
     actor Outcomes {
@@ -52,5 +52,27 @@ struct ManagementChannelBreakerTests {
         await kernelBearer.close()
         #expect(await outcomes.list.first == "answered", "the first command's answer was dropped")
         #expect(await outcomes.list.dropFirst().allSatisfy { $0 == "\(ManagementError.closed)" })
+    }
+
+    /// A timeout of `.seconds(Int64.max)` made the timer's Task.sleep trap (its deadline has more
+    /// seconds than Int64 holds). Run in a child process, so the crash before the fix fails this
+    /// test alone.
+    @Test("a huge timeout waits for the answer instead of trapping in the timer's sleep")
+    func hugeTimeout() async {
+        await #expect(processExitsWith: .success) {
+            var fds: [Int32] = [0, 0]
+            let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+            guard socketpair(AF_UNIX, type, 0, &fds) == 0 else { exit(EXIT_FAILURE) }
+            let channel = ManagementChannel(socket: BluetoothSocket(adopting: fds[0]))
+            let kernelBearer = SocketATTBearer(socket: BluetoothSocket(adopting: fds[1]))
+            let call = Task { try await channel.send(.setPowered(true), to: 0, timeout: .seconds(Int64.max)) }
+            var kernel = ManagementTests.Kernel(kernelBearer)
+            let command = try await kernel.nextCommand()
+            try await Task.sleep(for: .milliseconds(200))         // the timer is asleep by now
+            try await kernel.reply(ManagementPacket(code: 0x0001, controllerIndex: command.controllerIndex,
+                                                    parameters: [0x05, 0x00, 0x00, 0x01, 0, 0, 0]))
+            let settings = try await call.value
+            exit(settings == [0x01, 0, 0, 0] ? EXIT_SUCCESS : EXIT_FAILURE)
+        }
     }
 }

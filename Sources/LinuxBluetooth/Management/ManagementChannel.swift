@@ -101,6 +101,11 @@ public actor ManagementChannel {
         }
     }
 
+    /// The longest a command waits: 100 years. A longer timeout (such as `.seconds(Int64.max)`
+    /// for "never") is the same wait in practice, and its deadline would pass the seconds
+    /// Task.sleep can hold (the sleep traps).
+    static let longestTimeout: Duration = .seconds(100 * 365 * 24 * 3600)
+
     /// Sends `command` to controller `index` and returns its return parameters.
     ///
     /// - Throws: ``ManagementError``: the status when it is not Success, a timeout, closed.
@@ -122,7 +127,7 @@ public actor ManagementChannel {
             throw .system(error)
         }
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
+            try? await Task.sleep(for: min(timeout, Self.longestTimeout))
             await self?.expire(id)
         }
         let outcome = await withCheckedContinuation { continuation in
