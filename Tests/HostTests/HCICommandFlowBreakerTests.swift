@@ -28,4 +28,41 @@ struct HCICommandFlowBreakerTests {
             exit(EXIT_SUCCESS)
         }
     }
+
+    /// HCICommandError.cancelled says a command already sent "still runs on the controller; its
+    /// completion is then ignored". The flow forgot the cancelled command instead, so its Command
+    /// Complete ended the next command with the same opcode, with the cancelled one's Status.
+    @Test("the Command Complete of a cancelled command that was sent is ignored, not taken for the next one with its opcode")
+    func cancelledCompletionIgnored() async throws {
+        let transport = ScriptedHCITransport(script: try [
+            .expect(h4: "01 03 20 00"),                           // LE Read Local Supported Features
+            // Command Complete: Num_HCI_Command_Packets 2, Success, LE_Features 0 (two credits now)
+            .inject(h4: "04 0e 0c 02 03 20 00 0000000000000000"),
+        ])
+        let flow = HCICommandFlow(transport: transport)
+        _ = try await flow.send(HCILEReadLocalSupportedFeatures())
+        #expect(await flow.commandCredits == 2)
+
+        let enable = Task { try await flow.send(HCILESetAdvertisingEnable(enable: true)) }
+        await transport.waitForSent(2)                            // LE Set Advertising Enable: enable
+        enable.cancel()
+        #expect(await enable.result.error == .cancelled(opcode: .leSetAdvertisingEnable))
+
+        let disable = Task { try await flow.send(HCILESetAdvertisingEnable(enable: false)) }
+        await transport.waitForSent(3)                            // sent at once, on the second credit
+        // The cancelled enable's answer: Command Disallowed. It must not end the disable.
+        transport.inject(try h4("04 0e 04 01 0a 20 0c"))
+        // The disable's own answer: Success.
+        transport.inject(try h4("04 0e 04 01 0a 20 00"))
+        #expect(await disable.result.error == nil, "the disable got the cancelled enable's Command Disallowed")
+        #expect(await flow.commandsInFlight == 0)
+    }
+}
+
+extension Result where Failure == any Error {
+    /// The error as an ``HCICommandError``, or nil for a success.
+    var error: HCICommandError? {
+        if case .failure(let error) = self { return error as? HCICommandError }
+        return nil
+    }
 }
