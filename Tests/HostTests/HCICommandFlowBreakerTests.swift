@@ -1,3 +1,4 @@
+import ATT
 import BLECore
 import HCI
 import Host
@@ -56,6 +57,30 @@ struct HCICommandFlowBreakerTests {
         transport.inject(try h4("04 0e 04 01 0a 20 00"))
         #expect(await disable.result.error == nil, "the disable got the cancelled enable's Command Disallowed")
         #expect(await flow.commandsInFlight == 0)
+    }
+
+    /// A controller that answers with Num_HCI_Command_Packets 0 and then never grants a credit
+    /// (no Command Complete for opcode 0x0000, no other answer) stalls the flow for good: every
+    /// later command waits for a credit, times out unsent, and gives none back, so the host can
+    /// never send again (not even HCI_Reset). BlueZ watches for this (ncmd_timer, 4 s) and resets
+    /// the controller.
+    @Test("a controller that keeps Num_HCI_Command_Packets at 0 does not stall the flow for good",
+          .disabled("Num_HCI_Command_Packets 0 forbids sending (Vol 4, Part E, 4.4), so the way out is a policy choice: proposed, when a command times out waiting for a credit while credits are 0 and nothing is in flight, restore one credit (as a timeout in flight already does), or throw a distinct error so the owner can reset the controller"))
+    func zeroCreditsForever() async throws {
+        let clock = TestClock()
+        let transport = ScriptedHCITransport(script: try [
+            .expect(h4: "01 03 0c 00"),                           // HCI_Reset
+            .inject(h4: "04 0e 04 00 03 0c 00"),                  // Command Complete, Num_HCI_Command_Packets 0
+        ])
+        let flow = HCICommandFlow(transport: transport, clock: clock, commandTimeout: .seconds(2))
+        try await flow.send(HCIReset())
+        let first = Task { try await flow.send(HCIReset()) }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(2))
+        #expect(await first.result.error == .timeout(opcode: .reset, after: .seconds(2)))
+        let second = Task { try await flow.send(HCIReset()) }
+        await eventually("the next command goes out") { transport.sent.count == 2 }
+        second.cancel()
     }
 }
 
