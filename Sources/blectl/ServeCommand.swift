@@ -26,8 +26,8 @@ enum ServeCommand {
     without MITM protection; its management channel needs CAP_NET_ADMIN), so a central can pair
     to read what needs encryption; numeric comparison is left to another agent (bluetoothd's).
     --security medium or high makes the kernel require an encrypted (paired) link on every
-    connection; --manufacturer adds Manufacturer Specific Data (e.g. 0xFFFF:0102). Needs
-    CAP_NET_RAW.
+    connection; --manufacturer adds Manufacturer Specific Data (e.g. 0xFFFF:0102; up to 27
+    octets of data). Needs CAP_NET_RAW.
 
     With --bearer stdio, its ATT bearer is standard input and output: each line of input is one ATT
     PDU from a client in hexadecimal (`#` starts a comment), each line of output one PDU from the
@@ -91,6 +91,11 @@ enum ServeCommand {
             if let manufacturer {
                 guard let data = KernelServe.manufacturer(manufacturer) else {
                     printError("blectl serve: --manufacturer takes COMPANY:HEX (0xFFFF:0102)\n\n\(usage)")
+                    return 2
+                }
+                guard data.data.count <= ServeAdvertising.maximumManufacturerDataLength else {
+                    printError("blectl serve: --manufacturer carries at most \(ServeAdvertising.maximumManufacturerDataLength) octets of data "
+                               + "after the company (the scan response is 31 octets); got \(data.data.count)\n\n\(usage)")
                     return 2
                 }
                 options.manufacturer = data

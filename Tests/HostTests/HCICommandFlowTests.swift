@@ -218,6 +218,8 @@ struct HCICommandFlowTests {
         pending.cancel()
         let error = await #expect(throws: HCICommandError.self) { try await pending.value }
         #expect(error == .cancelled(opcode: .reset))
+        // The controller still answers the Reset it got: that answer ends it (and no other command).
+        transport.inject(try h4("04 0e 04 01 03 0c 00"))
         await eventually("the cancelled command is forgotten") { await flow.commandsInFlight == 0 }
     }
 

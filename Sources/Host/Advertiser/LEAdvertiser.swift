@@ -12,8 +12,9 @@ import HCI
 ///   HCI_LE_Set_Extended_Scan_Response_Data (when scannable), HCI_LE_Set_Extended_Advertising_Enable
 ///   (7.8.53 to 7.8.56). While both payloads fit 31 octets the set uses legacy PDUs (so legacy
 ///   scanners see it too, as Linux does); a longer payload takes extended PDUs, up to the
-///   controller's Max_Advertising_Data_Length, sent in fragments of at most 251 octets with
-///   Operation first, intermediate, last (7.8.54) before the set is enabled.
+///   controller's Max_Advertising_Data_Length (245 octets when connectable: one AUX_ADV_IND), sent
+///   in fragments of at most 251 octets with Operation first, intermediate, last (7.8.54) before
+///   the set is enabled.
 ///
 /// While it advertises connectably, the advertiser watches the controller's events. A
 /// connection made from its advertising (LE Connection Complete or LE Enhanced Connection
@@ -31,6 +32,13 @@ public actor LEAdvertiser {
     /// HCI_LE_Set_Extended_Scan_Response_Data command carries: 251 octets (Vol 4, Part E, 7.8.54).
     public static let maximumFragmentLength = 251
 
+    /// The most advertising data a connectable set with extended PDUs carries: 245 octets.
+    /// Connectable advertising cannot chain (no AUX_CHAIN_IND), so the data must fit one
+    /// AUX_ADV_IND, whose payload of at most 255 octets (Vol 6, Part B, 2.3.4) also holds the
+    /// Extended Header Length and AdvMode (1), the Extended Header Flags (1), AdvA (6) and ADI
+    /// (2); the controller refuses to enable a set whose data does not fit (Vol 4, Part E, 7.8.56).
+    public static let maximumConnectableExtendedDataLength = 245
+
     private let flow: HCICommandFlow
     /// The controller's capabilities, whose family chooses the commands.
     public let capabilities: LEControllerCapabilities
@@ -44,6 +52,9 @@ public actor LEAdvertiser {
     private var readvertiseErrors: [LEAdvertiserError] = []
     /// Whether an enable after a connection or disconnection is on its way.
     private var isEnablingAgain = false
+    /// Counts ``start(_:)`` and ``stop()`` calls, so a start that a stop overtook (at one of its
+    /// awaits) knows it no longer owns the advertising.
+    private var generation: UInt64 = 0
 
     /// An advertiser over `flow` for a controller with `capabilities`.
     public init(flow: HCICommandFlow, capabilities: LEControllerCapabilities) {
@@ -114,6 +125,10 @@ public actor LEAdvertiser {
                 properties = parameters.isConnectable ? .legacyAdvInd : (scanResponse.isEmpty ? .legacyAdvNonconnInd : [.legacy, .scannable])
             } else if scanResponse.isEmpty {
                 properties = parameters.isConnectable ? [.connectable] : []
+                if parameters.isConnectable, advertisingData.count > maximumConnectableExtendedDataLength {
+                    throw .dataTooLong(.advertisingData, length: advertisingData.count,
+                                       maximum: maximumConnectableExtendedDataLength, family: family)
+                }
             } else if advertisingData.isEmpty && !parameters.isConnectable {
                 properties = [.scannable]
             } else {
@@ -180,6 +195,10 @@ public actor LEAdvertiser {
 
     /// Sets up and enables advertising.
     ///
+    /// A ``stop()`` that runs while this call is still setting up wins: the remaining commands
+    /// are not sent (when the enable was already on its way, advertising is disabled again after
+    /// it), and this call returns with ``isStarted`` false.
+    ///
     /// - Throws: the errors of ``commands(for:)`` before anything is sent;
     ///   ``LEAdvertiserError/alreadyAdvertising``; ``LEAdvertiserError/command(_:)`` when the
     ///   controller refuses a command (the remaining ones are not sent).
@@ -187,8 +206,11 @@ public actor LEAdvertiser {
         guard self.parameters == nil else { throw .alreadyAdvertising }
         let commands = try commands(for: parameters)
         self.parameters = parameters
+        generation &+= 1
+        let current = generation
         if parameters.isConnectable {
             let packets = await flow.packets()   // before enabling, so no connection is missed
+            guard generation == current else { return }   // stopped meanwhile: nothing sent yet
             monitor = Task { [weak self] in
                 for await packet in packets {
                     guard case .event(let eventPacket) = packet,
@@ -200,15 +222,24 @@ public actor LEAdvertiser {
         }
         do {
             for (index, command) in commands.enumerated() {
+                // Stopped meanwhile: stop() has sent its disable, which must stay the last word.
+                guard generation == current else { return }
                 // Marked before the enable goes out, so a connection that follows at once is seen.
                 if index == commands.count - 1 { controllerAdvertising = true }
                 try await send(command)
             }
         } catch {
+            guard generation == current else { throw .command(error) }   // a stop() already reset the state
             stopMonitor()
             controllerAdvertising = false
             self.parameters = nil
             throw .command(error)
+        }
+        if generation != current, self.parameters == nil {
+            // stop() ran while the enable was on its way, and its disable may have reached the
+            // controller first: disable once more, after this enable (stop() reports its own
+            // errors). Not when a new start() owns the advertising already.
+            try? await send(Self.enableCommand(family: capabilities.commandFamily, handle: parameters.advertisingHandle, enable: false))
         }
     }
 
@@ -222,6 +253,7 @@ public actor LEAdvertiser {
     public func stop() async throws(LEAdvertiserError) {
         guard let parameters else { return }
         self.parameters = nil
+        generation &+= 1
         stopMonitor()
         controllerAdvertising = false
         do {

@@ -13,7 +13,8 @@ public enum LEAdvertiserError: Error, Hashable, Sendable, CustomStringConvertibl
     /// The payload's AD structures take `length` octets, more than the `maximum` the
     /// controller's command family allows: 31 with the legacy commands (Vol 4, Part E, 7.8.7 and
     /// 7.8.8; Vol 6, Part B, 2.3.1), the controller's Max_Advertising_Data_Length with the
-    /// extended ones (7.8.57).
+    /// extended ones (7.8.57), and 245 for a connectable set with extended PDUs, whose data must
+    /// fit one AUX_ADV_IND (``LEAdvertiser/maximumConnectableExtendedDataLength``).
     case dataTooLong(Payload, length: Int, maximum: Int, family: LECommandFamily)
     /// An AD structure cannot be encoded (more than 254 octets of AD data).
     case encoding(Payload, ADEncodingError)

@@ -155,7 +155,22 @@ public actor HCICommandFlow {
                 pump()
             }
         } onCancel: {
-            Task { await self.end(id, with: .failure(.cancelled(opcode: packet.opcode))) }
+            Task { await self.cancel(id, opcode: packet.opcode) }
+        }
+    }
+
+    /// Ends command `id` with ``HCICommandError/cancelled(opcode:)`` for its cancelled caller.
+    /// A command already sent stays in flight without a caller: the controller still answers it
+    /// (Vol 4, Part E, 4.4), and that Command Complete or Command Status must end it, not a later
+    /// command with the same opcode. Its timer still runs, so an answer that never comes frees
+    /// the credit as a timeout does.
+    private func cancel(_ id: UInt64, opcode: HCIOpcode) {
+        if let index = inFlight.firstIndex(where: { $0.id == id }) {
+            let waiter = inFlight[index].waiter
+            inFlight[index].waiter = nil
+            waiter?.resume(returning: .failure(.cancelled(opcode: opcode)))
+        } else {
+            end(id, with: .failure(.cancelled(opcode: opcode)))
         }
     }
 
@@ -168,8 +183,13 @@ public actor HCICommandFlow {
         }
     }
 
+    /// The longest the timer sleeps: 100 years. A longer timeout (such as `.seconds(Int64.max)`
+    /// for "never") is the same wait in practice, and its deadline would pass the seconds a
+    /// clock's sleep can hold (the sleep traps).
+    private static let longestSleep: Duration = .seconds(100 * 365 * 24 * 3600)
+
     private static func sleep<C: Clock>(on clock: C, for duration: Duration) async throws where C.Duration == Duration {
-        try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
+        try await clock.sleep(until: clock.now.advanced(by: min(duration, longestSleep)), tolerance: nil)
     }
 
     /// Sends queued commands while credits last, one at a time and in order.

@@ -40,6 +40,10 @@ public actor LEScanner {
     /// Sets the scan parameters, enables scanning, and returns the discoveries as they come.
     /// The stream finishes on ``stop()`` or when the transport closes.
     ///
+    /// A ``stop()`` that runs while this call is still setting up wins: scanning is not enabled
+    /// after it (or, when the enable was already on its way, it is disabled again), and the
+    /// stream comes back finished.
+    ///
     /// - Throws: the validation errors of ``LEScanParameters/validate(for:)``;
     ///   ``LEScannerError/alreadyScanning``; ``LEScannerError/command(_:)`` when the controller
     ///   refuses a command (nothing is left enabled by this call then).
@@ -50,25 +54,38 @@ public actor LEScanner {
         let (stream, continuation) = AsyncStream.makeStream(of: LEDiscovery.self)
         discoveries = continuation
         generation &+= 1
+        // Every await below lets stop() (or stop() and another start()) run; `current` tells
+        // whether this call still owns the scan.
+        let current = generation
         let packets = await flow.packets()   // before enabling, so no report is missed
+        let enable: any HCICommand
         do {
             switch family {
             case .legacy:
                 try await flow.send(HCILESetScanParameters(leScanType: parameters.scanType, leScanInterval: parameters.interval,
                                                            leScanWindow: parameters.window, ownAddressType: parameters.ownAddressType))
-                try await flow.send(HCILESetScanEnable(enable: true, filterDuplicates: parameters.filterDuplicates))
+                enable = HCILESetScanEnable(enable: true, filterDuplicates: parameters.filterDuplicates)
             case .extended:
                 let phy = HCILESetExtendedScanParameters.PHYParameters(scanType: parameters.scanType, scanInterval: parameters.interval,
                                                                        scanWindow: parameters.window)
                 try await flow.send(HCILESetExtendedScanParameters(ownAddressType: parameters.ownAddressType, le1M: phy))
-                try await flow.send(HCILESetExtendedScanEnable(enable: 1, filterDuplicates: parameters.filterDuplicates ? 1 : 0))
+                enable = HCILESetExtendedScanEnable(enable: 1, filterDuplicates: parameters.filterDuplicates ? 1 : 0)
             }
+            // Stopped meanwhile: stop() has sent its disable, which must stay the last word.
+            guard generation == current else { return stream }
+            try await flow.send(enable)
         } catch {
-            discoveries = nil
             continuation.finish()
+            if generation == current { discoveries = nil }
             throw .command(error)
         }
-        let current = generation
+        guard generation == current else {
+            // stop() ran while the enable was on its way, and its disable may have reached the
+            // controller first: disable once more, after this enable (stop() reports its own
+            // errors). Not when a new start() owns the scan already.
+            if discoveries == nil { _ = try? await flow.send(Self.disableCommand(capabilities.commandFamily)) }
+            return stream
+        }
         consumer = Task { [weak self] in
             var accumulator = AdvertisementAccumulator()
             var duplicates = LEDuplicateFilter()
@@ -113,12 +130,18 @@ public actor LEScanner {
         consumer = nil
         continuation.finish()
         do {
-            switch capabilities.commandFamily {
-            case .legacy: try await flow.send(HCILESetScanEnable(enable: false))
-            case .extended: try await flow.send(HCILESetExtendedScanEnable(enable: 0, filterDuplicates: 0))
-            }
+            try await flow.send(Self.disableCommand(capabilities.commandFamily))
         } catch {
             throw .command(error)
+        }
+    }
+
+    /// HCI_LE_Set_Scan_Enable or HCI_LE_Set_Extended_Scan_Enable with scanning disabled (Vol 4,
+    /// Part E, 7.8.11, 7.8.65; disabling scanning that is already disabled has no effect).
+    private static func disableCommand(_ family: LECommandFamily) -> any HCICommand {
+        switch family {
+        case .legacy: return HCILESetScanEnable(enable: false)
+        case .extended: return HCILESetExtendedScanEnable(enable: 0, filterDuplicates: 0)
         }
     }
 }

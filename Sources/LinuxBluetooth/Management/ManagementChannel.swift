@@ -107,6 +107,11 @@ public actor ManagementChannel {
         }
     }
 
+    /// The longest a command waits: 100 years. A longer timeout (such as `.seconds(Int64.max)`
+    /// for "never") is the same wait in practice, and its deadline would pass the seconds
+    /// Task.sleep can hold (the sleep traps).
+    static let longestTimeout: Duration = .seconds(100 * 365 * 24 * 3600)
+
     /// Sends `command` to controller `index` and returns its return parameters.
     ///
     /// - Throws: ``ManagementError``: the status when it is not Success, a timeout, closed.
@@ -121,10 +126,11 @@ public actor ManagementChannel {
         pending = Pending(code: command.code, index: index, id: id)
         do { try await channel.send(command.packet(for: index).encoded, what: "sending \(command.name)") } catch {
             pending = nil
+            if isClosed { throw .closed }
             throw .system(error)
         }
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
+            try? await Task.sleep(for: min(timeout, Self.longestTimeout))
             await self?.expire(id)
         }
         let outcome: Outcome
@@ -203,6 +209,8 @@ public actor ManagementChannel {
         finish(.timeout)
     }
 
+    /// Ends the outstanding command with `outcome`: resumes its caller, or keeps the outcome
+    /// for it when it has not begun waiting yet (the first outcome stands).
     private func finish(_ outcome: Outcome) {
         guard let current = pending, current.early == nil else { return }
         guard let continuation = current.continuation else {

@@ -84,6 +84,11 @@ public final class MessageSocket: Sendable {
     // MARK: Readiness
 
     /// Takes every message waiting (readiness said there is one).
+    ///
+    /// recv(2) returns 0 both for a zero-length message (an empty L2CAP B-frame's SDU, which the
+    /// kernel queues like any other) and at the end of the stream; only the latter has the read
+    /// side shut down, which poll(2) reports as POLLRDHUP or POLLHUP. A zero-length message is
+    /// delivered as one (the ATT engine ignores an empty PDU) and the reading goes on.
     private func readAvailable() {
         var buffer = [UInt8](repeating: 0, count: receiveCapacity)
         while true {
@@ -93,12 +98,34 @@ public final class MessageSocket: Sendable {
                 continue
             }
             if count == 0 {
-                end(nil)                                  // the peer or the link ended
-            } else if Int32(-count) != EAGAIN && Int32(-count) != EINTR {
+                if Self.hasEnded(socket.descriptor) {
+                    end(nil)                              // the peer or the link ended
+                    return
+                }
+                input.yield([])                           // a zero-length message
+                continue
+            }
+            if Int32(-count) != EAGAIN && Int32(-count) != EINTR {
                 end(LinuxBluetoothError(.transfer("receiving"), code: Int32(-count)))
             }
             return
         }
+    }
+
+    /// POLLRDHUP (Linux's <poll.h>, which declares it only under _GNU_SOURCE): the peer shut its
+    /// writing side down, or the link ended.
+    private static let pollReadHangUp: Int16 = 0x2000
+
+    /// Whether the read side of `descriptor` is shut down (the peer closed, or the link went
+    /// down) with nothing more queued: poll(2) without waiting reports POLLRDHUP or POLLHUP, and
+    /// FIONREAD counts no queued octet. A socket that cannot be polled counts as ended.
+    private static func hasEnded(_ descriptor: Int32) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN) | pollReadHangUp, revents: 0)
+        guard poll(&entry, 1, 0) >= 0 else { return true }
+        guard entry.revents & (pollReadHangUp | Int16(POLLHUP)) != 0 else { return false }
+        // Shut down, but an empty message may have come just before the peer's last messages.
+        var queued: Int32 = 0
+        return ioctl(descriptor, UInt(FIONREAD), &queued) != 0 || queued <= 0
     }
 
     /// Waits until the socket can take a message; false when it ended first.

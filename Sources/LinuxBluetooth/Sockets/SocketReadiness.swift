@@ -4,6 +4,17 @@ import Synchronization
 /// Waits, without blocking a thread, until a descriptor is writable, or until a deadline: a
 /// DispatchSource for the readiness and a dispatch timer for the deadline, whichever fires first.
 enum SocketReadiness {
+    /// `duration` in whole nanoseconds, saturated to 0...Int.max (about 292 years): the count
+    /// of seconds times 10^9 overflows past that, and a negative duration is no wait at all.
+    static func nanoseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return Int.max }
+        let (total, carry) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return carry ? Int.max : Int(clamping: total)
+    }
+
     /// Whether `descriptor` became writable within `timeout` (a non-blocking connect(2) has
     /// completed, one way or the other, when its socket becomes writable).
     static func writable(_ descriptor: Int32, within timeout: Duration) async -> Bool {
@@ -21,13 +32,13 @@ enum SocketReadiness {
         }
         let once = Once()
         let queue = DispatchQueue(label: "LinuxBluetooth.SocketReadiness")
-        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+        let nanoseconds = Self.nanoseconds(timeout)
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             once.state.withLock { state in
                 let writer = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
                 writer.setEventHandler { once.finish(true) }
                 let timer = DispatchSource.makeTimerSource(queue: queue)
-                timer.schedule(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)))
+                timer.schedule(deadline: .now() + .nanoseconds(nanoseconds))
                 timer.setEventHandler { once.finish(false) }
                 state = (continuation, writer, timer)
                 writer.resume()

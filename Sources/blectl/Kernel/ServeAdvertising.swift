@@ -12,6 +12,9 @@ import HCI
 ///   what is left when it does not fit.
 enum ServeAdvertising {
     static let legacyLength = 31
+    /// The most Manufacturer Specific Data (after the company identifier) the scan response
+    /// holds: 31 octets less the AD structure's length and type (2) and the company (2).
+    static let maximumManufacturerDataLength = legacyLength - 4
 
     static func payloads(services: [GATTService], name: String, manufacturer: ADManufacturerSpecificData?)
         -> (advertisingData: [ADStructure], scanResponse: [ADStructure]) {

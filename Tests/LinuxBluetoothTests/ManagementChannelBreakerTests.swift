@@ -1,0 +1,78 @@
+import Glibc
+import Testing
+import BLECore
+@testable import LinuxBluetooth
+
+/// Breaker findings for ``ManagementChannel``: each test failed before its fix.
+@Suite("Management channel: breaker findings", .timeLimit(.minutes(1)))
+struct ManagementChannelBreakerTests {
+    /// The outcomes of the callers, in the order they ended.
+    actor Outcomes {
+        private(set) var list: [String] = []
+        func add(_ outcome: String) { list.append(outcome) }
+    }
+
+    /// The real kernel answers Read Controller Information (and others) inside sendmsg(2), so
+    /// its answer can reach the channel's reader before the send returns to the channel. Here the
+    /// reader runs at high priority and the caller at low priority behind 300 others waiting
+    /// their turn on the channel's actor: the answer's job then overtakes the caller's return from
+    /// the send. Before the fix the answer found no command waiting, was dropped, and the caller
+    /// timed out (about a third of the runs on two cores; 20 runs here).
+    @Test("the answer to a command is kept even when it arrives before the caller starts waiting", arguments: 0..<20)
+    func answerBeforeWaiting(run: Int) async throws {
+        var fds: [Int32] = [0, 0]
+        let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        try #require(socketpair(AF_UNIX, type, 0, &fds) == 0)
+        let (channelEnd, kernelEnd) = (fds[0], fds[1])
+        // Created at high priority: its reader task inherits it.
+        let channel = await Task(priority: .high) { ManagementChannel(socket: BluetoothSocket(adopting: channelEnd)) }.value
+        let kernelBearer = SocketATTBearer(socket: BluetoothSocket(adopting: kernelEnd))
+        let kernel = Task(priority: .high) {
+            // Answers the first command only: Command Complete, Success, Current Settings powered.
+            var kernel = ManagementTests.Kernel(kernelBearer)
+            let command = try await kernel.nextCommand()
+            try await kernel.reply(ManagementPacket(code: 0x0001, controllerIndex: command.controllerIndex,
+                                                    parameters: [UInt8(command.code & 0xff), UInt8(command.code >> 8), 0x00, 0x01, 0, 0, 0]))
+        }
+        let outcomes = Outcomes()
+        let callers = (0..<300).map { _ in
+            Task(priority: .low) {
+                do {
+                    _ = try await channel.send(.setPowered(true), to: 0, timeout: .milliseconds(500))
+                    await outcomes.add("answered")
+                } catch {
+                    await outcomes.add("\(error)")
+                }
+            }
+        }
+        while await outcomes.list.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+        await channel.close()                                     // the callers still waiting their turn: closed
+        for caller in callers { await caller.value }
+        try await kernel.value
+        await kernelBearer.close()
+        #expect(await outcomes.list.first == "answered", "the first command's answer was dropped")
+        #expect(await outcomes.list.dropFirst().allSatisfy { $0 == "\(ManagementError.closed)" })
+    }
+
+    /// A timeout of `.seconds(Int64.max)` made the timer's Task.sleep trap (its deadline has more
+    /// seconds than Int64 holds). Run in a child process, so the crash before the fix fails this
+    /// test alone.
+    @Test("a huge timeout waits for the answer instead of trapping in the timer's sleep")
+    func hugeTimeout() async {
+        await #expect(processExitsWith: .success) {
+            var fds: [Int32] = [0, 0]
+            let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+            guard socketpair(AF_UNIX, type, 0, &fds) == 0 else { exit(EXIT_FAILURE) }
+            let channel = ManagementChannel(socket: BluetoothSocket(adopting: fds[0]))
+            let kernelBearer = SocketATTBearer(socket: BluetoothSocket(adopting: fds[1]))
+            let call = Task { try await channel.send(.setPowered(true), to: 0, timeout: .seconds(Int64.max)) }
+            var kernel = ManagementTests.Kernel(kernelBearer)
+            let command = try await kernel.nextCommand()
+            try await Task.sleep(for: .milliseconds(200))         // the timer is asleep by now
+            try await kernel.reply(ManagementPacket(code: 0x0001, controllerIndex: command.controllerIndex,
+                                                    parameters: [0x05, 0x00, 0x00, 0x01, 0, 0, 0]))
+            let settings = try await call.value
+            exit(settings == [0x01, 0, 0, 0] ? EXIT_SUCCESS : EXIT_FAILURE)
+        }
+    }
+}
