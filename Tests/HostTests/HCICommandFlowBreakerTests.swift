@@ -60,12 +60,11 @@ struct HCICommandFlowBreakerTests {
     }
 
     /// A controller that answers with Num_HCI_Command_Packets 0 and then never grants a credit
-    /// (no Command Complete for opcode 0x0000, no other answer) stalls the flow for good: every
-    /// later command waits for a credit, times out unsent, and gives none back, so the host can
-    /// never send again (not even HCI_Reset). BlueZ watches for this (ncmd_timer, 4 s) and resets
-    /// the controller.
-    @Test("a controller that keeps Num_HCI_Command_Packets at 0 does not stall the flow for good",
-          .disabled("Num_HCI_Command_Packets 0 forbids sending (Vol 4, Part E, 4.4), so the way out is a policy choice: proposed, when a command times out waiting for a credit while credits are 0 and nothing is in flight, restore one credit (as a timeout in flight already does), or throw a distinct error so the owner can reset the controller"))
+    /// (no Command Complete for opcode 0x0000, no other answer) would stall the flow for good:
+    /// every later command waits for a credit and times out unsent, so the host could never send
+    /// again (not even HCI_Reset). A command that times out waiting, with nothing in flight,
+    /// takes one credit back (BlueZ's command timer does the same).
+    @Test("a controller that keeps Num_HCI_Command_Packets at 0 does not stall the flow for good")
     func zeroCreditsForever() async throws {
         let clock = TestClock()
         let transport = ScriptedHCITransport(script: try [

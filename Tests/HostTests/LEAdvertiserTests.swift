@@ -264,6 +264,33 @@ struct LEAdvertiserTests {
         expectScriptPlayed(transport)
     }
 
+    @Test("a controller that refuses every re-enable: the newest 16 errors are kept, not one per connection")
+    func readvertisingErrorsBounded() async throws {
+        var parameters = heartRate
+        parameters.readvertiseAfterConnection = true
+        let transport = ScriptedHCITransport(script: try legacyStart())
+        let advertiser = LEAdvertiser(flow: HCICommandFlow(transport: transport), capabilities: legacyCapabilities)
+        try await advertiser.start(parameters)
+        // 20 times: a central connects and the re-enable at once is refused (Command Disallowed);
+        // it leaves, and the re-enable then succeeds, so the next central can connect.
+        for round in 1...20 {
+            transport.append(try [
+                .inject(h4: "04 3e 13 01 00 4000 01 00 554433221100 1800 0000 4800 00"),   // LE Connection Complete, 0x0040
+                .expect(h4: "01 0a 20 01 01"),
+                .inject(h4: "04 0e 04 01 0a 20 0c"),
+                .inject(h4: "04 05 04 00 4000 13"),              // Disconnection Complete 0x0040
+                .expect(h4: "01 0a 20 01 01"),
+                .inject(h4: "04 0e 04 01 0a 20 00"),
+            ])
+            await eventually("round \(round): advertising again") { transport.isFinished }
+            await eventually("round \(round): advertising again") { await advertiser.isAdvertising }
+        }
+        #expect(await advertiser.readvertisingErrors.count == LEAdvertiser.keptReadvertisingErrors)
+        transport.append(try [.expect(h4: "01 0a 20 01 00"), .inject(h4: "04 0e 04 01 0a 20 00")])
+        try await advertiser.stop()
+        expectScriptPlayed(transport)
+    }
+
     @Test("readvertiseAfterConnection, extended: a connection's two events make one enable, in either order",
           arguments: [true, false])
     func readvertiseAfterConnectionExtended(setTerminatedFirst: Bool) async throws {

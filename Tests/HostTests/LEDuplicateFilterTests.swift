@@ -26,6 +26,19 @@ struct LEDuplicateFilterTests {
         #expect(admitted == [true, false, true, true, true])
     }
 
+    @Test("an advertiser that keeps changing stays the newest: the oldest other one is forgotten first")
+    func changingAdvertiser() {
+        var filter = LEDuplicateFilter(capacity: 3)
+        var admitted = [1, 2, 3].map { filter.admit(advertisement($0, data: [0x02, 0x01, 0x06])) }
+        for n in 0..<500 {           // 1 changes its data 500 times: each is new, and 1 is the newest
+            admitted.append(filter.admit(advertisement(1, data: [0x03, 0xFF, UInt8(n & 0xFF), UInt8(n >> 8)])))
+        }
+        admitted.append(filter.admit(advertisement(4, data: [0x02, 0x01, 0x06])))   // forgets 2, the oldest
+        admitted.append(filter.admit(advertisement(3, data: [0x02, 0x01, 0x06])))   // still known
+        admitted.append(filter.admit(advertisement(2, data: [0x02, 0x01, 0x06])))   // forgotten: passes (forgets 3)
+        #expect(admitted == [true, true, true] + [Bool](repeating: true, count: 500) + [true, false, true])
+    }
+
     @Test("an empty scan response adds nothing; one with AD structures is new")
     func emptyScanResponse() {
         var filter = LEDuplicateFilter()

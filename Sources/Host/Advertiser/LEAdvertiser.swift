@@ -73,8 +73,13 @@ public actor LEAdvertiser {
     /// The connections made from this advertising that are still open (Connection_Handle).
     public var connectionHandles: Set<UInt16> { connections }
 
-    /// Errors from enabling advertising again after a disconnection, oldest first.
+    /// Errors from enabling advertising again after a disconnection, oldest first: the last
+    /// ``keptReadvertisingErrors`` of them.
     public var readvertisingErrors: [LEAdvertiserError] { readvertiseErrors }
+
+    /// How many re-advertising errors ``readvertisingErrors`` keeps (older ones are dropped, so a
+    /// controller that keeps refusing cannot grow memory): 16.
+    public static let keptReadvertisingErrors = 16
 
     /// The advertising data and scan response encoded and checked against the family's limits,
     /// and the commands that would set them up, without sending anything.
@@ -321,6 +326,7 @@ public actor LEAdvertiser {
             if self.parameters != nil { controllerAdvertising = true }
         } catch {
             readvertiseErrors.append(.command(error))
+            if readvertiseErrors.count > Self.keptReadvertisingErrors { readvertiseErrors.removeFirst() }
         }
     }
 

@@ -17,7 +17,8 @@ import HCI
 /// - Outcomes: the decoded return parameters; ``HCICommandError/status(_:opcode:)`` with the HCI
 ///   error code; ``HCICommandError/timeout(opcode:after:)`` when nothing answers within
 ///   ``commandTimeout`` (counted from the call, on the injected clock; a credit is then restored,
-///   as BlueZ does, so one lost answer does not stall the controller forever);
+///   as BlueZ does, so one lost answer, or credits withheld with nothing outstanding, does not
+///   stall the flow forever);
 ///   ``HCICommandError/closed(opcode:)`` when the transport ends; each call is resumed exactly once.
 /// - Everything else (other events, Command Complete and Command Status that match no command of
 ///   this flow, as the kernel's own commands give on a raw socket, ACL and ISO data) goes to every
@@ -217,7 +218,11 @@ public actor HCICommandFlow {
     private func timedOut(_ id: UInt64) {
         let wasSent = inFlight.contains { $0.id == id }
         guard let command = take(id) else { return }
-        if wasSent { credits = max(credits, 1) }
+        // A lost answer, or a controller that set Num_HCI_Command_Packets to 0 and then granted
+        // nothing for a whole timeout with no command outstanding: take one credit back, as
+        // BlueZ does when its command timer fires, or the flow could never send again (not even
+        // HCI_Reset, the usual way out).
+        if wasSent || (credits == 0 && inFlight.isEmpty) { credits = max(credits, 1) }
         command.waiter?.resume(returning: .failure(.timeout(opcode: command.packet.opcode, after: commandTimeout)))
         pump()
     }

@@ -39,7 +39,13 @@ struct LEDuplicateFilter {
 
     /// The most advertisers remembered (at least 1).
     let capacity: Int
+    /// What was last let through per advertiser, and when (a counter).
     private var passed: [AdvertiserKey: (content: Content, order: UInt64)] = [:]
+    /// Every admission in order, oldest first from `head`; an entry whose order no longer matches
+    /// `passed` is stale (the advertiser passed again later) and is skipped. Compacted when the
+    /// stale ones outnumber the live, so eviction stays O(1) amortized and memory O(capacity).
+    private var admissions: [(key: AdvertiserKey, order: UInt64)] = []
+    private var head = 0
     private var counter: UInt64 = 0
 
     /// A filter that remembers up to `capacity` advertisers (the accumulator's own bound, 1024, by default).
@@ -50,12 +56,29 @@ struct LEDuplicateFilter {
     mutating func admit(_ advertisement: Advertisement) -> Bool {
         let content = Content(advertisement)
         if passed[advertisement.key]?.content == content { return false }
-        if passed[advertisement.key] == nil, passed.count >= capacity,
-           let oldest = passed.min(by: { $0.value.order < $1.value.order })?.key {
-            passed[oldest] = nil
-        }
+        if passed[advertisement.key] == nil, passed.count >= capacity { evictOldest() }
         counter &+= 1
         passed[advertisement.key] = (content, counter)
+        admissions.append((advertisement.key, counter))
+        if admissions.count - head > 2 * capacity { compact() }
         return true
+    }
+
+    /// Forgets the advertiser let through longest ago.
+    private mutating func evictOldest() {
+        while head < admissions.count {
+            let entry = admissions[head]
+            head += 1
+            if passed[entry.key]?.order == entry.order {
+                passed[entry.key] = nil
+                return
+            }
+        }
+    }
+
+    /// Drops the consumed and stale admissions.
+    private mutating func compact() {
+        admissions = admissions[head...].filter { passed[$0.key]?.order == $0.order }
+        head = 0
     }
 }

@@ -20,7 +20,11 @@ public enum HCIAdapters {
         let count = try LinuxBluetoothError.check(cbl_hci_device_list(socket.descriptor, &ids, maximumCount), .listAdapters)
         var adapters: [HCIAdapterInfo] = []
         for id in ids.prefix(Int(count)) {
-            adapters.append(try info(id, on: socket))
+            do {
+                adapters.append(try info(id, on: socket))
+            } catch where error.code == ENODEV {
+                continue            // removed between the listing and its reading: not an adapter any more
+            }
         }
         return adapters.sorted { $0.index < $1.index }
     }

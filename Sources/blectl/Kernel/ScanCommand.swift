@@ -2,6 +2,7 @@ import BLECore
 import Foundation
 import HCI
 import Host
+import Synchronization
 
 /// `blectl [--hci N] scan [--duplicates] [--service UUID]... [--passive] [--json] [--duration S]`:
 /// LE scanning on the adapter's raw HCI channel, with the legacy or extended commands the
@@ -64,7 +65,11 @@ enum ScanCommand {
             printError("blectl scan: \(error)")
             return 1
         }
-        let stop: @Sendable () -> Void = { Task { try? await scanner.stop() } }
+        let stopped = Mutex(false)        // whether the scan ends because it was asked to
+        let stop: @Sendable () -> Void = {
+            stopped.withLock { $0 = true }
+            Task { try? await scanner.stop() }
+        }
         let interrupt = Interrupt(stop)
         let timer = duration.map { limit in Task { try? await Task.sleep(for: limit); stop() } }
         for await discovery in discoveries {
@@ -74,6 +79,12 @@ enum ScanCommand {
         }
         timer?.cancel()
         interrupt.stop()
+        if !output.isClosed, !stopped.withLock({ $0 }) {
+            // The discoveries ended on their own: the raw channel closed under the scan.
+            await session.close()
+            printError("blectl scan: hci\(context.hci) stopped reporting (the adapter went away, was reset or powered off)")
+            return 1
+        }
         var status: Int32 = 0
         do { try await scanner.stop() } catch {
             printError("blectl scan: stopping the scan: \(error)")
