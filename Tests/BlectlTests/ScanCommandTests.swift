@@ -38,7 +38,7 @@ struct ScanCommandTests {
             //   Manufacturer Specific Data 0xFFFF 0102; Service Data 180F 64
             .inject(h4: "04 3e 27 02 01 00 00 000000 01aa00 1b 020106 05094c424c45 03030f18 020a04 05ffffff0102 04160f1864 c9"),
         ])
-        let flow = HCICommandFlow(transport: transport)
+        let flow = HCICommandFlow(transport: transport, commandTimeout: .seconds(60))   // no real timeout is tested here
         let capabilities = LEControllerCapabilities(leFeatures: [.leEncryption], supportedCommands: HCISupportedCommands(octets: [UInt8](repeating: 0, count: HCISupportedCommands.octetCount)))
         let scanner = LEScanner(flow: flow, capabilities: capabilities)
         var discoveries = try await scanner.start(LEScanParameters(scanType: .active, filterDuplicates: true)).makeAsyncIterator()

@@ -40,7 +40,7 @@ struct HCICommandFlowBreakerTests {
             // Command Complete: Num_HCI_Command_Packets 2, Success, LE_Features 0 (two credits now)
             .inject(h4: "04 0e 0c 02 03 20 00 0000000000000000"),
         ])
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         _ = try await flow.send(HCILEReadLocalSupportedFeatures())
         #expect(await flow.commandCredits == 2)
 

@@ -14,7 +14,7 @@ struct HCICommandFlowTests {
             //   Status 0x00, LE_ACL_Data_Packet_Length 251 (0x00fb), Total_Num_LE_ACL_Data_Packets 15
             .inject(h4: "04 0e 07 01 02 20 00 fb00 0f"),
         ])
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let buffer = try await flow.send(HCILEReadBufferSize())
         #expect(buffer.status == .success)
         #expect(buffer.leACLDataPacketLength == 251)
@@ -29,7 +29,7 @@ struct HCICommandFlowTests {
             .expect(h4: "01 0c 20 02 01 00"),            // LE Set Scan Enable: enable, no duplicate filter
             .inject(h4: "04 0e 04 00 0c 20 00"),         // Command Complete, Num_HCI_Command_Packets 0, Success
         ])
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         try await flow.send(HCILESetScanEnable(enable: true))
         #expect(await flow.commandCredits == 0)
 
@@ -52,7 +52,7 @@ struct HCICommandFlowTests {
     @Test("commands called together go out in call order, one per credit")
     func order() async throws {
         let transport = ScriptedHCITransport()
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let first = Task { try await flow.send(HCILEReadLocalSupportedFeatures()) }
         await transport.waitForSent(1)
         let second = Task { try await flow.send(HCILEReadBufferSize()) }
@@ -74,7 +74,7 @@ struct HCICommandFlowTests {
             .expect(h4: "01 0c 20 02 01 00"),
             .inject(h4: "04 0e 04 01 0c 20 0c"),         // Command Complete, Status 0x0C Command Disallowed
         ])
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let error = await #expect(throws: HCICommandError.self) { try await flow.send(HCILESetScanEnable(enable: true)) }
         #expect(error == .status(.commandDisallowed, opcode: .leSetScanEnable))
         #expect(error?.status == .commandDisallowed)
@@ -90,7 +90,7 @@ struct HCICommandFlowTests {
             .expect(h4: "01 06 04 03 4100 13"),          // Disconnect: Connection_Handle 0x0041
             .inject(h4: "04 0f 04 02 01 06 04"),         // Command Status: 0x02 Unknown Connection Identifier
         ])
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let accepted = try await flow.send(HCIDisconnect(connectionHandle: 0x0040))
         #expect(accepted.status == .success)
         let error = await #expect(throws: HCICommandError.self) { try await flow.send(HCIDisconnect(connectionHandle: 0x0041)) }
@@ -104,7 +104,7 @@ struct HCICommandFlowTests {
             .expect(h4: "01 3a 20 00"),                  // LE Read Maximum Advertising Data Length
             .inject(h4: "04 0f 04 01 01 3a 20"),         // Command Status: 0x01 Unknown HCI Command
         ])
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let error = await #expect(throws: HCICommandError.self) { try await flow.send(HCILEReadMaximumAdvertisingDataLength()) }
         #expect(error == .status(.unknownHCICommand, opcode: .leReadMaximumAdvertisingDataLength))
         expectScriptPlayed(transport)
@@ -116,7 +116,7 @@ struct HCICommandFlowTests {
             .expect(h4: "01 02 20 00"),
             .inject(h4: "04 0e 06 01 02 20 00 fb00"),    // Total_Num_LE_ACL_Data_Packets missing
         ])
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let error = await #expect(throws: HCICommandError.self) { try await flow.send(HCILEReadBufferSize()) }
         #expect(error == .malformedReturnParameters(opcode: .leReadBufferSize,
                                                     .truncated(field: "Total_Num_LE_ACL_Data_Packets", offset: 3, needed: 1, available: 0)))
@@ -147,7 +147,7 @@ struct HCICommandFlowTests {
     @Test("a closed transport resumes every pending call once, finishes subscribers, refuses later calls")
     func closedTransport() async throws {
         let transport = ScriptedHCITransport()
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let events = await flow.packets()
         let inFlight = Task { try await flow.send(HCILEReadBufferSize()) }
         await transport.waitForSent(1)
@@ -170,7 +170,7 @@ struct HCICommandFlowTests {
     @Test("close() from the host side ends pending calls with closed")
     func closeByHost() async throws {
         let transport = ScriptedHCITransport()
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let pending = Task { try await flow.send(HCIReset()) }
         await transport.waitForSent(1)
         await flow.close()
@@ -192,7 +192,7 @@ struct HCICommandFlowTests {
             .inject(h4: "04 0e 04 01 0c 20 00"),         // the answer to LE Set Scan Enable
             .inject(h4: "04 05 04 00 4000 13"),          // Disconnection Complete, after the answer
         ])
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let packets = await flow.packets()
         try await flow.send(HCILESetScanEnable(enable: true))
         var received: [HCIPacket] = []
@@ -212,7 +212,7 @@ struct HCICommandFlowTests {
     @Test("a cancelled call ends with cancelled; the flow goes on")
     func cancellation() async throws {
         let transport = ScriptedHCITransport()
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let pending = Task { try await flow.send(HCIReset()) }
         await transport.waitForSent(1)
         pending.cancel()

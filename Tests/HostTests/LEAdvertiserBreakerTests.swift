@@ -26,7 +26,7 @@ struct LEAdvertiserBreakerTests {
     @Test("stop() while start() sets up: nothing is enabled after stop's disable, and the state says stopped")
     func stopDuringStart() async throws {
         let transport = ScriptedHCITransport()
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let advertiser = LEAdvertiser(flow: flow, capabilities: legacyCapabilities)
         let starting = Task { try await advertiser.start(LEAdvertisingParameters()) }
         await transport.waitForSent(1)                                   // LE Set Advertising Parameters, unanswered

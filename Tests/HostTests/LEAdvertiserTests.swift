@@ -59,7 +59,7 @@ struct LEAdvertiserTests {
     @Test("legacy: parameters, data, scan response, enable; stop disables")
     func legacyAdvertising() async throws {
         let transport = ScriptedHCITransport(script: try legacyStart())
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let advertiser = LEAdvertiser(flow: flow, capabilities: legacyCapabilities)
         try await advertiser.start(heartRate)
         #expect(await advertiser.isAdvertising)
@@ -88,7 +88,7 @@ struct LEAdvertiserTests {
     @Test("legacy: 32 octets of advertising data is a clear error, and nothing is sent")
     func legacyLimit() async throws {
         let transport = ScriptedHCITransport()
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let advertiser = LEAdvertiser(flow: flow, capabilities: legacyCapabilities)
         // Flags (3 octets) + Complete Local Name of 27 characters (29 octets) = 32 octets
         let long = LEAdvertisingParameters(advertisingData: [.flags([.leGeneralDiscoverableMode]),
@@ -123,7 +123,7 @@ struct LEAdvertiserTests {
     @Test("extended with legacy PDUs: set parameters, data, scan response, enable")
     func extendedLegacyPDUs() async throws {
         let transport = ScriptedHCITransport(script: try extendedStart())
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let advertiser = LEAdvertiser(flow: flow, capabilities: extendedCapabilities())
         try await advertiser.start(heartRate)
         transport.append(try [
@@ -161,7 +161,7 @@ struct LEAdvertiserTests {
             .expect(h4: "01 39 20 06 01 01 01 0000 00"),         // enable set 0x01
             .inject(h4: "04 0e 04 01 39 20 00"),
         ])
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let advertiser = LEAdvertiser(flow: flow, capabilities: extendedCapabilities())
         try await advertiser.start(beacon)
         expectScriptPlayed(transport)
@@ -197,7 +197,7 @@ struct LEAdvertiserTests {
     @Test("advertising again when the connection it made ends, and only then")
     func readvertise() async throws {
         let transport = ScriptedHCITransport(script: try legacyStart())
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let advertiser = LEAdvertiser(flow: flow, capabilities: legacyCapabilities)
         try await advertiser.start(heartRate)
         transport.append(try [
@@ -232,7 +232,7 @@ struct LEAdvertiserTests {
         var parameters = heartRate
         parameters.readvertiseAfterConnection = true
         let transport = ScriptedHCITransport(script: try legacyStart())
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let advertiser = LEAdvertiser(flow: flow, capabilities: legacyCapabilities)
         try await advertiser.start(parameters)
         transport.append(try [
@@ -269,7 +269,7 @@ struct LEAdvertiserTests {
         var parameters = heartRate
         parameters.readvertiseAfterConnection = true
         let transport = ScriptedHCITransport(script: try legacyStart())
-        let advertiser = LEAdvertiser(flow: HCICommandFlow(transport: transport), capabilities: legacyCapabilities)
+        let advertiser = LEAdvertiser(flow: patientFlow(transport), capabilities: legacyCapabilities)
         try await advertiser.start(parameters)
         // 20 times: a central connects and the re-enable at once is refused (Command Disallowed);
         // it leaves, and the re-enable then succeeds, so the next central can connect.
@@ -297,7 +297,7 @@ struct LEAdvertiserTests {
         var parameters = heartRate
         parameters.readvertiseAfterConnection = true
         let transport = ScriptedHCITransport(script: try extendedStart())
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let advertiser = LEAdvertiser(flow: flow, capabilities: extendedCapabilities())
         try await advertiser.start(parameters)
         // LE Advertising Set Terminated: set 0x00, Connection_Handle 0x0041
@@ -335,7 +335,7 @@ struct LEAdvertiserTests {
         var parameters = heartRate
         parameters.readvertiseAfterDisconnection = false
         let transport = ScriptedHCITransport(script: try legacyStart())
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let advertiser = LEAdvertiser(flow: flow, capabilities: legacyCapabilities)
         try await advertiser.start(parameters)
         transport.append(try [
@@ -360,7 +360,7 @@ struct LEAdvertiserTests {
         var script = try legacyStart()
         script[1] = try .inject(h4: "04 0e 04 01 06 20 12")     // Invalid HCI Command Parameters
         let transport = ScriptedHCITransport(script: Array(script[0...1]))
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let advertiser = LEAdvertiser(flow: flow, capabilities: legacyCapabilities)
         let error = await #expect(throws: LEAdvertiserError.self) { try await advertiser.start(heartRate) }
         #expect(error == .command(.status(.invalidHCICommandParameters, opcode: .leSetAdvertisingParameters)))
@@ -376,7 +376,7 @@ struct LEAdvertiserTests {
     @Test("extended: LE Advertising Set Terminated tells whose connection it is, in either order")
     func readvertiseExtended() async throws {
         let transport = ScriptedHCITransport(script: try extendedStart())
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let advertiser = LEAdvertiser(flow: flow, capabilities: extendedCapabilities())
         try await advertiser.start(heartRate)
         transport.append(try [

@@ -22,7 +22,7 @@ struct LEControllerCapabilitiesTests {
             .expect(h4: "01 02 20 00"),                           // LE Read Buffer Size
             .inject(h4: "04 0e 07 01 02 20 00 1b00 0f"),          // 27 octets, 15 packets
         ])
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let capabilities = try await LEControllerCapabilities.read(from: flow)
         #expect(capabilities.commandFamily == .legacy)
         #expect(capabilities.leFeatures == .leEncryption)
@@ -51,7 +51,7 @@ struct LEControllerCapabilitiesTests {
             .expect(h4: "01 3a 20 00"),                           // LE Read Maximum Advertising Data Length
             .inject(h4: "04 0e 06 01 3a 20 00 7206"),             // 1650 octets
         ])
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let capabilities = try await LEControllerCapabilities.read(from: flow)
         #expect(capabilities.commandFamily == .extended)
         #expect(capabilities.maximumAdvertisingDataLength == 1650)
@@ -77,13 +77,13 @@ struct LEControllerCapabilitiesTests {
             ]
         }
         let unknown = ScriptedHCITransport(script: try start() + [.inject(h4: "04 0f 04 01 01 3a 20")])   // Command Status: Unknown HCI Command
-        let capabilities = try await LEControllerCapabilities.read(from: HCICommandFlow(transport: unknown))
+        let capabilities = try await LEControllerCapabilities.read(from: patientFlow(unknown))
         #expect(capabilities.commandFamily == .extended)
         #expect(capabilities.maximumAdvertisingDataLength == 31)
         expectScriptPlayed(unknown)
 
         let failing = ScriptedHCITransport(script: try start() + [.inject(h4: "04 0e 06 01 3a 20 03 0000")])  // Hardware Failure
-        await #expect(throws: HCICommandError.self) { _ = try await LEControllerCapabilities.read(from: HCICommandFlow(transport: failing)) }
+        await #expect(throws: HCICommandError.self) { _ = try await LEControllerCapabilities.read(from: patientFlow(failing)) }
     }
 
     @Test("the feature bit without the commands, or the commands without the bit, is legacy")
@@ -103,7 +103,7 @@ struct LEControllerCapabilitiesTests {
             .expect(h4: "01 02 10 00"),
             .inject(h4: "04 0e 04 01 02 10 03"),                  // Status 0x03 Hardware Failure
         ])
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let error = await #expect(throws: HCICommandError.self) { try await LEControllerCapabilities.read(from: flow) }
         #expect(error == .status(.hardwareFailure, opcode: .readLocalSupportedCommands))
     }

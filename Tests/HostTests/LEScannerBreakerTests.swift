@@ -15,7 +15,7 @@ struct LEScannerBreakerTests {
     @Test("stop() while LE Set Scan Parameters is in flight: scanning is never enabled, start returns a finished stream")
     func stopDuringParameters() async throws {
         let transport = ScriptedHCITransport()
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let scanner = LEScanner(flow: flow, capabilities: legacyCapabilities)
         let starting = Task { try await scanner.start() }
         await transport.waitForSent(1)                                   // LE Set Scan Parameters, unanswered

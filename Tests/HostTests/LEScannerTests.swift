@@ -23,7 +23,7 @@ struct LEScannerTests {
             // LE Advertising Report: SCAN_RSP, same advertiser, Complete Local Name "HRM", -58 dBm
             .inject(h4: "04 3e 11 02 01 04 00 554433221100 05 0409 48524d c6"),
         ])
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let scanner = LEScanner(flow: flow, capabilities: legacyCapabilities)
         let parameters = LEScanParameters(scanType: .active, serviceUUIDs: [BluetoothUUID(0x180D)])
         let discoveries = try await scanner.start(parameters)
@@ -78,7 +78,7 @@ struct LEScannerTests {
                 1115 9ecadc240ee5a9e093f3a3b501 00 406e
                 """),
         ])
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let scanner = LEScanner(flow: flow, capabilities: extendedCapabilities())
         let nus = try #require(BluetoothUUID("6E400001-B5A3-F393-E0A9-E50E24DCCA9E"))
         let discoveries = try await scanner.start(LEScanParameters(filterDuplicates: true, serviceUUIDs: [nus]))
@@ -114,7 +114,7 @@ struct LEScannerTests {
             .inject(h4: "04 3e 0f 02 01 00 00 554433221100 03 020104 c4"),     // 5. ADV_IND, Flags 0x04 now: reported
             .inject(h4: "04 3e 0f 02 01 00 00 112233445566 03 020106 b0"),     // 6. another advertiser: reported
         ])
-        let scanner = LEScanner(flow: HCICommandFlow(transport: transport), capabilities: legacyCapabilities)
+        let scanner = LEScanner(flow: patientFlow(transport), capabilities: legacyCapabilities)
         let discoveries = try await scanner.start(LEScanParameters(scanType: .active, filterDuplicates: true))
         var iterator = discoveries.makeAsyncIterator()
         let first = try #require(await iterator.next())
@@ -173,7 +173,7 @@ struct LEScannerTests {
     @Test("interval and window are checked against the family's ranges before anything is sent")
     func parameterChecks() async throws {
         let transport = ScriptedHCITransport()
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let scanner = LEScanner(flow: flow, capabilities: legacyCapabilities)
 
         let tooShort = LEScanParameters(interval: LESlotDuration(rawValue: 0x0003), window: LESlotDuration(rawValue: 0x0003))
@@ -213,7 +213,7 @@ struct LEScannerTests {
             .expect(h4: "01 0c 20 02 01 01"),                    // enable, filter duplicates
             .inject(h4: "04 0e 04 01 0c 20 00"),
         ])
-        let flow = HCICommandFlow(transport: transport)
+        let flow = patientFlow(transport)
         let scanner = LEScanner(flow: flow, capabilities: legacyCapabilities)
         let refused = await #expect(throws: LEScannerError.self) { try await scanner.start() }
         #expect(refused == .command(.status(.commandDisallowed, opcode: .leSetScanParameters)))

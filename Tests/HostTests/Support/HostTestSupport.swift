@@ -17,6 +17,13 @@ func eventually(_ what: String, _ condition: () async -> Bool) async {
     Issue.record("never: \(what)")
 }
 
+/// A command flow on `transport` whose commands wait 60 s for their answer: no test here waits
+/// for a real timeout (those run on a TestClock), and on a loaded machine the default 2 s could
+/// end a command before the test answers it.
+func patientFlow(_ transport: ScriptedHCITransport) -> HCICommandFlow {
+    HCICommandFlow(transport: transport, commandTimeout: .seconds(60))
+}
+
 /// Checks that the script was played whole and the host sent exactly what it expected.
 func expectScriptPlayed(_ transport: ScriptedHCITransport, sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(transport.mismatches == [], sourceLocation: sourceLocation)
