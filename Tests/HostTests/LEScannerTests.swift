@@ -133,6 +133,28 @@ struct LEScannerTests {
         expectScriptPlayed(transport)
     }
 
+    @Test("one bad report does not take the good one before it: the advertiser is still discovered")
+    func badReportKeepsTheGoodOne() async throws {
+        let transport = ScriptedHCITransport(script: try [
+            .expect(h4: "01 0b 20 07 00 6000 3000 00 00"),          // LE Set Scan Parameters, passive
+            .inject(h4: "04 0e 04 01 0b 20 00"),
+            .expect(h4: "01 0c 20 02 01 00"),
+            .inject(h4: "04 0e 04 01 0c 20 00"),
+            // LE Advertising Report, Num_Reports 2: ADV_IND from public 00:11:22:33:44:55 (Flags
+            // 0x06, -60 dBm), then a report whose Data_Length 0x1f runs past the event's end.
+            .inject(h4: "04 3e 1a 02 02 00 00 554433221100 03 020106 c4 00 00 665544332211 1f 0201"),
+        ])
+        let scanner = LEScanner(flow: patientFlow(transport), capabilities: legacyCapabilities)
+        let discoveries = try await scanner.start(LEScanParameters())
+        var iterator = discoveries.makeAsyncIterator()
+        let found = try #require(await iterator.next())
+        #expect(found.address == BluetoothAddress(0x00_11_22_33_44_55))
+        #expect(found.advertisement.flags?.rawValue == 0x06)
+        transport.finish()
+        #expect(await iterator.next() == nil, "nothing from the bad report")
+        expectScriptPlayed(transport)
+    }
+
     @Test("the service filter matches 16-, 32- and 128-bit forms, advertised or solicited, in either payload")
     func serviceFilter() throws {
         func advertisement(_ data: String, scanResponse: String? = nil) -> Advertisement? {

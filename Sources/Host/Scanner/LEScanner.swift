@@ -91,12 +91,18 @@ public actor LEScanner {
             var duplicates = LEDuplicateFilter()
             for await packet in packets {
                 guard case .event(let eventPacket) = packet, eventPacket.code == .leMeta,
-                      case .leMeta(let meta)? = try? HCIEvent(packet: eventPacket) else { continue }
+                      let subevent = eventPacket.parameters.first.map(LEMetaSubeventCode.init(rawValue:)) else { continue }
+                // The reports that decode, also when a later one in the same event does not: one
+                // bad report from the controller must not take the good ones with it.
+                let fields = eventPacket.parameters.dropFirst()
                 var updates: [AdvertisementAccumulator.Update] = []
-                switch meta {
-                case .advertisingReport(let event): updates = event.reports.map { accumulator.add($0) }
-                case .extendedAdvertisingReport(let event): updates = event.reports.map { accumulator.add($0) }
-                default: continue
+                switch subevent {
+                case .advertisingReport:
+                    updates = LEMetaEvent.AdvertisingReport.salvaging(fields).reports.map { accumulator.add($0) }
+                case .extendedAdvertisingReport:
+                    updates = LEMetaEvent.ExtendedAdvertisingReport.salvaging(fields).reports.map { accumulator.add($0) }
+                default:
+                    continue
                 }
                 for update in updates {
                     guard update.disposition == .complete || update.disposition == .truncated,

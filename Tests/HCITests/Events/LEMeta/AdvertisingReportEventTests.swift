@@ -67,6 +67,33 @@ struct AdvertisingReportEventTests {
         #expect(writer.bytes == Array(Self.twoReports[1..<14]))
     }
 
+    @Test("salvaging: the reports before a bad one are kept, with the reason decoding stopped")
+    func salvaging() throws {
+        // Whole: the same reports as the event's decoding, no error.
+        let whole = LEMetaEvent.AdvertisingReport.salvaging(Self.twoReports[...])
+        #expect(whole.reports == (try LEMetaEvent.AdvertisingReport(decoding: Self.twoReports)).reports)
+        #expect(whole.error == nil)
+        // The second report's Data_Length (offset 22) says 30, but 8 octets remain: the first is kept.
+        var lying = Self.twoReports
+        lying[22] = 30
+        #expect(throws: BLEDecodingError.self) { _ = try LEMetaEvent.AdvertisingReport(decoding: lying) }
+        let salvaged = LEMetaEvent.AdvertisingReport.salvaging(lying[...])
+        #expect(salvaged.reports.map(\.data) == [hex("02 01 06")])
+        #expect(salvaged.error == .truncated(field: "Data", offset: 23, needed: 30, available: 8))
+        // Octets after the last report: every report kept, the trailing octets named.
+        let trailing = LEMetaEvent.AdvertisingReport.salvaging((Self.twoReports + [0xEE])[...])
+        #expect(trailing.reports.count == 2)
+        #expect(trailing.error == .unexpectedTrailingOctets(offset: 31, count: 1))
+        // Nothing at all: no reports, Num_Reports missing.
+        let empty = LEMetaEvent.AdvertisingReport.salvaging([][...])
+        #expect(empty.reports.isEmpty)
+        #expect(empty.error == .truncated(field: "Num_Reports", offset: 0, needed: 1, available: 0))
+        // Extended reports the same way: the one report, then a second cut inside its Event_Type.
+        let extended = LEMetaEvent.ExtendedAdvertisingReport.salvaging((hex("02") + Self.extendedReport.dropFirst() + hex("13"))[...])
+        #expect(extended.reports.count == 1)
+        #expect(extended.error == .truncated(field: "Event_Type", offset: 39, needed: 2, available: 1))
+    }
+
     static let extendedReport = hex("""
         01                   # Num_Reports 1
         13 80                #   Event_Type 0x8013: legacy ADV_IND, reserved bit 15 set
