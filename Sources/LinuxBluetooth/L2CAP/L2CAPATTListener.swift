@@ -27,9 +27,27 @@ public final class L2CAPATTListener: Sendable {
     /// The centrals as they connect; finishes when the listener closes.
     public let connections: AsyncStream<Connection>
 
+    /// What one accept(2) gave: a connected socket and its peer, or the errno.
+    enum Accepted {
+        case connection(descriptor: Int32, peer: BluetoothAddress, isRandom: Bool)
+        case failed(Int32)
+    }
+
+    /// How long accepting pauses after a resource error (EMFILE, ENFILE, ENOBUFS, ENOMEM): the
+    /// waiting connection stays queued and the socket stays readable, so retrying at once would
+    /// spin. 100 ms.
+    static let resourcePause: DispatchTimeInterval = .milliseconds(100)
+
+    private struct State {
+        var reader: DispatchSourceRead?
+        var isPaused = false
+    }
+
     private let socket: BluetoothSocket
     private let input: AsyncStream<Connection>.Continuation
-    private let state = Mutex<DispatchSourceRead?>(nil)
+    private let accept: @Sendable (Int32) -> Accepted
+    private let queue = DispatchQueue(label: "LinuxBluetooth.L2CAPATTListener")
+    private let state = Mutex(State())
 
     /// Listens on `adapter`'s ATT channel (nil: every adapter).
     ///
@@ -37,9 +55,9 @@ public final class L2CAPATTListener: Sendable {
     ///   kernel require encryption (pairing) before ATT flows.
     /// - Throws: ``LinuxBluetoothError`` from socket, bind, setsockopt or listen (EADDRINUSE when
     ///   another process listens on the ATT channel of that adapter).
-    public init(adapter: BluetoothAddress? = nil, security: L2CAPATTChannel.Security = .low, backlog: Int32 = 8) throws(LinuxBluetoothError) {
+    public convenience init(adapter: BluetoothAddress? = nil, security: L2CAPATTChannel.Security = .low, backlog: Int32 = 8) throws(LinuxBluetoothError) {
         let what = "listening on the ATT channel of \(adapter.map { "\($0)" } ?? "every adapter")"
-        socket = try BluetoothSocket(l2cap: what)
+        let socket = try BluetoothSocket(l2cap: what)
         var local = L2CAPATTChannel.bdaddr(adapter ?? .zero)
         _ = try LinuxBluetoothError.check(cbl_l2cap_bind(socket.descriptor, &local, UInt8(BDADDR_LE_PUBLIC), L2CAPATTChannel.attChannel),
                                           .l2cap(what))
@@ -47,36 +65,77 @@ public final class L2CAPATTListener: Sendable {
             _ = try LinuxBluetoothError.check(cbl_set_security(socket.descriptor, security.rawValue), .l2cap(what))
         }
         _ = try LinuxBluetoothError.check(cbl_listen(socket.descriptor, backlog), .l2cap(what))
+        self.init(listening: socket, accept: Self.acceptL2CAP)
+    }
+
+    /// A listener on `socket`, already listening, accepting with `accept` (tests give a Unix
+    /// socket and their own accept).
+    init(listening socket: BluetoothSocket, accept: @escaping @Sendable (Int32) -> Accepted) {
+        self.socket = socket
+        self.accept = accept
         (connections, input) = AsyncStream.makeStream(of: Connection.self)
-        let queue = DispatchQueue(label: "LinuxBluetooth.L2CAPATTListener")
-        let socket = self.socket, input = self.input
+        let queue = self.queue
         state.withLock { state in
             let reader = DispatchSource.makeReadSource(fileDescriptor: socket.descriptor, queue: queue)
-            reader.setEventHandler { Self.acceptWaiting(on: socket, into: input) }
+            reader.setEventHandler { [weak self] in self?.acceptWaiting() }
             reader.setCancelHandler { socket.close() }
             reader.resume()
-            state = reader
+            state.reader = reader
         }
     }
 
+    /// accept4(2) on an L2CAP socket, with the peer's address and type.
+    private static func acceptL2CAP(_ descriptor: Int32) -> Accepted {
+        var peer = bdaddr_t()
+        var type: UInt8 = 0
+        let fd = cbl_l2cap_accept(descriptor, &peer, &type)
+        guard fd >= 0 else { return .failed(-fd) }
+        return .connection(descriptor: fd, peer: L2CAPATTChannel.address(peer), isRandom: type == UInt8(BDADDR_LE_RANDOM))
+    }
+
     /// Accepts every connection waiting (readiness said there is one).
-    private static func acceptWaiting(on socket: BluetoothSocket, into input: AsyncStream<Connection>.Continuation) {
+    private func acceptWaiting() {
         while true {
-            var peer = bdaddr_t()
-            var type: UInt8 = 0
-            let fd = cbl_l2cap_accept(socket.descriptor, &peer, &type)
-            guard fd >= 0 else { return }            // EAGAIN: none left; other errors: the next event retries
-            input.yield(Connection(bearer: SocketATTBearer(socket: BluetoothSocket(adopting: fd)),
-                                   peer: L2CAPATTChannel.address(peer), peerIsRandom: type == UInt8(BDADDR_LE_RANDOM)))
+            switch accept(socket.descriptor) {
+            case .connection(let fd, let peer, let isRandom):
+                input.yield(Connection(bearer: SocketATTBearer(socket: BluetoothSocket(adopting: fd)), peer: peer, peerIsRandom: isRandom))
+            case .failed(let code) where code == ECONNABORTED || code == EINTR:
+                continue                              // that one went away, or a signal: the next
+            case .failed(let code) where code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM:
+                pause()
+                return
+            case .failed:
+                return                                // EAGAIN: none left (or an error the next readiness retries)
+            }
+        }
+    }
+
+    /// Stops watching readiness for ``resourcePause``, then watches again (a timer, not a poll:
+    /// the readiness source does the waiting once resumed).
+    private func pause() {
+        let paused = state.withLock { state -> Bool in
+            guard let reader = state.reader, !state.isPaused else { return false }
+            reader.suspend()
+            state.isPaused = true
+            return true
+        }
+        guard paused else { return }
+        queue.asyncAfter(deadline: .now() + Self.resourcePause) { [weak self] in
+            self?.state.withLock { state in
+                guard state.isPaused, let reader = state.reader else { return }
+                state.isPaused = false
+                reader.resume()
+            }
         }
     }
 
     /// Stops listening and closes the socket; ``connections`` finishes. Accepted bearers stay open.
     public func close() {
-        let reader = state.withLock { state in
-            defer { state = nil }
-            return state
+        let (reader, wasPaused) = state.withLock { state in
+            defer { state = State() }
+            return (state.reader, state.isPaused)
         }
+        if wasPaused { reader?.resume() }                 // a suspended source never runs its cancel handler
         reader?.cancel()
         input.finish()
     }
