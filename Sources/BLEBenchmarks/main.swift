@@ -37,6 +37,7 @@ results.append(await Bench.measure("extended advertising reports through the acc
     }
     return n
 })
+results.append(try await ScannerBench.reportRate(corpus.extendedReports))
 results.append(await Bench.measure("ATT PDUs decoded", unit: "PDUs/s", operations: corpus.attPDUs.count * 500) {
     var n = 0
     for _ in 0..<500 { for pdu in corpus.attPDUs { if (try? ATTPDU.decode(pdu)) != nil { n &+= 1 } } }
