@@ -25,8 +25,8 @@ enum ServeCommand {
     serve accepts the kernel's Just Works pairing requests from any central itself (encryption
     without MITM protection; its management channel needs CAP_NET_ADMIN), so a central can pair
     to read what needs encryption; numeric comparison is left to another agent (bluetoothd's).
-    --security medium or high makes the kernel require an encrypted (paired) link on every
-    connection; --manufacturer adds Manufacturer Specific Data (e.g. 0xFFFF:0102; up to 27
+    --security medium (or encrypted) or high (or authenticated) makes the kernel require an
+    encrypted (paired) link, authenticated for high, on every connection; --manufacturer adds Manufacturer Specific Data (e.g. 0xFFFF:0102; up to 27
     octets of data). Needs CAP_NET_RAW.
 
     With --bearer stdio, its ATT bearer is standard input and output: each line of input is one ATT
@@ -34,10 +34,32 @@ enum ServeCommand {
     server. ATT_MTU starts at 23. The server answers everything it read and exits when standard input
     ends. --security is what the link offers the server's permission checks, as words: none (the
     default), encrypted, authenticated, authorized, key-size 7...16 (e.g. --security "encrypted
-    key-size 7").
+    key-size 7"); low, medium and high mean none, encrypted and authenticated, as in kernel mode.
 
     --name sets the GAP Device Name (default LinuxBLE).
     """
+
+    /// `--security` in kernel mode: low, medium, high, or the stdio words with the same meaning
+    /// (none, encrypted, authenticated); nil for anything else.
+    static func kernelSecurity(_ word: String) -> L2CAPATTChannel.Security? {
+        switch word {
+        case "low", "none": return .low
+        case "medium", "encrypted": return .medium
+        case "high", "authenticated": return .high
+        default: return nil
+        }
+    }
+
+    /// `--security` with `--bearer stdio`: the permission words, where the kernel-mode levels
+    /// stand for theirs (low: none, medium: encrypted, high: authenticated).
+    static func stdioSecurity(_ text: String) -> String {
+        switch text {
+        case "low": return "none"
+        case "medium": return "encrypted"
+        case "high": return "authenticated"
+        default: return text
+        }
+    }
 
     /// The line for a database that did not load: a file that cannot be read names itself; any
     /// other error is prefixed with the file, as it names a JSON path inside it.
@@ -82,8 +104,8 @@ enum ServeCommand {
         guard let bearer else {
             var options = KernelServe.Options(database: database, name: name)
             if let security {
-                guard let level = L2CAPATTChannel.Security.allCases.first(where: { $0.description == security }) else {
-                    printError("blectl serve: --security takes low, medium or high in kernel mode\n\n\(usage)")
+                guard let level = kernelSecurity(security) else {
+                    printError("blectl serve: --security takes low, medium or high in kernel mode (or none, encrypted, authenticated)\n\n\(usage)")
                     return 2
                 }
                 options.security = level
@@ -112,7 +134,7 @@ enum ServeCommand {
             return 2
         }
         let offered: ATTSecurity
-        do { offered = try PDUScriptRunner.parseSecurity(security ?? "none") } catch {
+        do { offered = try PDUScriptRunner.parseSecurity(security.map(stdioSecurity) ?? "none") } catch {
             printError("blectl serve: --security: \(error)")
             return 2
         }

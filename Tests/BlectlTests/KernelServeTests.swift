@@ -12,9 +12,14 @@ struct KernelServeTests {
 
     @Test("kernel mode's own options: --security low|medium|high, --manufacturer COMPANY:HEX")
     func arguments() throws {
-        let security = try BlectlRun(["serve", "--db", Self.reference, "--security", "none"])
+        let security = try BlectlRun(["serve", "--db", Self.reference, "--security", "authorized"])
         #expect(security.status == 2)
-        #expect(security.error.contains("--security takes low, medium or high in kernel mode"))
+        #expect(security.error.contains("--security takes low, medium or high in kernel mode (or none, encrypted, authenticated)"))
+        // The stdio words with the same meaning are kernel mode's too.
+        #expect(ServeCommand.kernelSecurity("encrypted") == .medium)
+        #expect(ServeCommand.kernelSecurity("authenticated") == .high)
+        #expect(ServeCommand.kernelSecurity("none") == .low)
+        #expect(ServeCommand.kernelSecurity("authorized") == nil)
         let manufacturer = try BlectlRun(["serve", "--db", Self.reference, "--manufacturer", "apple"])
         #expect(manufacturer.status == 2)
         #expect(manufacturer.error.contains("--manufacturer takes COMPANY:HEX"))

@@ -53,6 +53,9 @@ struct ServeCommandTests {
         #expect(plain.lines == ["0108420005"])
         let encrypted = try Self.serve(Self.reference, request, "--security", "encrypted")
         #expect(encrypted.lines == ["0903420001"])
+        // Kernel mode's words mean the same here: medium is encrypted, low is none.
+        #expect(try Self.serve(Self.reference, request, "--security", "medium").lines == ["0903420001"])
+        #expect(try Self.serve(Self.reference, request, "--security", "low").lines == ["0108420005"])
     }
 
     @Test("a line that is not hexadecimal is reported and skipped; the rest is served")
