@@ -33,6 +33,18 @@ struct HCISocketTransportTests {
         await #expect(throws: HCITransportError.closed) { try await transport.send(reset) }
     }
 
+    @Test("a send that meets the kernel's end gone (EPIPE) is closed, not a failure, whoever notices first")
+    func sendAfterPeerClosed() async throws {
+        var fds: [Int32] = [0, 0]
+        let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        try #require(socketpair(AF_UNIX, type, 0, &fds) == 0)
+        let transport = HCISocketTransport(socket: BluetoothSocket(adopting: fds[0]), adapter: 0)
+        Glibc.close(fds[1])                                                       // the kernel's end, at once
+        let reset = try HCIPacket(h4: Hex.decode("01 030c 00")!)
+        await #expect(throws: HCITransportError.closed) { try await transport.send(reset) }
+        await transport.close()
+    }
+
     @Test("opening the raw channel here: the typed error names the adapter and the channel")
     func openHere() {
         do {

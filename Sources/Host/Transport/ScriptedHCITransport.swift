@@ -157,8 +157,13 @@ public final class ScriptedHCITransport: HCITransport {
     /// Ends the stream of packets from the controller, as a controller that goes away: the
     /// reader sees the end and later sends throw ``HCITransportError/closed``.
     public func finish() {
-        state.withLock { $0.closed = true }
+        let waiters = state.withLock { state in
+            state.closed = true
+            defer { state.sentWaiters = [] }
+            return state.sentWaiters.map(\.1)
+        }
         continuation.finish()
+        for waiter in waiters { waiter.resume() }         // nothing more can be sent
     }
 
     /// Closes the transport (as ``finish()``).
@@ -176,12 +181,13 @@ public final class ScriptedHCITransport: HCITransport {
     /// The steps not yet played.
     public var remainingSteps: [Step] { state.withLock { Array($0.steps[$0.next...]) } }
 
-    /// Suspends until the host has sent at least `count` packets in all. Not cancellable: use it
-    /// where the packets are sure to come (a test's time limit bounds it otherwise).
+    /// Suspends until the host has sent at least `count` packets in all, or the transport is
+    /// finished (then fewer may have been sent: check ``sent``). Not cancellable: use it where the
+    /// packets are sure to come (a test's time limit bounds it otherwise).
     public func waitForSent(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = state.withLock { state in
-                guard state.sent.count < count else { return true }
+                guard state.sent.count < count, !state.closed else { return true }
                 state.sentWaiters.append((count, continuation))
                 return false
             }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CBluetoothLinux
 import HCI
 import Host
@@ -54,6 +57,8 @@ public final class HCISocketTransport: HCITransport, Sendable {
     public func send(_ packet: HCIPacket) async throws(HCITransportError) {
         guard !channel.isClosed else { throw .closed }
         do { try await channel.send(packet.h4Encoded, what: "sending an HCI packet to hci\(adapterIndex)") } catch {
+            // Closed meanwhile (by close(), or the adapter went away): that is the end, not a failure.
+            if channel.isClosed || error.code == EPIPE || error.code == EBADF { throw .closed }
             throw .failed(error.description)
         }
     }
