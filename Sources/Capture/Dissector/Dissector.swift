@@ -135,7 +135,11 @@ public struct Dissector: Sendable {
             counts.hciEvents += 1
             let event: HCIEvent
             do { event = try HCIEvent(packet: eventPacket) } catch {
-                packet.content = .malformed(layer: "HCI Event \(eventPacket.code)", reason: error.description, octets: payload)
+                // An advertising report event cut short or lying in a later report still carries
+                // the reports before it: their advertisers count (the line stays malformed).
+                let kept = learnSalvagedReports(eventPacket, packet: packet)
+                let reason = error.description + (kept == 0 ? "" : " (the \(kept) report\(kept == 1 ? "" : "s") before it counted)")
+                packet.content = .malformed(layer: "HCI Event \(eventPacket.code)", reason: reason, octets: payload)
                 return
             }
             let advertising = learn(from: event, packet: packet)
@@ -207,6 +211,32 @@ public struct Dissector: Sendable {
             break
         }
         return []
+    }
+
+    /// The advertisers of the reports that decode in an LE Advertising Report or LE Extended
+    /// Advertising Report event that does not decode as a whole (``SalvagedAdvertisingReports``);
+    /// returns how many reports counted (0 for any other event).
+    mutating func learnSalvagedReports(_ eventPacket: HCIEventPacket, packet: DissectedPacket) -> Int {
+        guard eventPacket.code == .leMeta, let subevent = eventPacket.parameters.first.map(LEMetaSubeventCode.init(rawValue:)) else { return 0 }
+        let fields = eventPacket.parameters.dropFirst()
+        switch subevent {
+        case .advertisingReport:
+            let reports = LEMetaEvent.AdvertisingReport.salvaging(fields).reports
+            for report in reports {
+                _ = seeReport(report.address, report.addressType, eventType: report.eventType.description,
+                              connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data, record: packet.index)
+            }
+            return reports.count
+        case .extendedAdvertisingReport:
+            let reports = LEMetaEvent.ExtendedAdvertisingReport.salvaging(fields).reports
+            for report in reports {
+                _ = seeReport(report.address, report.addressType, eventType: report.eventType.description,
+                              connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data, record: packet.index)
+            }
+            return reports.count
+        default:
+            return 0
+        }
     }
 
     /// Keeps an ended (or evicted) link for the report, up to the limit. A link the report would

@@ -41,6 +41,25 @@ struct MalformedInputTests {
         #expect(dissector.report.malformedCount == 1)
     }
 
+    @Test("an advertising report event with a bad second report: the line is malformed, the first report's advertiser counts")
+    func salvagedAdvertisingReports() throws {
+        var dissector = Dissector()
+        // LE Meta, 26 octets: LE Advertising Report, Num_Reports 2; ADV_IND from public
+        // 00:11:22:33:44:55 with Complete Local Name "HRM" (-60 dBm); then a report whose
+        // Data_Length 0x1f runs past the event's end.
+        let payload = try #require(Hex.decode("3e 1c 02 02 00 00 554433221100 05 0409 48524d c4 00 00 665544332211 1f 0201"))
+        let packet = dissector.dissect(hciRecord(0, .event, payload))
+        guard case let .malformed(_, reason, _) = packet.content else {
+            Issue.record("expected a malformed packet, got \(packet.summary)")
+            return
+        }
+        #expect(reason.hasSuffix("(the 1 report before it counted)"), "\(reason)")
+        let devices = dissector.report.devices
+        #expect(devices.map(\.address) == [BluetoothAddress(0x00_11_22_33_44_55)])
+        #expect(devices.first?.name == "HRM")
+        #expect(dissector.report.malformedCount == 1)
+    }
+
     @Test("an empty record and an unknown H4 packet type are lines, not crashes")
     func emptyAndUnknown() {
         var dissector = Dissector()
