@@ -63,4 +63,18 @@ struct ScanCommandBreaker2Tests {
         #expect(transport.mismatches.isEmpty)
         await flow.close()
     }
+
+    /// Cancelling the duration's timer after the loop woke its `try? await Task.sleep`, which
+    /// then called stop() all the same: when it ran before the check of "asked to stop", a
+    /// controller that went away under a `--duration` scan exited 0 without a word.
+    @Test("a controller that goes away under a --duration scan exits 1 (stopped reporting), every time")
+    func goneUnderDuration() async throws {
+        var statuses: [Int32: Int] = [:]
+        for _ in 0..<300 {
+            let (status, _, flow) = try await Self.scan([], duration: .seconds(60), controllerGoesAway: true)
+            statuses[status, default: 0] += 1
+            await flow.close()
+        }
+        #expect(statuses == [1: 300])
+    }
 }

@@ -90,7 +90,14 @@ enum ScanCommand {
             }
         }
         let interrupt = Interrupt(stop)
-        let timer = duration.map { limit in Task { try? await Task.sleep(for: limit); stop() } }
+        // Only a sleep that ran its course stops the scan: cancelling the timer (below, once the
+        // discoveries ended) must not look like a stop that was asked for.
+        let timer = duration.map { limit in
+            Task {
+                do { try await Task.sleep(for: limit) } catch { return }
+                stop()
+            }
+        }
         for await discovery in discoveries {
             output.line(json ? Self.json(discovery).description : Self.line(discovery))
             output.flush()
