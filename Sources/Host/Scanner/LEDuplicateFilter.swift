@@ -43,7 +43,8 @@ struct LEDuplicateFilter {
     private var passed: [AdvertiserKey: (content: Content, order: UInt64)] = [:]
     /// Every admission in order, oldest first from `head`; an entry whose order no longer matches
     /// `passed` is stale (the advertiser passed again later) and is skipped. Compacted when the
-    /// stale ones outnumber the live, so eviction stays O(1) amortized and memory O(capacity).
+    /// log (consumed entries included) passes twice the capacity: at most `capacity` entries are
+    /// live, so eviction stays O(1) amortized and memory O(capacity).
     private var admissions: [(key: AdvertiserKey, order: UInt64)] = []
     private var head = 0
     private var counter: UInt64 = 0
@@ -60,7 +61,9 @@ struct LEDuplicateFilter {
         counter &+= 1
         passed[advertisement.key] = (content, counter)
         admissions.append((advertisement.key, counter))
-        if admissions.count - head > 2 * capacity { compact() }
+        // The whole log counts, the consumed prefix before `head` too: when every admission
+        // evicts one, the live part stays at capacity while the prefix grows without end.
+        if admissions.count > 2 * capacity { compact() }
         return true
     }
 
@@ -75,6 +78,10 @@ struct LEDuplicateFilter {
             }
         }
     }
+
+    /// The entries in the admission log, consumed and stale ones included (tests check the
+    /// memory bound with it).
+    var admissionLogCount: Int { admissions.count }
 
     /// Drops the consumed and stale admissions.
     private mutating func compact() {

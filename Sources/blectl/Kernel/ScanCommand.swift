@@ -65,13 +65,39 @@ enum ScanCommand {
             printError("blectl scan: \(error)")
             return 1
         }
-        let stopped = Mutex(false)        // whether the scan ends because it was asked to
+        let status = await report(discoveries, scanner: scanner, duration: duration, json: json, hci: context.hci, output: &output)
+        await session.close()
+        return status
+    }
+
+    /// Prints `discoveries` until Ctrl-C (or SIGTERM), `duration`, a closed output, or the end of
+    /// the stream on its own (the raw channel closed under the scan: exit 1); then stops the scan.
+    ///
+    /// - Returns: the exit status: 1 when the scan stopped reporting or could not be stopped.
+    static func report(_ discoveries: AsyncStream<LEDiscovery>, scanner: LEScanner, duration: Duration?, json: Bool,
+                       hci: UInt16, output: inout OutputBuffer) async -> Int32 {
+        // Ctrl-C or the duration stops the scan from a task of its own; the scan is over only
+        // once that task has the controller's answer to the disable (Core v5.4, Vol 4, Part E,
+        // 7.8.11, 7.8.65), which may be an error: the stream of discoveries finishes before it.
+        let stopping = Mutex<Task<LEScannerError?, Never>?>(nil)
         let stop: @Sendable () -> Void = {
-            stopped.withLock { $0 = true }
-            Task { try? await scanner.stop() }
+            stopping.withLock { task in
+                guard task == nil else { return }
+                task = Task {
+                    do throws(LEScannerError) { try await scanner.stop() } catch { return error }
+                    return nil
+                }
+            }
         }
         let interrupt = Interrupt(stop)
-        let timer = duration.map { limit in Task { try? await Task.sleep(for: limit); stop() } }
+        // Only a sleep that ran its course stops the scan: cancelling the timer (below, once the
+        // discoveries ended) must not look like a stop that was asked for.
+        let timer = duration.map { limit in
+            Task {
+                do { try await Task.sleep(for: limit) } catch { return }
+                stop()
+            }
+        }
         for await discovery in discoveries {
             output.line(json ? Self.json(discovery).description : Self.line(discovery))
             output.flush()
@@ -79,19 +105,23 @@ enum ScanCommand {
         }
         timer?.cancel()
         interrupt.stop()
-        if !output.isClosed, !stopped.withLock({ $0 }) {
+        let asked = stopping.withLock { $0 }
+        if !output.isClosed, asked == nil {
             // The discoveries ended on their own: the raw channel closed under the scan.
-            await session.close()
-            printError("blectl scan: hci\(context.hci) stopped reporting (the adapter went away, was reset or powered off)")
+            printError("blectl scan: hci\(hci) stopped reporting (the adapter went away, was reset or powered off)")
             return 1
         }
-        var status: Int32 = 0
-        do { try await scanner.stop() } catch {
-            printError("blectl scan: stopping the scan: \(error)")
-            status = 1
+        let failure: LEScannerError?
+        if let asked {
+            failure = await asked.value
+        } else {
+            do throws(LEScannerError) { try await scanner.stop(); failure = nil } catch { failure = error }
         }
-        await session.close()
-        return status
+        if let failure {
+            printError("blectl scan: stopping the scan: \(failure)")
+            return 1
+        }
+        return 0
     }
 
     /// "00:AA:01:00:00:00 (public) -55 dBm "LinuxBLE" connectable services 180F, A5F2...".
