@@ -7,20 +7,12 @@ import BLECore
 /// ManagementTests).
 @Suite("Management channel: Just Works agent lifetime (breaker 4)", .timeLimit(.minutes(1)))
 struct PairingAgentBreaker2Tests {
-    /// ``JustWorksPairingAgent/stop()`` says the channel stays open for its owner; but stopping
-    /// cancels the task iterating ``ManagementChannel/events``, and cancelling an AsyncStream's
-    /// iteration terminates the stream for good: a second agent on the same, still open channel
-    /// never sees a request, and the kernel's SMP waits out its 30 s timeout (Core v5.4, Vol 3,
-    /// Part H, 3.4).
-    ///
-    /// Proposed fix (not small: an API choice for the lead): the channel keeps one continuation
-    /// per subscriber under a Mutex, `nonisolated func events() -> AsyncStream<...>` registers one
-    /// (bufferingNewest(64)) and its onTermination removes it; receive(_:) yields to each and
-    /// close() finishes each. The agent subscribes in its init, before its task starts, so no
-    /// request is missed between init and the first next(). Until then, document on stop() that
-    /// the channel's events end with it: one agent per channel.
-    @Test("a second agent on a channel whose first agent stopped answers the Just Works request",
-          .disabled("stop() terminates ManagementChannel.events for good; needs per-subscriber event streams (see the doc comment)"))
+    /// ``JustWorksPairingAgent/stop()`` leaves the channel open for its owner; stopping cancelled
+    /// the task iterating the channel's one events stream, and cancelling an AsyncStream's
+    /// iteration ends the stream for good: a second agent on the same, still open channel never
+    /// saw a request, and the kernel's SMP waited out its 30 s timeout (Core v5.4, Vol 3, Part H,
+    /// 3.4). Each agent now subscribes to ``ManagementChannel/events()`` on its own.
+    @Test("a second agent on a channel whose first agent stopped answers the Just Works request")
     func secondAgentAfterStop() async throws {
         let (channel, kernel) = try ManagementTests.channel()
         let first = JustWorksPairingAgent(channel: channel, index: 0)

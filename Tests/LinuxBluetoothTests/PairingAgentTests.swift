@@ -47,6 +47,27 @@ struct PairingAgentTests {
         #expect(ManagementCommand.userConfirmationReply(Self.hci1).name == "User Confirmation Reply for 00:AA:01:01:00:01 (LE public)")
     }
 
+    @Test("events(): each subscriber gets every event; ending one leaves the others; close finishes all, and later ones at once")
+    func eventSubscribers() async throws {
+        let (channel, end) = try ManagementTests.channel()
+        let kernel = end
+        var first = channel.events().makeAsyncIterator()
+        var second = channel.events().makeAsyncIterator()
+        let dropped = Task { for await _ in channel.events() {} }      // a subscriber that goes away
+        dropped.cancel()
+        _ = await dropped.value
+        try await kernel.reply(ManagementPacket(code: 0x0006, controllerIndex: 2, parameters: [0x81, 0x02, 0, 0]))   // New Settings, hci2
+        let settings = ManagementEvent.newSettings([.powered, .brEDR, .lowEnergy])
+        #expect(await first.next().map { [$0.controllerIndex] } == [2])
+        #expect(await second.next()?.event == settings)
+        await channel.close()
+        #expect(await first.next() == nil)
+        #expect(await second.next() == nil)
+        var late = channel.events().makeAsyncIterator()
+        #expect(await late.next() == nil, "a subscriber after close is finished at once")
+        await kernel.end.close()
+    }
+
     @Test("which requests the agent accepts: Just Works, LE, the peer asked for")
     func accepts() {
         let random = ManagementAddress(address: BluetoothAddress(0xC0_00_00_00_00_01), addressType: ManagementAddress.leRandom)

@@ -20,8 +20,9 @@ import BLECore
 public final class JustWorksPairingAgent: Sendable {
     private let task: Task<Void, Never>
 
-    /// Starts answering. The agent reads `channel`'s ``ManagementChannel/events`` (their one
-    /// reader) until ``stop()`` or until the channel closes.
+    /// Starts answering. The agent subscribes to `channel`'s ``ManagementChannel/events()`` and
+    /// reads them until ``stop()`` or until the channel closes; other subscribers (another agent
+    /// after this one stops) are not affected.
     ///
     /// - Parameters:
     ///   - channel: an open management channel; the agent sends its replies through it.
@@ -31,8 +32,9 @@ public final class JustWorksPairingAgent: Sendable {
     ///     reply, the error (for a log line). Must not block.
     public init(channel: ManagementChannel, index: UInt16, peer: BluetoothAddress? = nil,
                 answered: @escaping @Sendable (ManagementAddress, ManagementError?) -> Void = { _, _ in }) {
+        let events = channel.events()          // subscribed now, so no request is missed before the task runs
         task = Task {
-            for await (controller, event) in channel.events {
+            for await (controller, event) in events {
                 guard controller == index, case .userConfirmationRequest(let request) = event,
                       Self.accepts(request, from: peer) else { continue }
                 do throws(ManagementError) {

@@ -46,11 +46,16 @@ public enum ManagementError: Error, Hashable, Sendable, CustomStringConvertible 
 /// opcode and controller index (Linux, BlueZ doc/mgmt-api.txt).
 public actor ManagementChannel {
     private let channel: MessageSocket
-    /// The events that answer no command (New Settings, User Confirmation Request, ...), with
-    /// the index of the controller they are about, in order. Keeps the newest 64 when nobody
-    /// reads; finishes when the channel closes. One reader.
-    public nonisolated let events: AsyncStream<(controllerIndex: UInt16, event: ManagementEvent)>
-    private let eventsInput: AsyncStream<(controllerIndex: UInt16, event: ManagementEvent)>.Continuation
+    /// One event that answers no command, with the index of the controller it is about.
+    public typealias IndexedEvent = (controllerIndex: UInt16, event: ManagementEvent)
+
+    /// The subscribers of ``events()``, and whether the channel has closed (then new ones start finished).
+    private struct Subscribers {
+        var continuations: [UInt64: AsyncStream<IndexedEvent>.Continuation] = [:]
+        var lastID: UInt64 = 0
+        var isClosed = false
+    }
+    private nonisolated let subscribers = Mutex(Subscribers())
     /// How the outstanding command ended.
     private enum Outcome {
         case returned([UInt8])
@@ -95,8 +100,6 @@ public actor ManagementChannel {
     /// A channel on `socket`, already bound (tests give one end of a socket pair).
     init(socket: BluetoothSocket) {
         channel = MessageSocket(socket, receiveCapacity: 1024, label: "LinuxBluetooth.ManagementChannel")
-        (events, eventsInput) = AsyncStream.makeStream(of: (controllerIndex: UInt16, event: ManagementEvent).self,
-                                                       bufferingPolicy: .bufferingNewest(64))
         let messages = channel.messages
         Task { [weak self] in
             for await message in messages {
@@ -179,7 +182,35 @@ public actor ManagementChannel {
         isClosed = true
         channel.close()
         finish(.closed)
-        eventsInput.finish()
+        let continuations = subscribers.withLock { subscribers in
+            subscribers.isClosed = true
+            defer { subscribers.continuations = [:] }
+            return Array(subscribers.continuations.values)
+        }
+        for continuation in continuations { continuation.finish() }
+    }
+
+    /// A new stream of the events that answer no command (New Settings, User Confirmation
+    /// Request, ...) with the index of the controller they are about, from now on, in order. Each
+    /// call is a subscriber of its own: ending one (its reader stops or is cancelled) leaves the
+    /// others. Keeps the newest 64 while its reader lags; finishes when the channel closes (at
+    /// once after).
+    public nonisolated func events() -> AsyncStream<IndexedEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: IndexedEvent.self, bufferingPolicy: .bufferingNewest(64))
+        let id: UInt64? = subscribers.withLock { subscribers in
+            guard !subscribers.isClosed else { return nil }
+            subscribers.lastID &+= 1
+            subscribers.continuations[subscribers.lastID] = continuation
+            return subscribers.lastID
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.subscribers.withLock { _ = $0.continuations.removeValue(forKey: id) }
+        }
+        return stream
     }
 
     private func receive(_ packet: ManagementPacket) {
@@ -190,7 +221,8 @@ public actor ManagementChannel {
         switch event {
         case .commandComplete, .commandStatus: break
         default:
-            eventsInput.yield((packet.controllerIndex, event))
+            let continuations = subscribers.withLock { Array($0.continuations.values) }
+            for continuation in continuations { continuation.yield((packet.controllerIndex, event)) }
             return
         }
         guard let current = pending, packet.controllerIndex == current.index else { return }
