@@ -11,9 +11,7 @@ import Host
 struct HCISocketTransportTests {
     @Test("commands go out with their H4 type; events come in decoded; a message that does not decode is skipped")
     func packets() async throws {
-        var fds: [Int32] = [0, 0]
-        let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        try #require(socketpair(AF_UNIX, type, 0, &fds) == 0)
+        let fds = try seqpacketPair()
         let transport = HCISocketTransport(socket: BluetoothSocket(adopting: fds[0]), adapter: 0)
         let kernel = MessageSocket(BluetoothSocket(adopting: fds[1]), receiveCapacity: 1024, label: "test")
         var fromTransport = kernel.messages.makeAsyncIterator()
@@ -35,9 +33,7 @@ struct HCISocketTransportTests {
 
     @Test("a send that meets the kernel's end gone (EPIPE) is closed, not a failure, whoever notices first")
     func sendAfterPeerClosed() async throws {
-        var fds: [Int32] = [0, 0]
-        let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        try #require(socketpair(AF_UNIX, type, 0, &fds) == 0)
+        let fds = try seqpacketPair()
         let transport = HCISocketTransport(socket: BluetoothSocket(adopting: fds[0]), adapter: 0)
         Glibc.close(fds[1])                                                       // the kernel's end, at once
         let reset = try HCIPacket(h4: Hex.decode("01 030c 00")!)

@@ -20,9 +20,7 @@ struct ManagementChannelBreakerTests {
     /// timed out (about a third of the runs on two cores; 20 runs here).
     @Test("the answer to a command is kept even when it arrives before the caller starts waiting", arguments: 0..<20)
     func answerBeforeWaiting(run: Int) async throws {
-        var fds: [Int32] = [0, 0]
-        let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        try #require(socketpair(AF_UNIX, type, 0, &fds) == 0)
+        let fds = try seqpacketPair()
         let (channelEnd, kernelEnd) = (fds[0], fds[1])
         // Created at high priority: its reader task inherits it.
         let channel = await Task(priority: .high) { ManagementChannel(socket: BluetoothSocket(adopting: channelEnd)) }.value

@@ -71,9 +71,7 @@ struct ManagementTests {
     }
 
     static func channel() throws -> (ManagementChannel, Kernel) {
-        var fds: [Int32] = [0, 0]
-        let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        try #require(socketpair(AF_UNIX, type, 0, &fds) == 0)
+        let fds = try seqpacketPair()
         return (ManagementChannel(socket: BluetoothSocket(adopting: fds[0])),
                 Kernel(SocketATTBearer(socket: BluetoothSocket(adopting: fds[1]))))
     }

@@ -29,9 +29,7 @@ struct MessageSocketBreakerTests {
 
     @Test("the raw HCI transport skips a zero-length message and goes on")
     func zeroLengthHCI() async throws {
-        var fds: [Int32] = [0, 0]
-        let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        try #require(socketpair(AF_UNIX, type, 0, &fds) == 0)
+        let fds = try seqpacketPair()
         let transport = HCISocketTransport(socket: BluetoothSocket(adopting: fds[0]), adapter: 0)
         let kernel = MessageSocket(BluetoothSocket(adopting: fds[1]), receiveCapacity: 1024, label: "test")
         try await kernel.send([], what: "an empty message")
@@ -44,9 +42,7 @@ struct MessageSocketBreakerTests {
 
     @Test("an empty message, a PDU and the peer's close, all queued before reading: the PDU still arrives, then the end")
     func zeroLengthThenClose() async throws {
-        var fds: [Int32] = [0, 0]
-        let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        try #require(socketpair(AF_UNIX, type, 0, &fds) == 0)
+        let fds = try seqpacketPair()
         let pdu: [UInt8] = [0x1b, 0x03, 0x00, 0x64]           // ATT_HANDLE_VALUE_NTF, handle 0x0003, value 0x64
         #expect(send(fds[1], nil, 0, 0) == 0)
         #expect(pdu.withUnsafeBytes { send(fds[1], $0.baseAddress, $0.count, 0) } == 4)

@@ -114,9 +114,7 @@ struct PairingAgentTests {
     /// Here the channel's send is held up on a full socket while the answer arrives.
     @Test("an answer that arrives while the command is still being sent is kept")
     func answerBeforeWaiting() async throws {
-        var fds: [Int32] = [0, 0]
-        let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        try #require(socketpair(AF_UNIX, type, 0, &fds) == 0)
+        let fds = try seqpacketPair()
         defer { close(fds[1]) }
         // Fill the channel's direction until the socket refuses more (EAGAIN): its next send waits.
         let filler = [UInt8](repeating: 0, count: 512)

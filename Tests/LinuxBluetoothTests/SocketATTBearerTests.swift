@@ -12,9 +12,7 @@ import GATT
 @Suite("SocketATTBearer", .timeLimit(.minutes(1)))
 struct SocketATTBearerTests {
     static func pair(maximumMTU: UInt16 = 517) throws -> (SocketATTBearer, SocketATTBearer) {
-        var fds: [Int32] = [0, 0]
-        let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        try #require(socketpair(AF_UNIX, type, 0, &fds) == 0)
+        let fds = try seqpacketPair()
         return (SocketATTBearer(socket: BluetoothSocket(adopting: fds[0]), maximumMTU: maximumMTU),
                 SocketATTBearer(socket: BluetoothSocket(adopting: fds[1]), maximumMTU: maximumMTU))
     }

@@ -7,9 +7,7 @@ import Testing
 struct SocketReadinessBreakerTests {
     /// A connected socket pair whose first end is writable at once.
     static func writableDescriptor() throws -> (Int32, Int32) {
-        var fds: [Int32] = [0, 0]
-        let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        try #require(socketpair(AF_UNIX, type, 0, &fds) == 0)
+        let fds = try seqpacketPair()
         return (fds[0], fds[1])
     }
 

@@ -219,24 +219,25 @@ public struct Dissector: Sendable {
     mutating func learnSalvagedReports(_ eventPacket: HCIEventPacket, packet: DissectedPacket) -> Int {
         guard eventPacket.code == .leMeta, let subevent = eventPacket.parameters.first.map(LEMetaSubeventCode.init(rawValue:)) else { return 0 }
         let fields = eventPacket.parameters.dropFirst()
+        typealias Report = (address: BluetoothAddress, type: LEAddressType, eventType: String, connectable: Bool, rssi: Int8, data: [UInt8])
+        let reports: [Report]
         switch subevent {
         case .advertisingReport:
-            let reports = LEMetaEvent.AdvertisingReport.salvaging(fields).reports
-            for report in reports {
-                _ = seeReport(report.address, report.addressType, eventType: report.eventType.description,
-                              connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data, record: packet.index)
+            reports = LEMetaEvent.AdvertisingReport.salvaging(fields).reports.map {
+                ($0.address, $0.addressType, $0.eventType.description, $0.eventType.isConnectable, $0.rssi, $0.data)
             }
-            return reports.count
         case .extendedAdvertisingReport:
-            let reports = LEMetaEvent.ExtendedAdvertisingReport.salvaging(fields).reports
-            for report in reports {
-                _ = seeReport(report.address, report.addressType, eventType: report.eventType.description,
-                              connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data, record: packet.index)
+            reports = LEMetaEvent.ExtendedAdvertisingReport.salvaging(fields).reports.map {
+                ($0.address, $0.addressType, $0.eventType.description, $0.eventType.isConnectable, $0.rssi, $0.data)
             }
-            return reports.count
         default:
             return 0
         }
+        for report in reports {
+            _ = seeReport(report.address, report.type, eventType: report.eventType, connectable: report.connectable,
+                          rssi: report.rssi, data: report.data, record: packet.index)
+        }
+        return reports.count
     }
 
     /// Keeps an ended (or evicted) link for the report, up to the limit. A link the report would
