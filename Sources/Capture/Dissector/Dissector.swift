@@ -181,17 +181,9 @@ public struct Dissector: Sendable {
                 openLink(controller: controller, handle: c.connectionHandle, record: packet.index,
                          peer: c.peerAddress, peerType: c.peerAddressType, role: c.role.description)
             case .advertisingReport(let e):
-                return e.reports.map { report in
-                    seeReport(report.address, report.addressType, eventType: report.eventType.description,
-                              connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data,
-                              record: packet.index)
-                }
+                return e.reports.map { see($0, record: packet.index) }
             case .extendedAdvertisingReport(let e):
-                return e.reports.map { report in
-                    seeReport(report.address, report.addressType, eventType: report.eventType.description,
-                              connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data,
-                              record: packet.index)
-                }
+                return e.reports.map { see($0, record: packet.index) }
             default:
                 break
             }
@@ -219,25 +211,18 @@ public struct Dissector: Sendable {
     mutating func learnSalvagedReports(_ eventPacket: HCIEventPacket, packet: DissectedPacket) -> Int {
         guard eventPacket.code == .leMeta, let subevent = eventPacket.parameters.first.map(LEMetaSubeventCode.init(rawValue:)) else { return 0 }
         let fields = eventPacket.parameters.dropFirst()
-        typealias Report = (address: BluetoothAddress, type: LEAddressType, eventType: String, connectable: Bool, rssi: Int8, data: [UInt8])
-        let reports: [Report]
         switch subevent {
         case .advertisingReport:
-            reports = LEMetaEvent.AdvertisingReport.salvaging(fields).reports.map {
-                ($0.address, $0.addressType, $0.eventType.description, $0.eventType.isConnectable, $0.rssi, $0.data)
-            }
+            let reports = LEMetaEvent.AdvertisingReport.salvaging(fields).reports
+            for report in reports { _ = see(report, record: packet.index) }
+            return reports.count
         case .extendedAdvertisingReport:
-            reports = LEMetaEvent.ExtendedAdvertisingReport.salvaging(fields).reports.map {
-                ($0.address, $0.addressType, $0.eventType.description, $0.eventType.isConnectable, $0.rssi, $0.data)
-            }
+            let reports = LEMetaEvent.ExtendedAdvertisingReport.salvaging(fields).reports
+            for report in reports { _ = see(report, record: packet.index) }
+            return reports.count
         default:
             return 0
         }
-        for report in reports {
-            _ = seeReport(report.address, report.type, eventType: report.eventType, connectable: report.connectable,
-                          rssi: report.rssi, data: report.data, record: packet.index)
-        }
-        return reports.count
     }
 
     /// Keeps an ended (or evicted) link for the report, up to the limit. A link the report would
@@ -260,6 +245,18 @@ public struct Dissector: Sendable {
         if devices[peer] == nil {
             devices.update(peer, default: SeenDevice(address: peer, addressType: peerType.description, firstRecord: record)) { _ in }
         }
+    }
+
+    /// Records a legacy advertising report's advertiser (see ``seeReport``).
+    mutating func see(_ report: LEAdvertisingReport, record: Int) -> AdvertisingSummary {
+        seeReport(report.address, report.addressType, eventType: report.eventType.description,
+                  connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data, record: record)
+    }
+
+    /// Records an extended advertising report's advertiser (see ``seeReport``).
+    mutating func see(_ report: LEExtendedAdvertisingReport, record: Int) -> AdvertisingSummary {
+        seeReport(report.address, report.addressType, eventType: report.eventType.description,
+                  connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data, record: record)
     }
 
     /// Records one advertising report's advertiser and returns the report, decoded, for the line.
