@@ -74,6 +74,18 @@ public enum HCICommandValue: Hashable, Sendable, CustomStringConvertible {
     case leSetPHY(HCILESetPHY)
     /// HCI_LE_Long_Term_Key_Request_Reply, opcode 0x201A.
     case leLongTermKeyRequestReply(HCILELongTermKeyRequestReply)
+    /// HCI_Read_Buffer_Size, opcode 0x1005.
+    case readBufferSize(HCIReadBufferSize)
+    /// HCI_Read_RSSI, opcode 0x1405.
+    case readRSSI(HCIReadRSSI)
+    /// HCI_LE_Read_Filter_Accept_List_Size, opcode 0x200F.
+    case leReadFilterAcceptListSize(HCILEReadFilterAcceptListSize)
+    /// HCI_LE_Clear_Filter_Accept_List, opcode 0x2010.
+    case leClearFilterAcceptList(HCILEClearFilterAcceptList)
+    /// HCI_LE_Add_Device_To_Filter_Accept_List, opcode 0x2011.
+    case leAddDeviceToFilterAcceptList(HCILEAddDeviceToFilterAcceptList)
+    /// HCI_LE_Remove_Device_From_Filter_Accept_List, opcode 0x2012.
+    case leRemoveDeviceFromFilterAcceptList(HCILERemoveDeviceFromFilterAcceptList)
     /// A command this package does not decode, as received.
     case unknown(HCICommandPacket)
 
@@ -118,6 +130,12 @@ public enum HCICommandValue: Hashable, Sendable, CustomStringConvertible {
         case .leReadPHY: self = .leReadPHY(try .init(packet: p))
         case .leSetPHY: self = .leSetPHY(try .init(packet: p))
         case .leLongTermKeyRequestReply: self = .leLongTermKeyRequestReply(try .init(packet: p))
+        case .readBufferSize: self = .readBufferSize(try .init(packet: p))
+        case .readRSSI: self = .readRSSI(try .init(packet: p))
+        case .leReadFilterAcceptListSize: self = .leReadFilterAcceptListSize(try .init(packet: p))
+        case .leClearFilterAcceptList: self = .leClearFilterAcceptList(try .init(packet: p))
+        case .leAddDeviceToFilterAcceptList: self = .leAddDeviceToFilterAcceptList(try .init(packet: p))
+        case .leRemoveDeviceFromFilterAcceptList: self = .leRemoveDeviceFromFilterAcceptList(try .init(packet: p))
         default: self = .unknown(packet)
         }
     }
@@ -172,6 +190,12 @@ public enum HCICommandValue: Hashable, Sendable, CustomStringConvertible {
         case .leReadPHY(let c): return c
         case .leSetPHY(let c): return c
         case .leLongTermKeyRequestReply(let c): return c
+        case .readBufferSize(let c): return c
+        case .readRSSI(let c): return c
+        case .leReadFilterAcceptListSize(let c): return c
+        case .leClearFilterAcceptList(let c): return c
+        case .leAddDeviceToFilterAcceptList(let c): return c
+        case .leRemoveDeviceFromFilterAcceptList(let c): return c
         case .unknown: return nil
         }
     }
@@ -228,6 +252,12 @@ public enum HCICommandValue: Hashable, Sendable, CustomStringConvertible {
         case .leReadPHY: return HCILEReadPHY.self
         case .leSetPHY: return HCILESetPHY.self
         case .leLongTermKeyRequestReply: return HCILELongTermKeyRequestReply.self
+        case .readBufferSize: return HCIReadBufferSize.self
+        case .readRSSI: return HCIReadRSSI.self
+        case .leReadFilterAcceptListSize: return HCILEReadFilterAcceptListSize.self
+        case .leClearFilterAcceptList: return HCILEClearFilterAcceptList.self
+        case .leAddDeviceToFilterAcceptList: return HCILEAddDeviceToFilterAcceptList.self
+        case .leRemoveDeviceFromFilterAcceptList: return HCILERemoveDeviceFromFilterAcceptList.self
         default: return nil
         }
     }
