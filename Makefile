@@ -22,7 +22,7 @@ BLUETOOTH_SIG_VERSION := 0.6.0
 PYYAML_VERSION        := 6.0.2
 VENV                  := $(BUILD)/venv
 
-.PHONY: all deps build run test bench static install kernel-deps kernel-test assigned-numbers demo-capture clean
+.PHONY: all deps build run test bench static install kernel-deps kernel-pins-test kernel-test assigned-numbers demo-capture clean
 
 all: build
 
@@ -72,7 +72,7 @@ install: static
 KERNEL_DEB_PACKAGES := qemu-system-x86 busybox-static cpio kmod xz-utils gcc
 KERNEL_BUILD        := $(BUILD)/kernel
 KERNEL_GUEST        := $(KERNEL_BUILD)/guest/initrd.img
-KERNEL_GUEST_INPUTS := Tests/Kernel/build-guest.sh Tests/Kernel/guest-packages.txt \
+KERNEL_GUEST_INPUTS := Tests/Kernel/build-guest.sh Tests/Kernel/resolve-pins.sh Tests/Kernel/guest-packages.txt \
                        Tests/Kernel/guest/init Tests/Kernel/guest/pairing-agent.c
 SCENARIOS           ?=
 
@@ -89,7 +89,12 @@ kernel-deps: deps
 $(KERNEL_GUEST): $(KERNEL_GUEST_INPUTS) | kernel-deps
 	Tests/Kernel/build-guest.sh $(KERNEL_BUILD)
 
-kernel-test: kernel-deps static $(KERNEL_GUEST)
+# A pin the archive no longer serves falls back to its current version (resolve-pins.sh); the test
+# proves that on pins that never existed, before the guest is built.
+kernel-pins-test: kernel-deps
+	Tests/Kernel/resolve-pins-test.sh
+
+kernel-test: kernel-deps kernel-pins-test static $(KERNEL_GUEST)
 	BLECTL=$(STATIC_BUILD)/release/blectl Tests/Kernel/kernel-test.sh $(SCENARIOS)
 
 # Regenerates Sources/BLECore/AssignedNumbers/AssignedNumbersTables.swift from the pinned wheel.

@@ -4,7 +4,8 @@
 # usage: Tests/Kernel/build-guest.sh [KERNEL_BUILD_DIR]      (default: .build/kernel)
 #
 # Writes, under KERNEL_BUILD_DIR (nothing outside it, nothing into the host's /):
-#   debs/              the .debs of guest-packages.txt (apt-get download, cached)
+#   debs/              the .debs of guest-packages.txt (apt-get download, cached); a pin the
+#                      archive no longer serves falls back to its current version (resolve-pins.sh)
 #   extract/           those .debs unpacked with dpkg -x (redone when the pins change)
 #   stage/initramfs/   the initramfs tree
 #   guest/vmlinuz      the Debian kernel as shipped (bzImage)
@@ -12,10 +13,11 @@
 #                      under TCG, nothing to decompress)
 #   guest/initrd.img   busybox initramfs: BlueZ's tools and their libraries, bash, the Bluetooth
 #                      and 9p kernel modules, /init (guest/init) and pairing-agent
+#   guest/PACKAGES     the name=version list the guest was built from (kernel-test.sh logs it)
 #
 # Host tools: apt-get, dpkg, kmod (depmod, modprobe), cpio, xz, gcc and libbluetooth-dev
-# (`make kernel-test` installs them). Adapted from the team's VM rig (../shared/vm-rig,
-# build-initramfs.sh); the pitfall numbers below are the rig README's.
+# (`make kernel-test` installs them). Adapted from the team's VM rig; the pitfall numbers below
+# are those of Tests/Kernel/README.md, "Pitfalls".
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -29,8 +31,8 @@ STAGE=$KB/stage/initramfs
 OUT=$KB/guest
 PINS=$HERE/guest-packages.txt
 
-# name=version pins, comments and blank lines dropped.
-PIN_LIST=$(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$PINS")
+# name=version of each pin, or of what the archive serves now where the pin is gone.
+PIN_LIST=$("$HERE/resolve-pins.sh" "$PINS")
 KPKG=$(printf '%s\n' "$PIN_LIST" | sed -n 's/^\(linux-image-[0-9][^=]*\)=.*/\1/p' | head -1)
 [ -n "$KPKG" ] || { echo "build-guest: no linux-image-<version> pin in $PINS" >&2; exit 2; }
 KVER=${KPKG#linux-image-}
@@ -66,12 +68,28 @@ mkdir -p "$DEBS" "$OUT"
 deb_file() { local n=${1%%=*} v=${1#*=}; ls "$DEBS/${n}_${v//:/%3a}_"*.deb 2>/dev/null | head -1; }
 need=()
 for p in $PIN_LIST; do [ -n "$(deb_file "$p")" ] || need+=("$p"); done
+download() {
+  echo "== apt-get download $*"
+  (cd "$DEBS" && apt-get download "$@" 2>&1 | { grep -v 'unsandboxed' || true; })
+}
 if [ ${#need[@]} -gt 0 ]; then
-  echo "== apt-get download ${need[*]}"
-  (cd "$DEBS" && apt-get download "${need[@]}" 2>&1 | { grep -v 'unsandboxed' || true; })
-  for p in "${need[@]}"; do
-    [ -n "$(deb_file "$p")" ] || { echo "build-guest: $p was not downloaded (is the pin still in the archive? apt-cache madison ${p%%=*})" >&2; exit 1; }
-  done
+  download "${need[@]}"
+  left=()
+  for p in "${need[@]}"; do [ -n "$(deb_file "$p")" ] || left+=("$p"); done
+  if [ ${#left[@]} -gt 0 ]; then
+    # The lists promised a version the archive no longer has: refresh them and resolve again.
+    echo "== not downloaded: ${left[*]}; apt-get update, then resolving the pins again"
+    $([ "$(id -u)" = 0 ] || echo sudo) apt-get update -qq || true
+    PIN_LIST=$("$HERE/resolve-pins.sh" "$PINS")
+    KPKG=$(printf '%s\n' "$PIN_LIST" | sed -n 's/^\(linux-image-[0-9][^=]*\)=.*/\1/p' | head -1)
+    KVER=${KPKG#linux-image-}
+    need=()
+    for p in $PIN_LIST; do [ -n "$(deb_file "$p")" ] || need+=("$p"); done
+    [ ${#need[@]} -eq 0 ] || download "${need[@]}"
+    for p in "${need[@]}"; do
+      [ -n "$(deb_file "$p")" ] || { echo "build-guest: $p was not downloaded (apt-cache madison ${p%%=*})" >&2; exit 1; }
+    done
+  fi
 fi
 
 # 2. unpack: a fresh tree whenever the pins change, so no file of an old version lingers
@@ -175,12 +193,14 @@ if [ ! -f "$OUT/vmlinux" ] || [ "$OUT/vmlinuz" -nt "$OUT/vmlinux" ] || [ "$(cat 
   fi
 fi
 echo "$KPKG" > "$OUT/KERNEL"
+printf '%s\n' "$PIN_LIST" > "$OUT/PACKAGES"
 
 # 5. pack (uncompressed: the fastest to load, and compression saved nothing measurable)
 (cd "$STAGE" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --quiet --owner=0:0) > "$OUT/initrd.img.tmp"
 mv "$OUT/initrd.img.tmp" "$OUT/initrd.img"
 
 t3=$(ts)
+echo "== guest packages: $(printf '%s\n' "$PIN_LIST" | tr '\n' ' ')"
 printf '== guest: kernel %s; initrd %s (%d files)\n' "$KVER" \
   "$(du -h "$OUT/initrd.img" | cut -f1)" "$(find "$STAGE" | wc -l)"
 awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" 'BEGIN{printf "== guest build: download+unpack %.1fs, stage %.1fs, kernel+pack %.1fs, total %.1fs\n", b-a, c-b, d-c, d-a}'

@@ -12,7 +12,8 @@
 #      centrals and a peripheral, and hci3 for their handles), no pairing agent but blectl's own
 #      (the rig's pairing-agent stays in the guest for `run-in-vm.sh -A`), a btmon capture of the whole run
 #      (.build/kernel/run/lane.btsnoop), and the project shared read-only at /repo;
-#   4. runs run-scenarios.sh in the guest; its output also goes to .build/kernel/run/lane.log.
+#   4. runs run-scenarios.sh in the guest; its output also goes to .build/kernel/run/lane.log,
+#      after the guest's package versions (guest/PACKAGES, from build-guest.sh).
 # Environment: BLECTL (default .build/static/release/blectl), LANE_CONTROLLERS,
 # LANE_TIMEOUT (whole VM run, default 540 s), SCENARIO_TIMEOUT (each scenario, default 180 s).
 # Exit status: the number of failed scenarios; 124 the VM timed out; 125 the lane itself failed.
@@ -38,11 +39,17 @@ RUN=$KB/run
 rm -rf "$RUN"
 mkdir -p "$RUN"
 
+# The guest's package versions: the pins, or what the archive served where a pin was gone.
+{
+  echo "kernel-test: guest kernel $(cat "$KB/guest/KERNEL" 2>/dev/null || echo unknown)"
+  echo "kernel-test: guest packages: $(tr '\n' ' ' < "$KB/guest/PACKAGES" 2>/dev/null || echo unknown)"
+} | tee "$RUN/lane.log"
+
 start=$(date +%s.%N)
 "$HERE/run-in-vm.sh" -n "${LANE_CONTROLLERS:-4}" -t "${LANE_TIMEOUT:-540}" \
   -w "$RUN/lane.btsnoop" -s "$RUN" -x "$ROOT:/repo" \
   -e "SCENARIO_TIMEOUT=${SCENARIO_TIMEOUT:-180}" \
-  "$HERE/run-scenarios.sh" "$@" 2>&1 | tee "$RUN/lane.log"
+  "$HERE/run-scenarios.sh" "$@" 2>&1 | tee -a "$RUN/lane.log"
 rc=${PIPESTATUS[0]}
 end=$(date +%s.%N)
 awk -v a="$start" -v b="$end" -v rc="$rc" 'BEGIN{printf "kernel-test: %.1f s wall (boot, scenarios, power-off); exit status %d\n", b-a, rc}'

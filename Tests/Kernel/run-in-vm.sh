@@ -2,7 +2,7 @@
 # run-in-vm.sh - boot the kernel lane's guest (build-guest.sh) in qemu, bring up linked virtual
 # Bluetooth controllers (btvirt -lN on /dev/vhci: hci0, hci1, ... powered, LE on), run a guest
 # shell script, print its output, power off, and exit with the script's exit status.
-# Adapted from the team's VM rig (../shared/vm-rig/run-in-vm.sh); pitfall numbers: README.md, "Pitfalls".
+# Adapted from the team's VM rig; pitfall numbers: Tests/Kernel/README.md, "Pitfalls".
 #
 # usage: Tests/Kernel/run-in-vm.sh [options] GUEST_SCRIPT [ARGS...]
 #   -s DIR      share host DIR at /host (default: the current folder); the guest script
@@ -115,7 +115,7 @@ if [ "$ACCEL" = auto ]; then
     if [ -d /sys/module/kvm_pvm ]; then
       # PVM (the "pagetable-based" nested KVM of some cloud sandboxes, this machine's /dev/kvm)
       # cannot run a stock Debian kernel: the bzImage stub hangs, the PVH vmlinux dies with
-      # "KVM internal error ... emulation failure". So TCG (the rig README, "KVM vs TCG").
+      # "KVM internal error ... emulation failure". So TCG (Tests/Kernel/README.md, "The guest").
       [ "$VERBOSE" = 1 ] && echo "run-in-vm: /dev/kvm is kvm_pvm, using TCG" >&2
     else
       ACCEL=kvm

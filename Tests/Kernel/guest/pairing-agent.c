@@ -3,14 +3,14 @@
  *
  * usage: pairing-agent [-q]          (-q: no log lines)
  *
- * Pitfall 9 of the team's VM rig (../shared/vm-rig/README.md): this kernel asks user space to
+ * Pitfall 9 (Tests/Kernel/README.md, "Pitfalls"): this kernel asks user space to
  * confirm even Just Works pairing (an mgmt User Confirmation Request with hint 1, on both sides).
  * With nobody to answer, pairing stalls until the 30 s SMP timeout and the L2CAP sockets get
  * EACCES. This program binds an AF_BLUETOOTH HCI socket to HCI_CHANNEL_CONTROL (mgmt) for every
  * controller and accepts:
  *   User Confirmation Request (event 0x000F) -> User Confirmation Reply (command 0x001C)
  *   User Passkey Request      (event 0x0010) -> User Passkey Reply (command 0x001E), passkey 000000
- * It runs until killed. Adapted from the rig's vmrig-agent.c.
+ * It runs until killed. Adapted from the team's VM rig.
  * Build (build-guest.sh does it): gcc -O2 -static -o pairing-agent pairing-agent.c
  * Headers: libbluetooth-dev.
  */

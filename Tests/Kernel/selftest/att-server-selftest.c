@@ -2,7 +2,7 @@
  * proves nothing about it: it only shows that the lane's guest carries ATT between two BlueZ
  * controllers over real kernel L2CAP sockets, so that a failing blectl scenario can be told
  * apart from a broken lane. LinuxBLE's own server (`blectl serve`) takes over as the peer in the
- * scenarios that need it. Adapted from the team's VM rig (../shared/vm-rig/tests/att_server.c).
+ * scenarios that need it. Adapted from the team's VM rig.
  *
  * usage: att-server-selftest LOCAL-BDADDR [CONNECTIONS=1]
  *
