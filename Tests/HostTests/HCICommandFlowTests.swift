@@ -144,11 +144,11 @@ struct HCICommandFlowTests {
         expectScriptPlayed(transport)
     }
 
-    @Test("a closed transport resumes every pending call once, finishes subscribers, refuses later calls")
+    @Test("a closed transport resumes every pending call once, finishes routes, refuses later calls")
     func closedTransport() async throws {
         let transport = ScriptedHCITransport()
         let flow = patientFlow(transport)
-        let events = await flow.packets()
+        let events = await flow.events([.leMeta(.advertisingReport)], label: "test")
         let inFlight = Task { try await flow.send(HCILEReadBufferSize()) }
         await transport.waitForSent(1)
         let queued = Task { try await flow.send(HCILEReadLocalSupportedFeatures()) }
@@ -178,10 +178,13 @@ struct HCICommandFlowTests {
         #expect(error == .closed(opcode: .reset))
     }
 
-    @Test("events and ACL data that arrive while a command waits reach subscribers, in order")
+    @Test("events and ACL data that arrive while a command waits reach their routes, in order")
     func nothingDropped() async throws {
         let transport = ScriptedHCITransport(script: try [
             .expect(h4: "01 0c 20 02 01 00"),
+            // LE Connection Complete: Success, handle 0x0040, central, random F0:33:22:11:A2:C3,
+            //   interval 0x0018 (30 ms), latency 0, timeout 0x002A (420 ms), accuracy 0
+            .inject(h4: "04 3e 13 01 00 4000 00 01 c3a2112233f0 1800 0000 2a00 00"),
             // LE Advertising Report: 1 report, ADV_NONCONN_IND, public 00:11:22:33:44:55,
             //   Data_Length 3 (Flags 0x04), RSSI -70 dBm
             .inject(h4: "04 3e 0f 02 01 03 00 554433221100 03 020104 ba"),
@@ -193,19 +196,26 @@ struct HCICommandFlowTests {
             .inject(h4: "04 05 04 00 4000 13"),          // Disconnection Complete, after the answer
         ])
         let flow = patientFlow(transport)
-        let packets = await flow.packets()
+        let events = await flow.events([.leMeta(.advertisingReport), .leMeta(.connectionComplete),
+                                        .event(.commandComplete), .event(.disconnectionComplete)], label: "test")
         try await flow.send(HCILESetScanEnable(enable: true))
-        var received: [HCIPacket] = []
-        for await packet in packets {
-            received.append(packet)
+        var received: [HCIEventPacket] = []
+        for await delivery in events {
+            if let packet = delivery.packet { received.append(packet) }
             if received.count == 4 { break }
         }
-        #expect(received == [
+        #expect(received.map { HCIPacket.event($0) } == [
+            try h4("04 3e 13 01 00 4000 00 01 c3a2112233f0 1800 0000 2a00 00"),
             try h4("04 3e 0f 02 01 03 00 554433221100 03 020104 ba"),
-            try h4("02 4020 0500 01000400 00"),
             try h4("04 0e 07 01 02 20 00 fb00 0f"),
             try h4("04 05 04 00 4000 13"),
         ])
+        // The link's data waited in its route, which the disconnection then finished.
+        let acl = try #require(await flow.acl(handle: 0x0040))
+        var data: [HCIPacket] = []
+        for await delivery in acl { if let packet = delivery.packet { data.append(.acl(packet)) } }
+        #expect(data == [try h4("02 4020 0500 01000400 00")])
+        #expect(await flow.routingStatistics.isClean)
         expectScriptPlayed(transport)
     }
 

@@ -214,13 +214,14 @@ public actor LEAdvertiser {
         generation &+= 1
         let current = generation
         if parameters.isConnectable {
-            let packets = await flow.packets()   // before enabling, so no connection is missed
+            // Before enabling, so no connection is missed.
+            let events = await flow.events([.event(.disconnectionComplete), .leMeta(.connectionComplete),
+                                            .leMeta(.enhancedConnectionComplete), .leMeta(.enhancedConnectionCompleteV2),
+                                            .leMeta(.advertisingSetTerminated)], label: "advertiser")
             guard generation == current else { return }   // stopped meanwhile: nothing sent yet
             monitor = Task { [weak self] in
-                for await packet in packets {
-                    guard case .event(let eventPacket) = packet,
-                          eventPacket.code == .leMeta || eventPacket.code == .disconnectionComplete,
-                          let event = try? HCIEvent(packet: eventPacket) else { continue }
+                for await delivery in events {
+                    guard case .packet(let eventPacket) = delivery, let event = try? HCIEvent(packet: eventPacket) else { continue }
                     await self?.observe(event)
                 }
             }

@@ -20,15 +20,20 @@ import HCI
 ///   as BlueZ does, so one lost answer, or credits withheld with nothing outstanding, does not
 ///   stall the flow forever);
 ///   ``HCICommandError/closed(opcode:)`` when the transport ends; each call is resumed exactly once.
-/// - Everything else (other events, Command Complete and Command Status that match no command of
-///   this flow, as the kernel's own commands give on a raw socket, ACL and ISO data) goes to every
-///   subscriber of ``packets()`` in arrival order, unbounded: nothing is dropped while a command
-///   waits.
+/// - Routing: everything else (other events, Command Complete and Command Status that match no
+///   command of this flow, as the kernel's own commands give on a raw socket, ACL data) goes
+///   through the flow's router: events by code and LE subevent to each route of ``events(_:capacity:label:)``
+///   whose selector takes them, ACL data by connection handle to the link's route
+///   (``acl(handle:)``), opened by the link's connection event before that event is routed.
+///   Each route is a bounded queue whose overflow is counted and reported in the stream
+///   (``HCIRouted/overflow(dropped:)``); what no route takes is counted in
+///   ``routingStatistics``. Routing runs on the flow's actor as packets arrive, whatever command
+///   is outstanding, so nothing is lost while a command waits.
 ///
 /// ```swift
 /// let flow = HCICommandFlow(transport: transport)
 /// let buffer = try await flow.send(HCILEReadBufferSize())       // HCILEReadBufferSize.ReturnParameters
-/// for await packet in await flow.packets() { ... }              // events and ACL
+/// for await delivery in await flow.events([.event(.disconnectionComplete)], label: "links") { ... }
 /// ```
 public actor HCICommandFlow {
     /// The default command timeout: 2 s, BlueZ's HCI_CMD_TIMEOUT (the specification sets none).
@@ -53,7 +58,7 @@ public actor HCICommandFlow {
     private var pumping = false
     private var isClosed = false
     private var nextID: UInt64 = 0
-    private var subscribers: [UInt64: AsyncStream<HCIPacket>.Continuation] = [:]
+    private var router = HCIRouter()
 
     /// A flow over `transport`, which it reads from now on (it is the transport's one reader).
     ///
@@ -242,28 +247,49 @@ public actor HCICommandFlow {
 
     // MARK: Inbound
 
-    /// The packets from the controller that end no command of this flow: events (decode them
-    /// with `HCIEvent(packet:)`), ACL, SCO and ISO data, in arrival order. Subscribe before
-    /// sending the command whose events you want. The stream is unbounded and finishes when the
-    /// transport closes; it ends its subscription when its reader stops.
-    public func packets() -> AsyncStream<HCIPacket> {
-        let (stream, continuation) = AsyncStream.makeStream(of: HCIPacket.self)
-        guard !isClosed else {
-            continuation.finish()
-            return stream
-        }
+    /// The default capacity of an event route: 256 events.
+    public static let defaultEventCapacity = 256
+
+    /// A route for the events `selector` takes (decode them with `HCIEvent(packet:)`), in arrival
+    /// order, through a queue of `capacity` events. Open it before sending the command whose
+    /// events you want. The stream finishes when the transport closes; the route goes when its
+    /// reader stops.
+    ///
+    /// - Parameters:
+    ///   - capacity: how many events the queue holds for a reader that falls behind; more are
+    ///     dropped, counted and reported (``HCIRouted/overflow(dropped:)``).
+    ///   - label: names the route in ``routingStatistics``.
+    public func events(_ selector: HCIEventSelector, capacity: Int = HCICommandFlow.defaultEventCapacity,
+                       label: String) -> AsyncStream<HCIRouted<HCIEventPacket>> {
+        guard !isClosed else { return AsyncStream { $0.finish() } }
         nextID &+= 1
         let id = nextID
-        subscribers[id] = continuation
-        continuation.onTermination = { [weak self] _ in Task { await self?.unsubscribe(id) } }
-        return stream
+        return router.addEventRoute(id: id, selector, capacity: capacity, label: label) { [weak self] in
+            Task { await self?.removeRoute(id) }
+        }
     }
 
-    private func unsubscribe(_ id: UInt64) { subscribers[id] = nil }
+    /// The ACL data of the link on connection `handle`, in arrival order: the route its LE
+    /// Connection Complete (or LE Enhanced Connection Complete) opened, holding what arrived
+    /// since, or a new route when no such event was seen. It finishes after the handle's
+    /// Disconnection Complete, or when the transport closes. A link has one reader.
+    ///
+    /// - Returns: nil when the link already has its reader.
+    public func acl(handle: UInt16) -> AsyncStream<HCIRouted<HCIACLDataPacket>>? {
+        guard !isClosed else { return AsyncStream { $0.finish() } }
+        return router.claimACL(handle: handle)
+    }
+
+    /// What the router could not deliver since the flow started: events no route took, ACL
+    /// data for unknown handles, and each route's overflow.
+    public var routingStatistics: HCIRoutingStatistics { router.currentStatistics }
+
+    /// Removes event route `id`, whose reader stopped.
+    private func removeRoute(_ id: UInt64) { router.removeEventRoute(id: id) }
 
     private func receive(_ packet: HCIPacket) {
         if case .event(let eventPacket) = packet, consumeCompletion(eventPacket) { return }
-        for subscriber in subscribers.values { subscriber.yield(packet) }
+        router.route(packet)
     }
 
     /// Applies the credits of a Command Complete or Command Status and ends the command it
@@ -305,7 +331,7 @@ public actor HCICommandFlow {
     }
 
     /// Ends the flow: closes the transport, resumes every waiting command with
-    /// ``HCICommandError/closed(opcode:)`` and finishes every subscriber's stream. Later commands
+    /// ``HCICommandError/closed(opcode:)`` and finishes every route's stream. Later commands
     /// throw ``HCICommandError/closed(opcode:)`` at once.
     public func close() async {
         shutDown()
@@ -322,8 +348,6 @@ public actor HCICommandFlow {
             command.timer?.cancel()
             command.waiter?.resume(returning: .failure(.closed(opcode: command.packet.opcode)))
         }
-        let streams = subscribers.values
-        subscribers = [:]
-        for stream in streams { stream.finish() }
+        router.finishAll()
     }
 }

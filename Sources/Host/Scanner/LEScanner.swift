@@ -57,7 +57,10 @@ public actor LEScanner {
         // Every await below lets stop() (or stop() and another start()) run; `current` tells
         // whether this call still owns the scan.
         let current = generation
-        let packets = await flow.packets()   // before enabling, so no report is missed
+        // Before enabling, so no report is missed. A crowded room gives hundreds of reports a
+        // second: the queue holds a few seconds of them for a reader that falls behind.
+        let reports = await flow.events([.leMeta(.advertisingReport), .leMeta(.extendedAdvertisingReport)],
+                                        capacity: Self.reportCapacity, label: "scanner")
         let enable: any HCICommand
         do {
             switch family {
@@ -89,9 +92,9 @@ public actor LEScanner {
         consumer = Task { [weak self] in
             var accumulator = AdvertisementAccumulator()
             var duplicates = LEDuplicateFilter()
-            for await packet in packets {
-                guard case .event(let eventPacket) = packet, eventPacket.code == .leMeta,
-                      let subevent = eventPacket.parameters.first.map(LEMetaSubeventCode.init(rawValue:)) else { continue }
+            for await delivery in reports {
+                // An overflow lost reports, not state: the next report of each advertiser is as good.
+                guard case .packet(let eventPacket) = delivery, let subevent = eventPacket.leSubeventCode else { continue }
                 // The reports that decode, also when a later one in the same event does not: one
                 // bad report from the controller must not take the good ones with it.
                 let fields = eventPacket.parameters.dropFirst()
@@ -115,6 +118,9 @@ public actor LEScanner {
         }
         return stream
     }
+
+    /// How many advertising report events the scanner's route holds: 1024.
+    static let reportCapacity = 1024
 
     /// The transport closed: the scan is over.
     private func ended(generation ended: UInt64) {

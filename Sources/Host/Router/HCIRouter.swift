@@ -1,0 +1,201 @@
+import HCI
+
+/// The routing table of an ``HCICommandFlow``: events by code and LE subevent to the routes
+/// whose ``HCIEventSelector`` takes them, ACL data by connection handle to the link's route,
+/// each route a bounded queue (Core v5.4, Vol 4, Part E, 5.4; ACL data: Vol 4, Part E, 5.4.2).
+///
+/// - ACL routes open themselves: a successful LE Connection Complete or LE Enhanced Connection
+///   Complete (v1 or v2) opens the queue for its handle before the event goes to any route, so
+///   the link's first data, which may follow the event at once, waits there for the reader who
+///   claims it with ``claimACL(handle:capacity:)``. A Disconnection Complete finishes the
+///   handle's queue after the event is routed; the reader takes what it holds, then its stream
+///   ends. Queues whose reader has not come yet are kept in connection order per handle, so a
+///   late reader of a handle that was reused gets the link it asked about, not the next one.
+/// - Everything else no route takes is counted in ``statistics``.
+///
+/// Lives on the flow's actor; not `Sendable` on its own.
+struct HCIRouter {
+    private struct EventRoute {
+        var selector: HCIEventSelector
+        var queue: HCIRouteQueue<HCIEventPacket>
+    }
+
+    /// A link's ACL queue and, until a reader claims it, the reader's end.
+    private struct ACLLink {
+        var queue: HCIRouteQueue<HCIACLDataPacket>
+        var stream: AsyncStream<HCIRouted<HCIACLDataPacket>>?
+        var isOpen = true
+    }
+
+    /// The queue capacity of a link's ACL route: 256 packets (about 7 KiB of 27-octet fragments,
+    /// 64 KiB of 251-octet ones) per link.
+    static let defaultACLCapacity = 256
+    /// How many ended links' unread queues the router keeps for late readers.
+    static let unclaimedEndedLinksKept = 8
+
+    private var eventRoutes: [UInt64: EventRoute] = [:]
+    /// Per handle, the links in connection order: at most one open (the last), earlier ones ended
+    /// and waiting for their reader.
+    private var links: [UInt16: [ACLLink]] = [:]
+    /// The handles of ended links whose reader never came, oldest first (one entry a link).
+    private var endedUnclaimed: [UInt16] = []
+    private(set) var statistics = HCIRoutingStatistics()
+
+    // MARK: Routes
+
+    /// Adds a route for the events `selector` takes; returns its reader's stream.
+    /// `onTermination` runs when the reader stops reading, so the flow can remove the route.
+    mutating func addEventRoute(id: UInt64, _ selector: HCIEventSelector, capacity: Int, label: String,
+                                onTermination: @escaping @Sendable () -> Void) -> AsyncStream<HCIRouted<HCIEventPacket>> {
+        let (queue, stream) = HCIRouteQueue<HCIEventPacket>.make(capacity: capacity, label: label)
+        queue.onTermination(onTermination)
+        eventRoutes[id] = EventRoute(selector: selector, queue: queue)
+        return stream
+    }
+
+    /// Removes route `id` (its reader stopped), keeping its drop count.
+    mutating func removeEventRoute(id: UInt64) {
+        guard let route = eventRoutes.removeValue(forKey: id) else { return }
+        record(route.queue)
+    }
+
+    /// The reader's end of the oldest unclaimed link on `handle`: the queue opened by its
+    /// connection event, or a new one when no connection event was seen (a controller that had
+    /// the link before this host, or a test). Nil when every link on `handle` has its reader.
+    mutating func claimACL(handle: UInt16, capacity: Int = HCIRouter.defaultACLCapacity) -> AsyncStream<HCIRouted<HCIACLDataPacket>>? {
+        if var list = links[handle], let index = list.firstIndex(where: { $0.stream != nil }) {
+            let stream = list[index].stream
+            list[index].stream = nil
+            if !list[index].isOpen {
+                list.remove(at: index)
+                if let ended = endedUnclaimed.firstIndex(of: handle) { endedUnclaimed.remove(at: ended) }
+            }
+            links[handle] = list.isEmpty ? nil : list
+            return stream
+        }
+        if links[handle]?.last?.isOpen == true { return nil }
+        let (queue, stream) = HCIRouteQueue<HCIACLDataPacket>.make(capacity: capacity, label: Self.aclLabel(handle))
+        links[handle, default: []].append(ACLLink(queue: queue, stream: nil))
+        return stream
+    }
+
+    private static func aclLabel(_ handle: UInt16) -> String { "ACL 0x" + String(handle, radix: 16, uppercase: true) }
+
+    // MARK: Routing
+
+    /// Routes one packet from the controller.
+    mutating func route(_ packet: HCIPacket) {
+        switch packet {
+        case .event(let event): route(event)
+        case .acl(let acl): route(acl)
+        case .sco, .iso: statistics.unhandledDataPackets += 1
+        case .command: statistics.unhandledDataPackets += 1   // a controller never sends commands
+        }
+    }
+
+    private mutating func route(_ event: HCIEventPacket) {
+        let subevent = event.leSubeventCode
+        let opened = openedHandle(event, subevent: subevent)
+        if let opened { openLink(opened) }
+        var taken = false
+        var gone: [UInt64] = []
+        for (id, var route) in eventRoutes where route.selector.takes(event.code, subevent: subevent) {
+            taken = true
+            if route.queue.deliver(event) { eventRoutes[id] = route } else { gone.append(id) }
+        }
+        for id in gone { removeEventRoute(id: id) }
+        if !taken {
+            if let subevent { statistics.unroutedLESubevents[subevent, default: 0] += 1 }
+            else { statistics.unroutedEvents[event.code, default: 0] += 1 }
+        }
+        if event.code == .disconnectionComplete,
+           case .disconnectionComplete(let complete)? = try? HCIEvent(packet: event), complete.status.isSuccess {
+            closeLink(complete.connectionHandle)
+        }
+    }
+
+    /// The handle a successful connection event opens.
+    private func openedHandle(_ event: HCIEventPacket, subevent: LEMetaSubeventCode?) -> UInt16? {
+        guard let subevent, subevent == .connectionComplete || subevent == .enhancedConnectionComplete
+                || subevent == .enhancedConnectionCompleteV2,
+              case .leMeta(let meta)? = try? HCIEvent(packet: event) else { return nil }
+        switch meta {
+        case .connectionComplete(let c): return c.status.isSuccess ? c.connectionHandle : nil
+        case .enhancedConnectionComplete(let c): return c.status.isSuccess ? c.connectionHandle : nil
+        case .enhancedConnectionCompleteV2(let c): return c.connection.status.isSuccess ? c.connection.connectionHandle : nil
+        default: return nil
+        }
+    }
+
+    private mutating func openLink(_ handle: UInt16) {
+        if links[handle]?.last?.isOpen == true { closeLink(handle) }   // a controller that missed a disconnection
+        let (queue, stream) = HCIRouteQueue<HCIACLDataPacket>.make(capacity: Self.defaultACLCapacity, label: Self.aclLabel(handle))
+        links[handle, default: []].append(ACLLink(queue: queue, stream: stream))
+    }
+
+    private mutating func closeLink(_ handle: UInt16) {
+        guard var list = links[handle], let index = list.lastIndex(where: { $0.isOpen }) else { return }
+        list[index].queue.finish()
+        list[index].isOpen = false
+        record(list[index].queue)
+        if list[index].stream == nil {
+            list.remove(at: index)          // its reader has it all
+        } else {
+            endedUnclaimed.append(handle)
+        }
+        links[handle] = list.isEmpty ? nil : list
+        // Let go of the oldest ended links nobody claimed, beyond the few kept.
+        while endedUnclaimed.count > Self.unclaimedEndedLinksKept {
+            let oldest = endedUnclaimed.removeFirst()
+            guard var list = links[oldest], let index = list.firstIndex(where: { !$0.isOpen && $0.stream != nil }) else { continue }
+            statistics.unclaimedACLPackets += list[index].queue.delivered
+            list.remove(at: index)
+            links[oldest] = list.isEmpty ? nil : list
+        }
+    }
+
+    private mutating func route(_ acl: HCIACLDataPacket) {
+        guard var list = links[acl.handle], let index = list.lastIndex(where: { $0.isOpen }) else {
+            statistics.unroutedACLPackets[acl.handle, default: 0] += 1
+            return
+        }
+        if !list[index].queue.deliver(acl) {
+            // The reader stopped reading: later data on this link has nowhere to go.
+            list[index].isOpen = false
+            record(list[index].queue)
+            list.remove(at: index)
+            statistics.unroutedACLPackets[acl.handle, default: 0] += 1
+        }
+        links[acl.handle] = list.isEmpty ? nil : list
+    }
+
+    private mutating func record<P>(_ queue: HCIRouteQueue<P>) {
+        guard queue.dropped > 0 else { return }
+        statistics.overflows[queue.label, default: 0] += queue.dropped
+    }
+
+    /// The statistics with the drops of the routes still open.
+    var currentStatistics: HCIRoutingStatistics {
+        var current = statistics
+        for route in eventRoutes.values where route.queue.dropped > 0 {
+            current.overflows[route.queue.label, default: 0] += route.queue.dropped
+        }
+        for list in links.values {
+            for link in list where link.isOpen && link.queue.dropped > 0 {
+                current.overflows[link.queue.label, default: 0] += link.queue.dropped
+            }
+        }
+        return current
+    }
+
+    /// Finishes every route (the transport closed).
+    mutating func finishAll() {
+        for id in Array(eventRoutes.keys) {
+            eventRoutes[id]?.queue.finish()
+            removeEventRoute(id: id)
+        }
+        for handle in Array(links.keys) {
+            while links[handle]?.contains(where: { $0.isOpen }) == true { closeLink(handle) }
+        }
+    }
+}
