@@ -9,7 +9,7 @@ extension H4StreamTransport {
     /// awaited, so it must not wait for Nagle's algorithm).
     ///
     /// The connect is non-blocking: the calling task waits for the socket's readiness, not a
-    /// thread.
+    /// thread. Cancelling the task does not cut the wait short; `timeout` bounds it.
     ///
     /// - Parameters:
     ///   - host: a numeric IPv4 or IPv6 address, or "localhost" (127.0.0.1); names are not resolved.

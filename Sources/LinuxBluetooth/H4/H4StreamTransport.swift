@@ -30,9 +30,10 @@ import Glibc
 public final class H4StreamTransport: HCITransport, Sendable {
     /// The packets from the peer, in stream order.
     public let packets: AsyncStream<HCIPacket>
-    /// The runs of octets skipped as garbage, in stream order, as they are found; keeps the
-    /// newest ``diagnosticsBufferLimit`` when nobody reads it (the counters count every run).
-    /// Finishes with ``packets``.
+    /// The runs of octets skipped as garbage, in stream order, as they are found (for one
+    /// reader, such as blectl printing them); keeps the newest ``diagnosticsBufferLimit`` unread
+    /// runs, dropping older ones, so that nobody reading costs no memory (the counters count
+    /// every run). Finishes with ``packets``.
     public let diagnostics: AsyncStream<H4SkippedOctets>
     /// What the stream is, for messages: "serial /dev/ttyACM0", "TCP 127.0.0.1:9000".
     public let name: String
@@ -74,7 +75,8 @@ public final class H4StreamTransport: HCITransport, Sendable {
     private let input: AsyncStream<HCIPacket>.Continuation
     private let diagnosticInput: AsyncStream<H4SkippedOctets>.Continuation
 
-    /// Takes ownership of `descriptor`, a connected byte stream (a tty, a stream socket), makes
+    /// Takes ownership of `descriptor`, a connected byte stream both ways (a tty, a stream
+    /// socket; not a pipe, whose writes raise SIGPIPE once its reader is gone), makes
     /// it non-blocking and close-on-exec, and starts reading it.
     ///
     /// - Parameters:
@@ -216,7 +218,11 @@ public final class H4StreamTransport: HCITransport, Sendable {
             let count = next.octets.withUnsafeBytes { octets in
                 cbl_write(descriptor, octets.baseAddress! + next.written, octets.count - next.written, isSocket ? 1 : 0)
             }
-            if count >= 0 {
+            if count == 0 {
+                waitUntilWritable()                       // nothing taken: wait for room rather than spin
+                return
+            }
+            if count > 0 {
                 let done = state.withLock { state -> CheckedContinuation<Result<Void, HCITransportError>, Never>? in
                     guard !state.isClosed, !state.outgoing.isEmpty else { return nil }
                     state.outgoing[0].written += count
