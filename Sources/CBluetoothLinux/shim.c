@@ -6,6 +6,13 @@
 #include <unistd.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <termios.h>
+#include <stdio.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 
 unsigned int cbl_sockaddr_hci_size(void) { return (unsigned int)sizeof(struct sockaddr_hci); }
 
@@ -160,3 +167,187 @@ ssize_t cbl_recv(int fd, void *bytes, size_t capacity) {
 }
 
 int cbl_close(int fd) { return (int)CBL_RESULT(close(fd)); }
+
+// MARK: Byte streams
+
+ssize_t cbl_read(int fd, void *bytes, size_t capacity) { return (ssize_t)CBL_RESULT(read(fd, bytes, capacity)); }
+
+ssize_t cbl_write(int fd, const void *bytes, size_t count, int is_socket) {
+    if (is_socket) return (ssize_t)CBL_RESULT(send(fd, bytes, count, MSG_NOSIGNAL));
+    return (ssize_t)CBL_RESULT(write(fd, bytes, count));
+}
+
+int cbl_is_socket(int fd) {
+    struct stat status;
+    int result = (int)CBL_RESULT(fstat(fd, &status));
+    return result < 0 ? result : (S_ISSOCK(status.st_mode) ? 1 : 0);
+}
+
+int cbl_set_nonblocking(int fd) {
+    int flags = (int)CBL_RESULT(fcntl(fd, F_GETFL));
+    if (flags < 0) return flags;
+    int result = (int)CBL_RESULT(fcntl(fd, F_SETFL, flags | O_NONBLOCK));
+    if (result < 0) return result;
+    int descriptor_flags = (int)CBL_RESULT(fcntl(fd, F_GETFD));
+    if (descriptor_flags < 0) return descriptor_flags;
+    return (int)CBL_RESULT(fcntl(fd, F_SETFD, descriptor_flags | FD_CLOEXEC));
+}
+
+// MARK: Serial ports
+
+int cbl_tty_open(const char *path) { return (int)CBL_RESULT(open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)); }
+
+int cbl_tty_set_exclusive(int fd) { return (int)CBL_RESULT(ioctl(fd, TIOCEXCL)); }
+
+int cbl_tty_is_exclusive(int fd) {
+    int exclusive = 0;
+    int result = (int)CBL_RESULT(ioctl(fd, TIOCGEXCL, &exclusive));
+    return result < 0 ? result : (exclusive ? 1 : 0);
+}
+
+// The standard speeds from 9600 bits per second up, as <termios.h> names them on Linux.
+static const struct { unsigned int rate; speed_t speed; } cbl_speeds[] = {
+    {9600, B9600}, {19200, B19200}, {38400, B38400}, {57600, B57600}, {115200, B115200},
+    {230400, B230400}, {460800, B460800}, {500000, B500000}, {576000, B576000}, {921600, B921600},
+    {1000000, B1000000}, {1152000, B1152000}, {1500000, B1500000}, {2000000, B2000000},
+    {2500000, B2500000}, {3000000, B3000000}, {3500000, B3500000}, {4000000, B4000000},
+};
+
+unsigned int cbl_tty_speed(unsigned int baud_rate) {
+    for (size_t i = 0; i < sizeof cbl_speeds / sizeof cbl_speeds[0]; i++) {
+        if (cbl_speeds[i].rate == baud_rate) return (unsigned int)cbl_speeds[i].speed;
+    }
+    return 0;
+}
+
+unsigned int cbl_tty_baud_rate(unsigned int speed) {
+    for (size_t i = 0; i < sizeof cbl_speeds / sizeof cbl_speeds[0]; i++) {
+        if ((unsigned int)cbl_speeds[i].speed == speed) return cbl_speeds[i].rate;
+    }
+    return 0;
+}
+
+int cbl_tty_configure(int fd, unsigned int speed, int rts_cts) {
+    struct termios settings;
+    memset(&settings, 0, sizeof settings);
+    int result = (int)CBL_RESULT(tcgetattr(fd, &settings));
+    if (result < 0) return result;
+    cfmakeraw(&settings);
+    settings.c_cflag |= CLOCAL | CREAD;
+    if (rts_cts) settings.c_cflag |= CRTSCTS; else settings.c_cflag &= ~(tcflag_t)CRTSCTS;
+    settings.c_cc[VMIN] = 1;
+    settings.c_cc[VTIME] = 0;
+    result = (int)CBL_RESULT(cfsetispeed(&settings, (speed_t)speed));
+    if (result < 0) return result;
+    result = (int)CBL_RESULT(cfsetospeed(&settings, (speed_t)speed));
+    if (result < 0) return result;
+    return (int)CBL_RESULT(tcsetattr(fd, TCSANOW, &settings));
+}
+
+int cbl_pty_open(char *slave_path, size_t capacity) {
+    int master = (int)CBL_RESULT(posix_openpt(O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC));
+    if (master < 0) return master;
+    int result = (int)CBL_RESULT(grantpt(master));
+    if (result >= 0) result = (int)CBL_RESULT(unlockpt(master));
+    if (result >= 0) {
+        int named = ptsname_r(master, slave_path, capacity);
+        if (named != 0) result = -named;
+    }
+    if (result < 0) {
+        close(master);
+        return result;
+    }
+    return master;
+}
+
+int cbl_tty_flush(int fd) { return (int)CBL_RESULT(tcflush(fd, TCIOFLUSH)); }
+
+// MARK: TCP
+
+// `host` ("localhost", numeric IPv4 or IPv6) and `port` as a socket address; 0, or -EINVAL.
+static int cbl_tcp_sockaddr(const char *host, uint16_t port, struct sockaddr_storage *address, socklen_t *length) {
+    memset(address, 0, sizeof *address);
+    if (strcmp(host, "localhost") == 0) host = "127.0.0.1";
+    struct sockaddr_in *v4 = (struct sockaddr_in *)address;
+    if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons(port);
+        *length = sizeof *v4;
+        return 0;
+    }
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)address;
+    if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons(port);
+        *length = sizeof *v6;
+        return 0;
+    }
+    return -EINVAL;
+}
+
+int cbl_tcp_connect(const char *host, uint16_t port) {
+    struct sockaddr_storage address;
+    socklen_t length = 0;
+    int result = cbl_tcp_sockaddr(host, port, &address, &length);
+    if (result < 0) return result;
+    int fd = (int)CBL_RESULT(socket(address.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP));
+    if (fd < 0) return fd;
+    result = (int)CBL_RESULT(connect(fd, (struct sockaddr *)&address, length));
+    if (result < 0 && result != -EINPROGRESS) {
+        close(fd);
+        return result;
+    }
+    return fd;
+}
+
+int cbl_tcp_listen(const char *host, uint16_t port, int backlog, uint16_t *bound_port) {
+    struct sockaddr_storage address;
+    socklen_t length = 0;
+    int result = cbl_tcp_sockaddr(host, port, &address, &length);
+    if (result < 0) return result;
+    int fd = (int)CBL_RESULT(socket(address.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP));
+    if (fd < 0) return fd;
+    int yes = 1;
+    result = (int)CBL_RESULT(setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes));
+    if (result >= 0) result = (int)CBL_RESULT(bind(fd, (struct sockaddr *)&address, length));
+    if (result >= 0) result = (int)CBL_RESULT(listen(fd, backlog));
+    struct sockaddr_storage bound;
+    socklen_t bound_length = sizeof bound;
+    if (result >= 0) result = (int)CBL_RESULT(getsockname(fd, (struct sockaddr *)&bound, &bound_length));
+    if (result < 0) {
+        close(fd);
+        return result;
+    }
+    *bound_port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port
+                                                     : ((struct sockaddr_in *)&bound)->sin_port);
+    return fd;
+}
+
+int cbl_tcp_accept(int fd) { return (int)CBL_RESULT(accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)); }
+
+int cbl_tcp_set_nodelay(int fd) {
+    int yes = 1;
+    return (int)CBL_RESULT(setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes));
+}
+
+int cbl_tcp_address(int fd, int peer, char *text, size_t capacity) {
+    struct sockaddr_storage address;
+    socklen_t length = sizeof address;
+    memset(&address, 0, sizeof address);
+    int result = (int)(peer ? CBL_RESULT(getpeername(fd, (struct sockaddr *)&address, &length))
+                            : CBL_RESULT(getsockname(fd, (struct sockaddr *)&address, &length)));
+    if (result < 0) return result;
+    char host[INET6_ADDRSTRLEN];
+    if (address.ss_family == AF_INET6) {
+        struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&address;
+        if (inet_ntop(AF_INET6, &v6->sin6_addr, host, sizeof host) == NULL) return -errno;
+        snprintf(text, capacity, "[%s]:%u", host, (unsigned)ntohs(v6->sin6_port));
+    } else if (address.ss_family == AF_INET) {
+        struct sockaddr_in *v4 = (struct sockaddr_in *)&address;
+        if (inet_ntop(AF_INET, &v4->sin_addr, host, sizeof host) == NULL) return -errno;
+        snprintf(text, capacity, "%s:%u", host, (unsigned)ntohs(v4->sin_port));
+    } else {
+        return -EAFNOSUPPORT;
+    }
+    return 0;
+}

@@ -98,4 +98,78 @@ ssize_t cbl_recv(int fd, void *bytes, size_t capacity);
 /// close(2): 0, or -errno.
 int cbl_close(int fd);
 
+// MARK: Byte streams (H4 over a tty or TCP; Core v5.4, Vol 4, Part A, 2)
+
+/// read(2): the octets read (0 at end of stream), or -errno (-EAGAIN when nothing waits).
+ssize_t cbl_read(int fd, void *bytes, size_t capacity);
+
+/// write(2) on a tty, send(2) with MSG_NOSIGNAL on a socket (no SIGPIPE when the peer is
+/// gone; -EPIPE instead): the octets written, possibly fewer than `count`, or -errno.
+ssize_t cbl_write(int fd, const void *bytes, size_t count, int is_socket);
+
+/// Whether `fd` is a socket (fstat(2), S_ISSOCK): 1, 0, or -errno.
+int cbl_is_socket(int fd);
+
+/// Sets O_NONBLOCK and FD_CLOEXEC on `fd`: 0, or -errno.
+int cbl_set_nonblocking(int fd);
+
+// MARK: Serial ports (termios)
+
+/// open(2) `path` with O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC: a descriptor, or -errno.
+int cbl_tty_open(const char *path);
+
+/// ioctl(TIOCEXCL): no further open(2) of the tty succeeds (except with CAP_SYS_ADMIN). 0, or -errno.
+int cbl_tty_set_exclusive(int fd);
+
+/// ioctl(TIOCGEXCL): 1 when the tty is in exclusive mode, 0 when not, or -errno.
+int cbl_tty_is_exclusive(int fd);
+
+/// The termios speed constant (B9600 ... B4000000) for `baud_rate` in bits per second, or 0
+/// when there is none.
+unsigned int cbl_tty_speed(unsigned int baud_rate);
+
+/// The baud rate in bits per second of the termios speed constant `speed`, or 0.
+unsigned int cbl_tty_baud_rate(unsigned int speed);
+
+/// Raw mode (cfmakeraw: 8 data bits, no parity, no echo, no line editing, no output or input
+/// processing), CLOCAL | CREAD, VMIN 1 / VTIME 0, input and output speed `speed` (a constant
+/// from cbl_tty_speed), CRTSCTS set when `rts_cts` is non-zero and cleared otherwise, applied
+/// with tcsetattr(TCSANOW). 0, or -errno.
+int cbl_tty_configure(int fd, unsigned int speed, int rts_cts);
+
+/// A pseudo-terminal (posix_openpt, grantpt, unlockpt): a virtual serial line whose slave's
+/// path goes into `slave_path` (NUL-terminated, at most `capacity` octets), for tests and for
+/// serving a virtual controller as if on a UART. The master's descriptor (non-blocking,
+/// close-on-exec), or -errno.
+int cbl_pty_open(char *slave_path, size_t capacity);
+
+/// tcflush(TCIOFLUSH): drops what was received but not read and what was written but not sent.
+/// 0, or -errno.
+int cbl_tty_flush(int fd);
+
+// MARK: TCP
+
+/// A non-blocking, close-on-exec TCP socket connecting to `host` (a numeric IPv4 or IPv6
+/// address, or "localhost" for 127.0.0.1) port `port`: a descriptor once the connection is
+/// under way or made (wait until writable, then read SO_ERROR), or -errno (-EINVAL when `host`
+/// is not such an address).
+int cbl_tcp_connect(const char *host, uint16_t port);
+
+/// A non-blocking, close-on-exec TCP socket bound to `host` (numeric IPv4 or IPv6, or
+/// "localhost") port `port` (0: the kernel picks a free one) with SO_REUSEADDR, listening with
+/// `backlog`; the port bound into `bound_port`. A descriptor, or -errno.
+int cbl_tcp_listen(const char *host, uint16_t port, int backlog, uint16_t *bound_port);
+
+/// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC: a descriptor, or -errno (-EAGAIN when none waits).
+int cbl_tcp_accept(int fd);
+
+/// setsockopt(IPPROTO_TCP, TCP_NODELAY, 1): segments go out at once (an HCI command is small
+/// and its answer awaited). 0, or -errno.
+int cbl_tcp_set_nodelay(int fd);
+
+/// The peer (`peer` non-zero, getpeername) or local (getsockname) address of a TCP socket as
+/// "192.0.2.1:9000" or "[2001:db8::1]:9000" into `text` (NUL-terminated, at most `capacity`
+/// octets). 0, or -errno.
+int cbl_tcp_address(int fd, int peer, char *text, size_t capacity);
+
 #endif

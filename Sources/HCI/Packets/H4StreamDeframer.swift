@@ -10,7 +10,8 @@ import BLECore
 ///
 /// An unknown packet indicator, or a header that announces a packet larger than
 /// ``maximumPacketSize``, means the stream has lost its framing: the deframer throws and keeps
-/// throwing the same error until ``reset()``.
+/// throwing the same error until ``reset()``. ``H4StreamReader`` frames alike but skips such
+/// octets, reports them, and goes on (host mode's live streams use it).
 ///
 /// ```swift
 /// var deframer = H4StreamDeframer()
@@ -95,34 +96,22 @@ public struct H4StreamDeframer: Sendable {
     /// - Throws: ``Error`` when the stream has lost its framing (again on every call until ``reset()``).
     public mutating func nextPacket() throws(Error) -> HCIPacket? {
         if let failure { throw failure }
-        guard start < buffer.count else { return nil }
-        let indicator = buffer[start]
-        let type = HCIPacketType(rawValue: indicator)
-        let headerLength: Int
-        switch type {
-        case .command, .sco: headerLength = 3
-        case .acl, .iso: headerLength = 4
-        case .event: headerLength = 2
-        default:
+        let type: HCIPacketType, size: Int
+        switch H4PacketHeader.read(buffer, at: start, maximumSize: maximumPacketSize) {
+        case .needsMore: return nil
+        case .unknownIndicator(let indicator):
             let error = Error.unknownPacketIndicator(indicator, streamOffset: consumed)
             failure = error
             throw error
-        }
-        let headerStart = start + 1
-        guard buffer.count - headerStart >= headerLength else { return nil }
-        let bodyLength: Int
-        switch type {
-        case .command, .sco: bodyLength = Int(buffer[headerStart + 2])
-        case .event: bodyLength = Int(buffer[headerStart + 1])
-        case .acl: bodyLength = Int(buffer[headerStart + 2]) | Int(buffer[headerStart + 3]) << 8
-        default: bodyLength = (Int(buffer[headerStart + 2]) | Int(buffer[headerStart + 3]) << 8) & 0x3FFF
-        }
-        let size = headerLength + bodyLength
-        guard size <= maximumPacketSize else {
-            let error = Error.packetTooLarge(type: type, size: size, maximum: maximumPacketSize, streamOffset: consumed)
+        case let .tooLarge(tooLargeType, tooLargeSize):
+            let error = Error.packetTooLarge(type: tooLargeType, size: tooLargeSize, maximum: maximumPacketSize,
+                                             streamOffset: consumed)
             failure = error
             throw error
+        case let .packet(packetType, packetSize):
+            (type, size) = (packetType, packetSize)
         }
+        let headerStart = start + 1
         guard buffer.count - headerStart >= size else { return nil }
         let end = headerStart + size
         let packet: HCIPacket

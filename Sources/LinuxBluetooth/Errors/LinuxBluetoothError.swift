@@ -24,8 +24,14 @@ public struct LinuxBluetoothError: Error, Hashable, Sendable, CustomStringConver
         case switchAdapter(index: UInt16, up: Bool)
         /// Opening, binding, connecting or listening on an L2CAP socket.
         case l2cap(String)
-        /// Sending or receiving on an open socket.
+        /// Sending or receiving on an open socket or byte stream.
         case transfer(String)
+        /// Opening or configuring a serial port for an H4 UART controller: "opening the serial
+        /// port /dev/ttyACM0", with the path.
+        case serialPort(String)
+        /// Connecting to, or listening on, a TCP address for an H4 stream: "connecting to
+        /// 127.0.0.1:9000", with the host and port.
+        case tcp(String)
 
         /// "listing Bluetooth adapters", "binding hci0 to the raw channel", ...
         public var description: String {
@@ -40,6 +46,8 @@ public struct LinuxBluetoothError: Error, Hashable, Sendable, CustomStringConver
             case .switchAdapter(let index, let up): return up ? "bringing hci\(index) up" : "taking hci\(index) down"
             case .l2cap(let what): return what
             case .transfer(let what): return what
+            case .serialPort(let what): return what
+            case .tcp(let what): return what
             }
         }
     }
@@ -60,6 +68,11 @@ public struct LinuxBluetoothError: Error, Hashable, Sendable, CustomStringConver
 
     /// What to do, when there is a usual remedy; nil otherwise.
     public var remedy: String? {
+        switch operation {
+        case .serialPort: return serialPortRemedy
+        case .tcp: return tcpRemedy
+        default: break
+        }
         switch code {
         case EAFNOSUPPORT:
             return "this kernel has no Bluetooth (AF_BLUETOOTH); load the bluetooth module, or use a kernel built with CONFIG_BT"
@@ -78,8 +91,16 @@ public struct LinuxBluetoothError: Error, Hashable, Sendable, CustomStringConver
                     + "`sudo setcap cap_net_raw,cap_net_admin+eip $(command -v blectl)`"
             }
         case EBUSY:
-            return "the adapter is in use: stop bluetoothd (`sudo systemctl stop bluetooth`) and power the "
-                + "adapter off before opening its user channel"
+            switch operation {
+            case .bindHCI(let index?, let channel) where channel == 1:
+                return "hci\(index) is held (by bluetoothd, or by the kernel while it is up): stop bluetoothd "
+                    + "(`sudo systemctl stop bluetooth`) and power it off (`blectl --hci \(index) power off`)"
+            case .switchAdapter(let index, false):
+                return "another process has hci\(index)'s user channel open: end it first"
+            default:
+                return "the adapter is in use: stop bluetoothd (`sudo systemctl stop bluetooth`) and power the "
+                    + "adapter off before opening its user channel"
+            }
         case ERFKILL:
             return "the adapter is blocked by rfkill: `rfkill unblock bluetooth`"
         case ENODEV:
@@ -92,6 +113,32 @@ public struct LinuxBluetoothError: Error, Hashable, Sendable, CustomStringConver
             return "the peer refused the connection"
         default:
             return nil
+        }
+    }
+
+    /// What to do when opening or configuring a serial port failed.
+    private var serialPortRemedy: String? {
+        switch code {
+        case ENOENT: return "no such device: check the path (`ls /dev/ttyACM* /dev/ttyUSB*`)"
+        case EACCES, EPERM:
+            return "no permission on the device: add the user to the dialout group (`sudo usermod -aG dialout $USER`) or run as root"
+        case EBUSY: return "another process holds the port exclusively: end it (a terminal program, ModemManager)"
+        case ENOTTY: return "not a terminal: give the UART's tty (for example /dev/ttyACM0)"
+        case ENXIO, ENODEV, EIO: return "the device is gone: check that it is plugged in"
+        default: return nil
+        }
+    }
+
+    /// What to do when connecting to, or listening on, a TCP address failed.
+    private var tcpRemedy: String? {
+        switch code {
+        case ECONNREFUSED: return "nothing listens there: start the H4 server (the controller's bridge) first, or check the port"
+        case ETIMEDOUT: return "no answer: check the host, the port and any firewall"
+        case EHOSTUNREACH, ENETUNREACH: return "no route to the host: check the address and the network"
+        case EADDRINUSE: return "the port is taken: choose another, or port 0 for a free one"
+        case EADDRNOTAVAIL: return "this machine has no such address: listen on one of its own, or 0.0.0.0"
+        case EINVAL: return "give a numeric IPv4 or IPv6 address, or localhost (names are not resolved)"
+        default: return nil
         }
     }
 

@@ -1,0 +1,297 @@
+import CBluetoothLinux
+import Dispatch
+import HCI
+import Host
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An ``HCITransport`` over a byte stream carrying H4 frames (Core v5.4, Vol 4, Part A, 2: a
+/// packet indicator, then the packet of Vol 4, Part E, 5.4, with nothing between packets): a
+/// UART's tty (host mode with a controller such as an nRF52 running HCI firmware), a TCP
+/// connection, or one end of a socket pair in tests. Open one with ``open(serial:)``,
+/// ``connect(host:port:timeout:maximumPacketSize:)``, ``H4TCPListener``, or adopt a descriptor.
+///
+/// Reading is readiness-driven (a DispatchSource) and framed by an ``H4StreamReader``: garbage
+/// in the stream is skipped and reported (``diagnostics``, ``skippedOctetCount``,
+/// ``recentDiagnostics``), and the good packets around it still arrive on ``packets``.
+///
+/// Sending is ordered: each packet is written whole, in the order ``send(_:)`` was called, even
+/// with concurrent senders; a partial write continues where it stopped when the descriptor is
+/// writable again (a DispatchSource), never interleaving with another packet. A send resumes once
+/// its last octet is written to the descriptor (the kernel's buffer, not the wire). A send, once
+/// called, is not withdrawn when its task is cancelled: half a packet would break the framing.
+///
+/// The stream ends when the peer closes (end of file; a pty or tty hang-up reads as EIO), on a
+/// read or write error (``endError``), or on ``close()``: ``packets`` and ``diagnostics`` finish,
+/// waiting and later sends throw ``HCITransportError/closed``, and the descriptor is closed once
+/// the readiness sources have stopped watching it.
+public final class H4StreamTransport: HCITransport, Sendable {
+    /// The packets from the peer, in stream order.
+    public let packets: AsyncStream<HCIPacket>
+    /// The runs of octets skipped as garbage, in stream order, as they are found (for one
+    /// reader, such as blectl printing them); keeps the newest ``diagnosticsBufferLimit`` unread
+    /// runs, dropping older ones, so that nobody reading costs no memory (the counters count
+    /// every run). Finishes with ``packets``.
+    public let diagnostics: AsyncStream<H4SkippedOctets>
+    /// What the stream is, for messages: "serial /dev/ttyACM0", "TCP 127.0.0.1:9000".
+    public let name: String
+
+    /// How many unread runs ``diagnostics`` keeps: 64.
+    public static let diagnosticsBufferLimit = 64
+    /// How many runs ``recentDiagnostics`` keeps: 16.
+    public static let recentDiagnosticsLimit = 16
+    /// The largest read(2) at once, in octets.
+    static let readSize = 16 * 1024
+    /// The most read(2) calls per readiness event, so that one busy stream cannot hold the queue.
+    static let readsPerEvent = 16
+
+    /// One packet waiting to be written, with the octets already written.
+    private struct Outgoing {
+        var octets: [UInt8]
+        var written = 0
+        let continuation: CheckedContinuation<Result<Void, HCITransportError>, Never>
+    }
+
+    private struct State {
+        var readSource: DispatchSourceRead?
+        var writeSource: DispatchSourceWrite?
+        var outgoing: [Outgoing] = []
+        var isClosed = false
+        var endError: LinuxBluetoothError?
+        var skippedOctetCount = 0
+        var diagnosticCount = 0
+        var recent: [H4SkippedOctets] = []
+    }
+
+    /// The descriptor (tests read a tty's settings back through it).
+    let descriptor: Int32
+    private let isSocket: Bool
+    private let queue: DispatchQueue
+    private let sources = DispatchGroup()
+    private let state = Mutex(State())
+    private let reader: Mutex<H4StreamReader>
+    private let input: AsyncStream<HCIPacket>.Continuation
+    private let diagnosticInput: AsyncStream<H4SkippedOctets>.Continuation
+
+    /// Takes ownership of `descriptor`, a connected byte stream both ways (a tty, a stream
+    /// socket; not a pipe, whose writes raise SIGPIPE once its reader is gone), makes
+    /// it non-blocking and close-on-exec, and starts reading it.
+    ///
+    /// - Parameters:
+    ///   - name: names the stream in errors and in the dispatch queue's label.
+    ///   - maximumPacketSize: the largest packet accepted, header included, indicator excluded,
+    ///     in octets (see ``H4StreamReader/maximumPacketSize``); a controller's LE ACL buffer
+    ///     size plus 4 lets garbage be found sooner.
+    /// - Throws: ``LinuxBluetoothError`` (``LinuxBluetoothError/Operation/transfer(_:)``) when
+    ///   the descriptor cannot be made non-blocking (EBADF: not open); it is closed then.
+    public init(adopting descriptor: Int32, name: String, maximumPacketSize: Int = 4 + 0xFFFF) throws(LinuxBluetoothError) {
+        let prepared = cbl_set_nonblocking(descriptor)
+        guard prepared >= 0 else {
+            _ = cbl_close(descriptor)
+            throw LinuxBluetoothError(.transfer("opening the H4 stream \(name)"), code: -prepared)
+        }
+        self.descriptor = descriptor
+        self.name = name
+        isSocket = cbl_is_socket(descriptor) == 1
+        queue = DispatchQueue(label: "LinuxBluetooth.H4StreamTransport \(name)")
+        reader = Mutex(H4StreamReader(maximumPacketSize: maximumPacketSize))
+        (packets, input) = AsyncStream.makeStream(of: HCIPacket.self)
+        (diagnostics, diagnosticInput) = AsyncStream.makeStream(of: H4SkippedOctets.self,
+                                                                 bufferingPolicy: .bufferingNewest(Self.diagnosticsBufferLimit))
+        let (queue, sources) = (self.queue, self.sources)
+        state.withLock { state in
+            let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+            source.setEventHandler { [weak self] in self?.readAvailable() }
+            sources.enter()
+            source.setCancelHandler { sources.leave() }
+            state.readSource = source
+            source.resume()
+        }
+    }
+
+    deinit { end(nil) }
+
+    /// Whether the stream has ended (closed here, by the peer, or by an error).
+    public var isClosed: Bool { state.withLock { $0.isClosed } }
+
+    /// Why the stream ended, once it has: nil for the peer's orderly end or a close at this end.
+    public var endError: LinuxBluetoothError? { state.withLock { $0.endError } }
+
+    /// Every octet skipped as garbage so far.
+    public var skippedOctetCount: Int { state.withLock { $0.skippedOctetCount } }
+
+    /// How many runs of skipped octets were reported so far.
+    public var diagnosticCount: Int { state.withLock { $0.diagnosticCount } }
+
+    /// The newest runs of skipped octets (at most ``recentDiagnosticsLimit``), oldest first.
+    public var recentDiagnostics: [H4SkippedOctets] { state.withLock { $0.recent } }
+
+    /// Sends one packet as an H4 frame (its indicator, then the packet), whole and after every
+    /// packet sent before it.
+    ///
+    /// - Throws: ``HCITransportError/closed`` once the stream has ended (or when it ends before
+    ///   the packet is written; a peer gone, EPIPE, ECONNRESET or EIO, counts as ended);
+    ///   ``HCITransportError/failed(_:)`` with the system's reason for another write error,
+    ///   which also ends the stream.
+    public func send(_ packet: HCIPacket) async throws(HCITransportError) {
+        let octets = packet.h4Encoded
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, HCITransportError>, Never>) in
+            let queued = state.withLock { state -> Bool in
+                guard !state.isClosed else { return false }
+                state.outgoing.append(Outgoing(octets: octets, continuation: continuation))
+                return true
+            }
+            guard queued else { continuation.resume(returning: .failure(.closed)); return }
+            queue.async { self.writePending() }
+        }
+        try result.get()
+    }
+
+    /// Ends the stream: ``packets`` and ``diagnostics`` finish, packets not yet written are
+    /// dropped (their sends throw ``HCITransportError/closed``), and the descriptor is closed.
+    /// Closing again does nothing.
+    public func close() async { end(nil) }
+
+    // MARK: Reading
+
+    /// Reads what is waiting (readiness said there is some), frames it and delivers it.
+    private func readAvailable() {
+        var buffer = [UInt8](repeating: 0, count: Self.readSize)
+        for _ in 0..<Self.readsPerEvent {
+            guard !isClosed else { return }
+            let count = buffer.withUnsafeMutableBytes { cbl_read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                deliver(reader.withLock { $0.append(buffer[..<count]) })
+                continue
+            }
+            if count == 0 {
+                endOfStream(nil)
+                return
+            }
+            switch Int32(-count) {
+            case EINTR: continue
+            case EAGAIN: return
+            default:
+                endOfStream(LinuxBluetoothError(.transfer("reading from \(name)"), code: Int32(-count)))
+                return
+            }
+        }
+    }
+
+    /// The stream ended at the peer: what the reader still held is reported, then the end.
+    private func endOfStream(_ error: LinuxBluetoothError?) {
+        let rest = reader.withLock { $0.finish() }
+        deliver(rest.map { .skipped($0) })
+        end(error)
+    }
+
+    private func deliver(_ elements: [H4StreamReader.Element]) {
+        for element in elements {
+            switch element {
+            case .packet(let packet):
+                input.yield(packet)
+            case .skipped(let run):
+                state.withLock { state in
+                    state.skippedOctetCount &+= run.count
+                    state.diagnosticCount &+= 1
+                    if state.recent.count == Self.recentDiagnosticsLimit { state.recent.removeFirst() }
+                    state.recent.append(run)
+                }
+                diagnosticInput.yield(run)
+            }
+        }
+    }
+
+    // MARK: Writing
+
+    /// Writes queued packets in order until done or the descriptor is full (then a write source
+    /// calls again when it has room). Runs on ``queue`` only, so one packet is written at a time.
+    private func writePending() {
+        while true {
+            let next: (octets: [UInt8], written: Int)? = state.withLock { state in
+                guard !state.isClosed, state.writeSource == nil, let head = state.outgoing.first else { return nil }
+                return (head.octets, head.written)
+            }
+            guard let next else { return }
+            let count = next.octets.withUnsafeBytes { octets in
+                cbl_write(descriptor, octets.baseAddress! + next.written, octets.count - next.written, isSocket ? 1 : 0)
+            }
+            if count == 0 {
+                waitUntilWritable()                       // nothing taken: wait for room rather than spin
+                return
+            }
+            if count > 0 {
+                let done = state.withLock { state -> CheckedContinuation<Result<Void, HCITransportError>, Never>? in
+                    guard !state.isClosed, !state.outgoing.isEmpty else { return nil }
+                    state.outgoing[0].written += count
+                    guard state.outgoing[0].written == state.outgoing[0].octets.count else { return nil }
+                    return state.outgoing.removeFirst().continuation
+                }
+                done?.resume(returning: .success(()))
+                continue
+            }
+            switch Int32(-count) {
+            case EINTR:
+                continue
+            case EAGAIN:
+                waitUntilWritable()
+                return
+            case let code:
+                let error = LinuxBluetoothError(.transfer("writing to \(name)"), code: code)
+                let failed = state.withLock { state in
+                    state.isClosed || state.outgoing.isEmpty ? nil : state.outgoing.removeFirst().continuation
+                }
+                let peerGone = code == EPIPE || code == ECONNRESET || code == EIO
+                failed?.resume(returning: .failure(peerGone ? .closed : .failed(error.description)))
+                end(error)
+                return
+            }
+        }
+    }
+
+    /// Watches the descriptor until it can take more octets, then writes on.
+    private func waitUntilWritable() {
+        state.withLock { state in
+            guard !state.isClosed, state.writeSource == nil else { return }
+            let source = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
+            source.setEventHandler { [weak self] in self?.becameWritable() }
+            sources.enter()
+            source.setCancelHandler { [sources] in sources.leave() }
+            state.writeSource = source
+            source.resume()
+        }
+    }
+
+    private func becameWritable() {
+        state.withLock { state in
+            state.writeSource?.cancel()
+            state.writeSource = nil
+        }
+        writePending()
+    }
+
+    // MARK: The end
+
+    /// Ends the stream once: stops both sources, closes the descriptor once they no longer watch
+    /// it, finishes the streams, and fails the packets not yet written.
+    private func end(_ error: LinuxBluetoothError?) {
+        let waiting: [Outgoing]? = state.withLock { state in
+            guard !state.isClosed else { return nil }
+            state.isClosed = true
+            state.endError = error
+            state.readSource?.cancel()
+            state.writeSource?.cancel()
+            state.readSource = nil
+            state.writeSource = nil
+            defer { state.outgoing = [] }
+            return state.outgoing
+        }
+        guard let waiting else { return }
+        sources.notify(queue: queue) { [descriptor] in _ = cbl_close(descriptor) }
+        input.finish()
+        diagnosticInput.finish()
+        for packet in waiting { packet.continuation.resume(returning: .failure(.closed)) }
+    }
+}

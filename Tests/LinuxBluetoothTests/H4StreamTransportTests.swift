@@ -1,0 +1,157 @@
+import BLECore
+import Glibc
+import HCI
+import Host
+import Testing
+@testable import LinuxBluetooth
+
+/// The H4 stream transport on a Unix stream socket pair: framing both ways, ordered whole
+/// packets from concurrent senders, partial writes, garbage, the peer's end, close.
+@Suite("H4StreamTransport", .timeLimit(.minutes(1)))
+struct H4StreamTransportTests {
+    static let reset = "01 03 0c 00"                       // Command: HCI_Reset
+    static let commandComplete = "04 0e 04 01 03 0c 00"    // Event: Command Complete, 1 credit, Reset, Success
+
+    @Test("a command goes out as an H4 frame; events and ACL data come back as packets")
+    func bothWays() async throws {
+        let fds = try streamPair()
+        let host = try H4StreamTransport(adopting: fds[0], name: "host")
+        let controller = try H4StreamTransport(adopting: fds[1], name: "controller")
+        try await host.send(try h4Packet(Self.reset))
+        #expect(await receive(1, from: controller) == [try h4Packet(Self.reset)])
+        try await controller.send(try h4Packet(Self.commandComplete))
+        try await controller.send(try h4Packet("02 40 20 07 00 03 00 04 00 0a 03 00"))   // ACL: handle 0x040, ATT Read 0x0003
+        #expect(await receive(2, from: host) == [try h4Packet(Self.commandComplete), try h4Packet("02 40 20 07 00 03 00 04 00 0a 03 00")])
+        #expect(host.diagnosticCount == 0 && host.skippedOctetCount == 0)
+        await host.close()
+        await controller.close()
+    }
+
+    @Test("concurrent senders: every packet arrives whole, each sender's in its order")
+    func concurrentSenders() async throws {
+        let fds = try streamPair()
+        let sender = try H4StreamTransport(adopting: fds[0], name: "sender")
+        let receiver = try H4StreamTransport(adopting: fds[1], name: "receiver")
+        let senders = 16, perSender = 40
+        async let received = receive(senders * perSender, from: receiver)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for id in 0..<senders {
+                group.addTask {
+                    for index in 0..<perSender {
+                        // Handle = sender, first octet = its sequence number; sizes from 1 to 2000 octets.
+                        let packet = aclPacket(handle: UInt16(id), seed: UInt8(index), count: 1 + (id * 131 + index * 47) % 2000)
+                        try await sender.send(packet)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let packets = await received
+        #expect(packets.count == senders * perSender)
+        #expect(receiver.diagnosticCount == 0)                    // nothing interleaved: the framing never broke
+        for id in 0..<senders {
+            let sequence = packets.compactMap { packet -> UInt8? in
+                guard case .acl(let acl) = packet, acl.handle == UInt16(id) else { return nil }
+                return acl.data.first
+            }
+            #expect(sequence == (0..<perSender).map { UInt8($0) }, "sender \(id)")
+        }
+        await sender.close()
+        await receiver.close()
+    }
+
+    @Test("packets larger than the socket buffers are written in parts, whole and in order, while the peer reads slowly")
+    func partialWrites() async throws {
+        let fds = try streamPair()
+        var small: Int32 = 4096
+        #expect(setsockopt(fds[0], SOL_SOCKET, SO_SNDBUF, &small, socklen_t(MemoryLayout<Int32>.size)) == 0)
+        #expect(setsockopt(fds[1], SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size)) == 0)
+        let sender = try H4StreamTransport(adopting: fds[0], name: "sender")
+        // Three ACL packets of 65535 octets of data each: each needs many writes and waits for room.
+        let big = (0..<3).map { aclPacket(seed: UInt8($0), count: 0xFFFF) }
+        let sending = Task { for packet in big { try await sender.send(packet) } }
+        // The peer starts reading only once the sender has filled the buffers.
+        var reader = H4StreamReader()
+        var received: [HCIPacket] = []
+        var buffer = [UInt8](repeating: 0, count: 1000)
+        while received.count < 3 {
+            var entry = pollfd(fd: fds[1], events: Int16(POLLIN), revents: 0)
+            _ = poll(&entry, 1, 1000)
+            let count = buffer.withUnsafeMutableBytes { read(fds[1], $0.baseAddress, $0.count) }
+            guard count > 0 else { continue }
+            for element in reader.append(buffer[..<count]) {
+                if case .packet(let packet) = element { received.append(packet) } else { Issue.record("skipped \(element)") }
+            }
+        }
+        try await sending.value
+        #expect(received == big)
+        await sender.close()
+        close(fds[1])
+    }
+
+    @Test("garbage in the stream: reported on diagnostics and in the counters; the packets around it arrive")
+    func garbage() async throws {
+        let fds = try streamPair()
+        let host = try H4StreamTransport(adopting: fds[0], name: "host")
+        defer { close(fds[1]) }
+        writeAll(fds[1], Hex.decode("""
+            04 0e 04 01 03 0c 00               # Event: Command Complete (Reset) (offsets 0-6)
+            ff ff ff 00                        # garbage (7-10)
+            04 0e 04 01 03 0c 00               # Event: Command Complete (Reset) (11-17)
+            """)!)
+        #expect(await receive(2, from: host) == [try h4Packet(Self.commandComplete), try h4Packet(Self.commandComplete)])
+        var diagnostics = host.diagnostics.makeAsyncIterator()
+        let expected = H4SkippedOctets(streamOffset: 7, count: 4, reason: .unknownPacketIndicator(0xFF))
+        #expect(await diagnostics.next() == expected)
+        #expect(host.skippedOctetCount == 4)
+        #expect(host.diagnosticCount == 1)
+        #expect(host.recentDiagnostics == [expected])
+        await host.close()
+        #expect(await diagnostics.next() == nil)                  // finishes with the transport
+    }
+
+    @Test("the peer closing finishes packets (a packet it cut is reported) and later sends throw closed")
+    func peerCloses() async throws {
+        let fds = try streamPair()
+        let host = try H4StreamTransport(adopting: fds[0], name: "host")
+        writeAll(fds[1], Hex.decode("04 0e 04 01 03 0c 00  04 0e 04 01")!)   // a whole event, then the start of one
+        close(fds[1])
+        var packets = host.packets.makeAsyncIterator()
+        #expect(await packets.next() == (try h4Packet(Self.commandComplete)))
+        #expect(await packets.next() == nil)
+        #expect(host.recentDiagnostics == [H4SkippedOctets(streamOffset: 7, count: 4, reason: .cutByEndOfStream(type: .event))])
+        #expect(host.isClosed)
+        #expect(host.endError == nil)
+        await #expect(throws: HCITransportError.closed) { try await host.send(try h4Packet(Self.reset)) }
+    }
+
+    @Test("close is idempotent: packets finish, waiting and later sends throw closed")
+    func closeTwice() async throws {
+        let fds = try streamPair()
+        defer { close(fds[1]) }
+        var small: Int32 = 4096
+        #expect(setsockopt(fds[0], SOL_SOCKET, SO_SNDBUF, &small, socklen_t(MemoryLayout<Int32>.size)) == 0)
+        let host = try H4StreamTransport(adopting: fds[0], name: "host")
+        // Nobody reads the peer: this send waits for room until the close.
+        let waiting = Task { () -> HCITransportError? in
+            do throws(HCITransportError) { try await host.send(aclPacket(count: 0xFFFF)); return nil } catch { return error }
+        }
+        // Let the send reach the descriptor (64 KiB cannot fit in the buffers of an unread
+        // socket), then close; had the close come first, the send would be refused as closed too.
+        try await Task.sleep(for: .milliseconds(50))
+        await host.close()
+        await host.close()
+        #expect(await waiting.value == .closed)
+        var packets = host.packets.makeAsyncIterator()
+        #expect(await packets.next() == nil)
+        await #expect(throws: HCITransportError.closed) { try await host.send(try h4Packet(Self.reset)) }
+        #expect(host.endError == nil)
+    }
+
+    @Test("adopting a descriptor that is not open is a typed error")
+    func badDescriptor() {
+        #expect(throws: LinuxBluetoothError(.transfer("opening the H4 stream nothing"), code: EBADF)) {
+            _ = try H4StreamTransport(adopting: 9999, name: "nothing")
+        }
+    }
+}
