@@ -3,9 +3,10 @@ import HCI
 /// What the Host layer sees of the link to a controller: HCI packets out, HCI packets in
 /// (Core v5.4, Vol 4, Part A, "Host Controller Interface transport layer", and Part E, 5.4).
 ///
-/// Implemented by the kernel's raw HCI socket (`AF_BLUETOOTH`, `BTPROTO_HCI`,
-/// `HCI_CHANNEL_RAW`, in LinuxBluetooth), and later by the user channel, the H4 stream (a tty or
-/// TCP) and the virtual controller; ``ScriptedHCITransport`` plays a scripted controller in tests.
+/// Implemented in LinuxBluetooth by the kernel's raw HCI socket (`AF_BLUETOOTH`, `BTPROTO_HCI`,
+/// `HCI_CHANNEL_RAW`: kernel mode), the HCI user channel (`HCI_CHANNEL_USER`: host mode) and the
+/// H4 stream (a tty or TCP), and by the virtual controller; ``ScriptedHCITransport`` plays a
+/// scripted controller in tests.
 ///
 /// A transport knows nothing of HCI's rules: it neither counts command credits
 /// (Num_HCI_Command_Packets) nor matches events to commands. ``HCICommandFlow`` does, and is the
