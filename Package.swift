@@ -30,8 +30,9 @@ let package = Package(
         .target(name: "SMP", dependencies: ["BLECore"]),
         .target(name: "ATT", dependencies: ["BLECore"]),
 
-        // The HCI command flow, scanner and advertiser over any HCITransport.
-        .target(name: "Host", dependencies: ["BLECore", "HCI"]),
+        // The HCI command flow and router, scanner, advertiser, and host mode's bring-up,
+        // connections, ACL flow control and L2CAP fixed channels, over any HCITransport.
+        .target(name: "Host", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT"]),
 
         // libcrypto's AES-CMAC (libssl-dev), for the Database Hash and signed writes.
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),
@@ -59,7 +60,7 @@ let package = Package(
         .testTarget(name: "GATTTests", dependencies: ["BLECore", "ATT", "GATT", "CCrypto"]),
         .testTarget(name: "PDUScriptTests", dependencies: ["BLECore", "ATT", "GATT", "PDUScript"]),
         .testTarget(name: "CaptureTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT", "Capture", "BLETestSupport"]),
-        .testTarget(name: "HostTests", dependencies: ["BLECore", "HCI", "Host", "ATT"]),
+        .testTarget(name: "HostTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "Host", "ATT"]),
         .testTarget(name: "BlectlTests", dependencies: ["blectl"]),
         .testTarget(name: "LinuxBluetoothTests", dependencies: ["BLECore", "ATT", "GATT", "LinuxBluetooth", "CBluetoothLinux"]),
     ],
