@@ -86,6 +86,10 @@ public enum HCICommandValue: Hashable, Sendable, CustomStringConvertible {
     case leAddDeviceToFilterAcceptList(HCILEAddDeviceToFilterAcceptList)
     /// HCI_LE_Remove_Device_From_Filter_Accept_List, opcode 0x2012.
     case leRemoveDeviceFromFilterAcceptList(HCILERemoveDeviceFromFilterAcceptList)
+    /// HCI_LE_Set_Advertising_Set_Random_Address, opcode 0x2035.
+    case leSetAdvertisingSetRandomAddress(HCILESetAdvertisingSetRandomAddress)
+    /// HCI_LE_Read_Remote_Features, opcode 0x2016.
+    case leReadRemoteFeatures(HCILEReadRemoteFeatures)
     /// A command this package does not decode, as received.
     case unknown(HCICommandPacket)
 
@@ -136,6 +140,8 @@ public enum HCICommandValue: Hashable, Sendable, CustomStringConvertible {
         case .leClearFilterAcceptList: self = .leClearFilterAcceptList(try .init(packet: p))
         case .leAddDeviceToFilterAcceptList: self = .leAddDeviceToFilterAcceptList(try .init(packet: p))
         case .leRemoveDeviceFromFilterAcceptList: self = .leRemoveDeviceFromFilterAcceptList(try .init(packet: p))
+        case .leSetAdvertisingSetRandomAddress: self = .leSetAdvertisingSetRandomAddress(try .init(packet: p))
+        case .leReadRemoteFeatures: self = .leReadRemoteFeatures(try .init(packet: p))
         default: self = .unknown(packet)
         }
     }
@@ -196,6 +202,8 @@ public enum HCICommandValue: Hashable, Sendable, CustomStringConvertible {
         case .leClearFilterAcceptList(let c): return c
         case .leAddDeviceToFilterAcceptList(let c): return c
         case .leRemoveDeviceFromFilterAcceptList(let c): return c
+        case .leSetAdvertisingSetRandomAddress(let c): return c
+        case .leReadRemoteFeatures(let c): return c
         case .unknown: return nil
         }
     }
@@ -258,6 +266,8 @@ public enum HCICommandValue: Hashable, Sendable, CustomStringConvertible {
         case .leClearFilterAcceptList: return HCILEClearFilterAcceptList.self
         case .leAddDeviceToFilterAcceptList: return HCILEAddDeviceToFilterAcceptList.self
         case .leRemoveDeviceFromFilterAcceptList: return HCILERemoveDeviceFromFilterAcceptList.self
+        case .leSetAdvertisingSetRandomAddress: return HCILESetAdvertisingSetRandomAddress.self
+        case .leReadRemoteFeatures: return HCILEReadRemoteFeatures.self
         default: return nil
         }
     }

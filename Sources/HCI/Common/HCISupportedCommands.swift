@@ -53,7 +53,9 @@ public struct HCISupportedCommands: HCIParameterLayout, CustomStringConvertible 
         case .readLocalVersionInformation: index = 115
         case .readLocalSupportedCommands: index = 116
         case .readLocalSupportedFeatures: index = 117
+        case .readBufferSize: index = 119
         case .readBDADDR: index = 121
+        case .readRSSI: index = 125
         case .leSetEventMask: index = 200
         case .leReadBufferSize: index = 201
         case .leReadLocalSupportedFeatures: index = 202
@@ -66,6 +68,10 @@ public struct HCISupportedCommands: HCIParameterLayout, CustomStringConvertible 
         case .leSetScanEnable: index = 211
         case .leCreateConnection: index = 212
         case .leCreateConnectionCancel: index = 213
+        case .leReadFilterAcceptListSize: index = 214
+        case .leClearFilterAcceptList: index = 215
+        case .leAddDeviceToFilterAcceptList: index = 216
+        case .leRemoveDeviceFromFilterAcceptList: index = 217
         case .leConnectionUpdate: index = 218
         case .leReadRemoteFeatures: index = 221
         case .leEnableEncryption: index = 224
@@ -75,6 +81,7 @@ public struct HCISupportedCommands: HCIParameterLayout, CustomStringConvertible 
         case .leReadPHY: index = 284
         case .leSetDefaultPHY: index = 285
         case .leSetPHY: index = 286
+        case .leSetAdvertisingSetRandomAddress: index = 289
         case .leSetExtendedAdvertisingParameters: index = 290
         case .leSetExtendedAdvertisingData: index = 291
         case .leSetExtendedScanResponseData: index = 292
