@@ -73,7 +73,12 @@ struct LinkLayerTests {
             #expect(updates == [LEMetaEvent.ConnectionUpdateComplete(connectionHandle: handle, connectionInterval: .init(rawValue: 40),
                                                                       peripheralLatency: 1, supervisionTimeout: .init(rawValue: 300))])
         }
-        _ = start
+        #expect(pair.radio.now - start == .milliseconds(300))
+        // Idle for several supervision timeouts: the link stays up (idle events are not lost events).
+        await pair.radio.advance(by: .seconds(10))
+        await pair.settle()
+        #expect(pair.central.events.compactMap(\.disconnection).isEmpty)
+        #expect(pair.peripheral.events.compactMap(\.disconnection).isEmpty)
         // Data now flows at the new interval (50 ms).
         try await pair.central.send(acl(pair.centralHandle, [4, 0, 4, 0, 1, 2, 3, 4]))
         await pair.radio.advance(by: .milliseconds(51))

@@ -61,7 +61,8 @@ extension RadioWorld {
     /// "more data to come" on all but the last) for an extended one; skipped as a duplicate when
     /// the filter is on and the same advertiser, kind and data were reported since scanning started.
     func report(to s: ControllerModel, from a: ControllerModel, set: AdvertisingSet, address: DeviceAddress, scanResponse: Bool) {
-        let data = scanResponse ? set.scanResponse : set.data
+        // ADV_DIRECT_IND carries no advertising data (Vol 6, Part B, 2.3.1.2).
+        let data = scanResponse ? set.scanResponse : (set.isLegacyPDU && set.isDirected ? [] : set.data)
         if s.scan.filterDuplicates {
             let key = DuplicateKey(addressType: address.type.rawValue, address: address.address, isScanResponse: scanResponse, data: data)
             guard s.scan.seen.insert(key).inserted else { return }

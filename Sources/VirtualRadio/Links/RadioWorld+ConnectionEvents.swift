@@ -59,7 +59,8 @@ extension RadioWorld {
         var budget = link.interval
         var heard = false
         var ended = false
-        while budget > 0, link.hasTraffic, !ended {
+        // At least one exchange, so an event run only for an instant still hears the peer.
+        repeat {
             if let procedure = link.procedures.first {
                 // A control PDU and its answer (or acknowledgement) take one exchange.
                 if chance(peripheral.faults.packetDropRate) || chance(central.faults.packetDropRate) {
@@ -96,7 +97,7 @@ extension RadioWorld {
             }
             budget -= Self.airTime(octets: centralPDU?.data.count ?? 0, phy: link.txPHY[0])
                 + Self.airTime(octets: peripheralPDU?.data.count ?? 0, phy: link.txPHY[1]) + 2 * Self.interFrameSpace
-        }
+        } while budget > 0 && link.hasTraffic && !ended
         if heard {
             link.lastHeard = now
             link.failing = false
