@@ -208,8 +208,18 @@ struct LinkLayerTests {
         #expect(host.events.isEmpty)
         await radio.advance(by: .milliseconds(5))
         await host.settle()
-        #expect(host.events.map { event -> HCIOpcode? in
+        #expect(host.events.compactMap { event -> HCIOpcode? in
             if case .commandComplete(let c) = event { return c.commandOpcode } else { return nil } } == [.reset, .readBDADDR])
+        // Lowering the latency does not let a later answer overtake one still held back.
+        controller.setFaults(VirtualFaults(hciLatency: .milliseconds(5)))
+        try await host.send(.command(HCIReadLocalVersionInformation().packet))
+        controller.setFaults(VirtualFaults())
+        try await host.send(.command(HCILEReadBufferSize().packet))
+        await radio.advance(by: .milliseconds(5))
+        await host.settle()
+        #expect(host.events.compactMap { event -> HCIOpcode? in
+            if case .commandComplete(let c) = event { return c.commandOpcode } else { return nil } }
+            == [.reset, .readBDADDR, .readLocalVersionInformation, .leReadBufferSize])
     }
 
     @Test("a crash drops the controller's state: its host hears Hardware Error, the peer times out")

@@ -100,6 +100,8 @@ final class ControllerModel {
     var port: AsyncStream<HCIPacket>.Continuation?
     var attachment: UInt64 = 0
     var faults = VirtualFaults.none
+    /// The time of the last packet held back by the HCI latency fault.
+    var deliveryHorizon: Micros = 0
     var inRange = true
     var violations: [VirtualControllerViolation] = []
     /// Handles are numbered from here, distinct per controller (see ``RadioWorld/allocateHandle(_:)``).

@@ -197,8 +197,11 @@ final class RadioWorld {
     func send(_ packet: HCIPacket, to controller: ControllerModel) {
         guard controller.port != nil else { return }
         let latency = controller.faults.hciLatency.microsRoundedUp
-        if latency > 0 {
-            schedule(at: now + latency, .deliver(controller: controller.index, attachment: controller.attachment, packet: packet))
+        if latency > 0 || controller.deliveryHorizon > now {
+            // Never before a packet still held back, so a shorter latency cannot reorder them.
+            let due = max(now + latency, controller.deliveryHorizon)
+            controller.deliveryHorizon = due
+            schedule(at: due, .deliver(controller: controller.index, attachment: controller.attachment, packet: packet))
         } else {
             controller.port?.yield(packet)
         }
