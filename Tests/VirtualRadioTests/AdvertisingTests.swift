@@ -284,3 +284,49 @@ struct AdvertisingTests {
                 == .unknownAdvertisingIdentifier)
     }
 }
+
+@Suite("VirtualRadio with the Host layer's advertiser", .timeLimit(.minutes(1)))
+struct HostAdvertiserTests {
+    @Test("LEAdvertiser advertises again after each connection, so two centrals connect to one virtual peripheral")
+    func readvertising() async throws {
+        let radio = VirtualRadio(timing: .manual)
+        let peripheralController = radio.makeController(configuration: configuration(1))
+        let flow = HCICommandFlow(transport: peripheralController.attach(), clock: radio.clock)
+        try await flow.send(HCIReset())
+        try await flow.send(HCISetEventMask(eventMask: HCIEventMask(rawValue: 0x3FFF_FFFF_FFFF_FFFF)))
+        try await flow.send(HCILESetEventMask(leEventMask: standardLEMask))
+        let advertiser = LEAdvertiser(flow: flow, capabilities: try await LEControllerCapabilities.read(from: flow))
+        try await advertiser.start(LEAdvertisingParameters(advertisingData: [.flags([.leGeneralDiscoverableMode])],
+                                                           readvertiseAfterConnection: true))
+        let centrals = [TestHost(radio.makeController(configuration: configuration(2))),
+                        TestHost(radio.makeController(configuration: configuration(3)))]
+        for central in centrals {
+            try await central.bringUp()
+            try await central.command(createConnection(to: address("C0:00:00:00:00:01")))
+            await radio.advance(by: .milliseconds(200))
+            await central.settle()
+            #expect(central.leEvents.compactMap(\.connectionComplete).first?.status == .success)
+            // Let the advertiser see the connection and enable its set again.
+            for _ in 0..<2000 where await !advertiser.isAdvertising { await Task.yield() }
+        }
+        #expect(peripheralController.connectionHandles.count == 2)
+        #expect(await advertiser.connectionHandles == Set(peripheralController.connectionHandles))
+        #expect(await advertiser.readvertisingErrors.isEmpty)
+        await flow.close()
+    }
+
+    @Test("connectable extended advertising data must fit one AUX_ADV_IND (245 octets) to be enabled")
+    func connectableLimit() async throws {
+        let radio = VirtualRadio(timing: .manual)
+        let host = TestHost(radio.makeController(configuration: configuration(1)))
+        try await host.bringUp()
+        try await host.command(HCILESetExtendedAdvertisingParameters(
+            advertisingHandle: 0, advertisingEventProperties: [.connectable],
+            primaryAdvertisingIntervalMin: .init(rawValue: 0xA0), primaryAdvertisingIntervalMax: .init(rawValue: 0xA0)))
+        try await host.command(HCILESetExtendedAdvertisingData(advertisingHandle: 0, advertisingData: Array(repeating: 0, count: 246)))
+        #expect(try await host.command(HCILESetExtendedAdvertisingEnable(enable: 1, sets: [.init(advertisingHandle: 0)])).status
+                == .invalidHCICommandParameters)
+        try await host.command(HCILESetExtendedAdvertisingData(advertisingHandle: 0, advertisingData: Array(repeating: 0, count: 245)))
+        #expect(try await host.command(HCILESetExtendedAdvertisingEnable(enable: 1, sets: [.init(advertisingHandle: 0)])).status == .success)
+    }
+}

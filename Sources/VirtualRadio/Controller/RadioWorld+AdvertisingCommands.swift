@@ -80,6 +80,11 @@ extension RadioWorld {
         completeStatus(c, opcode, .success)
     }
 
+    /// The most data connectable extended advertising carries: what fits one AUX_ADV_IND, 255
+    /// octets of payload less the extended header with AdvA and ADI (10 octets). Connectable
+    /// advertising cannot chain (Vol 6, Part B, 2.3.4), so a set with more cannot be enabled.
+    static let connectableExtendedDataLimit = 245
+
     /// The legacy event properties allowed with extended commands (Vol 4, Part E, 7.8.53).
     static let legacyPropertyValues: Set<UInt16> = [0x13, 0x15, 0x1D, 0x12, 0x10]
 
@@ -180,6 +185,9 @@ extension RadioWorld {
         default:
             assembled = data
         }
+        if set.enabled, !scanResponse, !set.isLegacyPDU, set.isConnectable, assembled.count > Self.connectableExtendedDataLimit {
+            return .invalidHCICommandParameters
+        }
         guard assembled.count <= Int(c.configuration.maximumAdvertisingDataLength) else {
             if scanResponse { set.partialScanResponse = nil } else { set.partialData = nil }
             c.advertisingSets[key] = set
@@ -217,6 +225,9 @@ extension RadioWorld {
                 return completeStatus(c, opcode, .invalidHCICommandParameters)
             }
             if !set.isLegacyPDU, set.isScannable, set.scanResponse.isEmpty { return completeStatus(c, opcode, .commandDisallowed) }
+            if !set.isLegacyPDU, set.isConnectable, set.data.count > Self.connectableExtendedDataLimit {
+                return completeStatus(c, opcode, .invalidHCICommandParameters)
+            }
             if set.partialData != nil || set.partialScanResponse != nil { return completeStatus(c, opcode, .commandDisallowed) }
             let highDuty = set.isLegacyPDU && set.properties.contains(.highDutyCycleDirected)
             if highDuty, entry.duration.rawValue == 0 || Micros(entry.duration.microseconds) > Self.highDutyCycleTimeout {
