@@ -11,15 +11,23 @@ final class TestHost: Sendable {
     let port: VirtualHCIPort
     private let recorder = Recorder()
 
+    let controller: VirtualController
+
     private final class Recorder: Sendable {
         let packets = Mutex<[HCIPacket]>([])
+        /// Packets received, cleared ones included.
+        let total = Mutex(0)
     }
 
     init(_ controller: VirtualController) {
+        self.controller = controller
         port = controller.attach()
         let stream = port.packets
         Task { [recorder] in
-            for await packet in stream { recorder.packets.withLock { $0.append(packet) } }
+            for await packet in stream {
+                recorder.packets.withLock { $0.append(packet) }
+                recorder.total.withLock { $0 += 1 }
+            }
         }
     }
 
@@ -98,12 +106,13 @@ final class TestHost: Sendable {
         Issue.record("never: \(what)", sourceLocation: sourceLocation)
     }
 
-    /// Lets the collector catch up with packets already sent (the radio yields them before
-    /// `send` returns; the collector task reads them soon after).
-    func settle() async {
-        let count = packets.count
-        for _ in 0..<50 { await Task.yield() }
-        if packets.count != count { await settle() }
+    /// Waits until the collector has read every packet the controller has handed over.
+    func settle(sourceLocation: SourceLocation = #_sourceLocation) async {
+        for attempt in 0..<20_000 {
+            if recorder.total.withLock({ $0 }) >= controller.packetsDelivered { return }
+            if attempt < 200 { await Task.yield() } else { try? await Task.sleep(for: .milliseconds(1)) }
+        }
+        Issue.record("the collector never caught up", sourceLocation: sourceLocation)
     }
 
     /// HCI Reset, Set Event Mask (everything, LE Meta included), LE Set Event Mask (the

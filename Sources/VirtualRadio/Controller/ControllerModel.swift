@@ -2,8 +2,8 @@ import BLECore
 import HCI
 
 /// Which LE advertising, scanning and initiating commands a controller has accepted since its
-/// last reset: a host may use the legacy ones or the extended ones, never both (Core v5.4, Vol 6,
-/// Part B, 4.4... and Vol 4, Part E, 3.1.1: a command of the other family gets Command Disallowed).
+/// last reset: a host may use the legacy ones or the extended ones, never both (Core v5.4, Vol 4,
+/// Part E, 3.1.1: a command of the other family gets Command Disallowed, 0x0C).
 enum CommandFamily: Hashable {
     case legacy
     case extended
@@ -99,6 +99,8 @@ final class ControllerModel {
     /// The host's stream and its attachment number (a later attach replaces it).
     var port: AsyncStream<HCIPacket>.Continuation?
     var attachment: UInt64 = 0
+    /// Packets handed to the current host since it attached.
+    var delivered = 0
     var faults = VirtualFaults.none
     /// The time of the last packet held back by the HCI latency fault.
     var deliveryHorizon: Micros = 0

@@ -39,6 +39,7 @@ public final class VirtualController: Sendable {
             let model = world.controllers[index]
             model.port?.finish()
             model.attachment &+= 1
+            model.delivered = 0
             if world.stopped {
                 continuation.finish()
                 model.port = nil
@@ -55,6 +56,10 @@ public final class VirtualController: Sendable {
     public var violations: [VirtualControllerViolation] {
         core.withWorld { $0.controllers[index].violations }
     }
+
+    /// How many packets the controller has handed to its current host since it attached (all
+    /// of them are in the port's `packets` by then): a test can wait for its reader to catch up.
+    public var packetsDelivered: Int { core.withWorld { $0.controllers[index].delivered } }
 
     /// The connection handles this controller has open now, ascending.
     public var connectionHandles: [UInt16] {

@@ -187,7 +187,10 @@ final class RadioWorld {
             sleepers.removeValue(forKey: id)?.resume()
         case .deliver(let controller, let attachment, let packet):
             let model = controllers[controller]
-            if model.attachment == attachment { model.port?.yield(packet) }
+            if model.attachment == attachment, let port = model.port {
+                port.yield(packet)
+                model.delivered += 1
+            }
         }
     }
 
@@ -204,6 +207,7 @@ final class RadioWorld {
             schedule(at: due, .deliver(controller: controller.index, attachment: controller.attachment, packet: packet))
         } else {
             controller.port?.yield(packet)
+            controller.delivered += 1
         }
     }
 
