@@ -145,3 +145,42 @@ struct DeterminismAndTimingTests {
         await #expect(throws: HCITransportError.closed) { try await central.attach().send(.command(HCIReset().packet)) }
     }
 }
+
+@Suite("VirtualRadio paced timing at benchmark speed", .timeLimit(.minutes(1)))
+struct PacedBenchmarkTests {
+    @Test("at speed 1000 a host moving 64 KiB by Number Of Completed Packets finishes in far less real time than virtual")
+    func fastPaced() async throws {
+        let radio = VirtualRadio(seed: 5, timing: .paced(speed: 1000))
+        var centralConfiguration = configuration(1)
+        centralConfiguration.aclDataPacketLength = 251
+        let central = TestHost(radio.makeController(configuration: centralConfiguration))
+        let peripheral = TestHost(radio.makeController(configuration: configuration(2)))
+        try await central.bringUp()
+        try await peripheral.bringUp()
+        try await peripheral.command(advertisingParameters())
+        try await peripheral.command(HCILESetAdvertisingEnable(enable: true))
+        try await central.command(createConnection(to: address("C0:00:00:00:00:02"), parameters: connectionParameters(interval: 6, timeout: 100)))
+        await central.waitFor("the connection") { packets in
+            packets.contains { if case .event(let e) = $0 { return e.code == .leMeta } else { return false } }
+        }
+        let handle = try #require(central.controller.connectionHandles.first)
+        try await central.command(HCILESetDataLength(connectionHandle: handle, txOctets: 251, txTime: .init(rawValue: 2120)))
+        let realStart = ContinuousClock.now, virtualStart = radio.now
+        let total = 64 * 1024
+        var sent = 0
+        while sent < total {
+            // A host's flow control: wait for a buffer (Number Of Completed Packets frees them).
+            while central.controller.aclBuffersInUse >= 4 { try await Task.sleep(for: .microseconds(200)) }
+            let chunk = min(251, total - sent)
+            try await central.send(acl(handle, Array(repeating: 0x5A, count: chunk), start: sent == 0))
+            sent += chunk
+        }
+        await peripheral.waitFor("all data") { packets in
+            packets.reduce(0) { count, packet in if case .acl(let a) = packet { count + a.data.count } else { count } } >= total
+        }
+        let real = ContinuousClock.now - realStart, virtual = radio.now - virtualStart
+        #expect(virtual > real * 50, "virtual \(virtual), real \(real)")
+        #expect(central.controller.violations.isEmpty)
+        radio.shutDown()
+    }
+}

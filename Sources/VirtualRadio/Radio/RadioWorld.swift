@@ -63,6 +63,9 @@ final class RadioWorld {
             catchUp()
             anchorVirtual += micros
             catchUp()
+            // Every later event is now due sooner in real time than the driver planned.
+            driverTarget = nil
+            wakeDriver()
         } else {
             run(until: now + micros)
         }
