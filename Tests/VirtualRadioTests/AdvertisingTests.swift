@@ -282,6 +282,20 @@ struct AdvertisingTests {
                 == .commandDisallowed, "scannable without scan response data")
         #expect(try await host.command(HCILESetExtendedAdvertisingEnable(enable: 1, sets: [.init(advertisingHandle: 9)])).status
                 == .unknownAdvertisingIdentifier)
+        // Sets: how many, removing one, clearing all, never while enabled.
+        let sets = try await host.command(HCILEReadNumberOfSupportedAdvertisingSets())
+            .parameters(HCILEReadNumberOfSupportedAdvertisingSets.self)
+        #expect(sets.numSupportedAdvertisingSets == 4)
+        #expect(try await host.command(HCILERemoveAdvertisingSet(advertisingHandle: 9)).status == .unknownAdvertisingIdentifier)
+        try await host.command(HCILESetExtendedAdvertisingData(advertisingHandle: 0, advertisingData: [2, 1, 6]))
+        try await host.command(HCILESetExtendedAdvertisingEnable(enable: 1, sets: [.init(advertisingHandle: 0)]))
+        #expect(try await host.command(HCILERemoveAdvertisingSet(advertisingHandle: 0)).status == .commandDisallowed)
+        #expect(try await host.command(HCILEClearAdvertisingSets()).status == .commandDisallowed)
+        #expect(try await host.command(HCILERemoveAdvertisingSet(advertisingHandle: 2)).status == .success)
+        try await host.command(HCILESetExtendedAdvertisingEnable(enable: 0, sets: []))
+        #expect(try await host.command(HCILEClearAdvertisingSets()).status == .success)
+        #expect(try await host.command(HCILESetExtendedAdvertisingData(advertisingHandle: 0, advertisingData: [])).status
+                == .unknownAdvertisingIdentifier)
     }
 }
 

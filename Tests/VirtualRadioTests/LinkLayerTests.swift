@@ -120,6 +120,40 @@ struct LinkLayerTests {
         #expect(pair.peripheral.acl.map(\.data.count) == [100])
     }
 
+    @Test("a suggested default data length starts each new connection's length update; Read Maximum Data Length says 251")
+    func suggestedDataLength() async throws {
+        let radio = VirtualRadio(timing: .manual)
+        let central = TestHost(radio.makeController(configuration: configuration(1)))
+        let peripheral = TestHost(radio.makeController(configuration: configuration(2)))
+        try await central.bringUp()
+        try await peripheral.bringUp()
+        let maximum = try await central.command(HCILEReadMaximumDataLength()).parameters(HCILEReadMaximumDataLength.self)
+        #expect(maximum == HCILEReadMaximumDataLength.ReturnParameters(supportedMaxTXOctets: 251, supportedMaxTXTime: .init(rawValue: 2120),
+                                                                       supportedMaxRXOctets: 251, supportedMaxRXTime: .init(rawValue: 2120)))
+        #expect(try await central.command(HCILEWriteSuggestedDefaultDataLength(suggestedMaxTXOctets: 26, suggestedMaxTXTime: .init(rawValue: 328))).status
+                == .invalidHCICommandParameters)
+        #expect(try await central.command(HCILEWriteSuggestedDefaultDataLength(suggestedMaxTXOctets: 251, suggestedMaxTXTime: .init(rawValue: 2120))).status
+                == .success)
+        let suggested = try await central.command(HCILEReadSuggestedDefaultDataLength()).parameters(HCILEReadSuggestedDefaultDataLength.self)
+        #expect(suggested.suggestedMaxTXOctets == 251 && suggested.suggestedMaxTXTime.rawValue == 2120)
+        try await peripheral.command(advertisingParameters())
+        try await peripheral.command(HCILESetAdvertisingEnable(enable: true))
+        try await central.command(createConnection(to: address("C0:00:00:00:00:02")))
+        await radio.advance(by: .milliseconds(100))
+        await central.settle()
+        await peripheral.settle()
+        #expect(central.leEvents.map(\.subeventCode) == [.connectionComplete, .dataLengthChange])
+        #expect(peripheral.leEvents.map(\.subeventCode) == [.connectionComplete, .dataLengthChange])
+        // HCI Reset restores the default of 27 octets.
+        try await central.command(HCIReset())
+        let reset = try await central.command(HCILEReadSuggestedDefaultDataLength()).parameters(HCILEReadSuggestedDefaultDataLength.self)
+        #expect(reset.suggestedMaxTXOctets == 27 && reset.suggestedMaxTXTime.rawValue == 328)
+        // LE Set Default PHY: checked like LE Set PHY.
+        #expect(try await central.command(HCILESetDefaultPHY(txPHYs: [], rxPHYs: .le1M)).status == .invalidHCICommandParameters)
+        #expect(try await central.command(HCILESetDefaultPHY(txPHYs: .leCoded, rxPHYs: .leCoded)).status == .unsupportedFeatureOrParameterValue)
+        #expect(try await central.command(HCILESetDefaultPHY(txPHYs: [.le1M, .le2M], rxPHYs: .le2M)).status == .success)
+    }
+
     @Test("LE Set PHY: Command Status, LE PHY Update Complete on both sides, LE Read PHY agrees; coded only is refused")
     func phy() async throws {
         let pair = try await ConnectedPair.make()

@@ -78,6 +78,9 @@ public struct HCISupportedCommands: HCIParameterLayout, CustomStringConvertible 
         case .leLongTermKeyRequestReply: index = 225
         case .leLongTermKeyRequestNegativeReply: index = 226
         case .leSetDataLength: index = 270
+        case .leReadSuggestedDefaultDataLength: index = 271
+        case .leWriteSuggestedDefaultDataLength: index = 272
+        case .leReadMaximumDataLength: index = 283
         case .leReadPHY: index = 284
         case .leSetDefaultPHY: index = 285
         case .leSetPHY: index = 286
@@ -87,6 +90,9 @@ public struct HCISupportedCommands: HCIParameterLayout, CustomStringConvertible 
         case .leSetExtendedScanResponseData: index = 292
         case .leSetExtendedAdvertisingEnable: index = 293
         case .leReadMaximumAdvertisingDataLength: index = 294
+        case .leReadNumberOfSupportedAdvertisingSets: index = 295
+        case .leRemoveAdvertisingSet: index = 296
+        case .leClearAdvertisingSets: index = 297
         case .leSetExtendedScanParameters: index = 301
         case .leSetExtendedScanEnable: index = 302
         case .leExtendedCreateConnection: index = 303

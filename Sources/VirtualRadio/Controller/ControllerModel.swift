@@ -130,6 +130,11 @@ final class ControllerModel {
     var connections: [UInt16: ConnectionEnd] = [:]
     /// ACL packets from the host held in controller buffers, not yet acknowledged over the air.
     var buffersInUse = 0
+    /// LE Write Suggested Default Data Length (7.8.35): octets new connections start with.
+    var suggestedTxOctets: UInt16 = 27
+    var suggestedTxTime: UInt16 = 328
+    /// LE Set Default PHY (7.8.48), as given.
+    var defaultPHY = HCILESetDefaultPHY(allPHYs: [.noTXPreference, .noRXPreference], txPHYs: [], rxPHYs: [])
 
     init(index: Int, configuration: VirtualControllerConfiguration) {
         self.index = index
@@ -159,6 +164,9 @@ final class ControllerModel {
         filterAcceptList = []
         connections = [:]
         buffersInUse = 0
+        suggestedTxOctets = 27
+        suggestedTxTime = 328
+        defaultPHY = HCILESetDefaultPHY(allPHYs: [.noTXPreference, .noRXPreference], txPHYs: [], rxPHYs: [])
     }
 
     /// The address this device uses for `ownAddressType`: public, or the given random address

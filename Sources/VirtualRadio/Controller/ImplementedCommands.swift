@@ -12,13 +12,15 @@ enum ImplementedCommands {
         .leSetScanParameters, .leSetScanEnable, .leCreateConnection, .leCreateConnectionCancel,
         .leReadFilterAcceptListSize, .leClearFilterAcceptList, .leAddDeviceToFilterAcceptList,
         .leRemoveDeviceFromFilterAcceptList, .leConnectionUpdate, .leReadRemoteFeatures,
-        .leSetDataLength, .leReadPHY, .leSetPHY,
+        .leSetDataLength, .leReadSuggestedDefaultDataLength, .leWriteSuggestedDefaultDataLength,
+        .leReadMaximumDataLength, .leReadPHY, .leSetDefaultPHY, .leSetPHY,
     ]
 
     /// The extended advertising, scanning and initiating commands (Vol 4, Part E, 7.8.52-7.8.66).
     static let extended: [HCIOpcode] = [
         .leSetAdvertisingSetRandomAddress, .leSetExtendedAdvertisingParameters, .leSetExtendedAdvertisingData,
         .leSetExtendedScanResponseData, .leSetExtendedAdvertisingEnable, .leReadMaximumAdvertisingDataLength,
+        .leReadNumberOfSupportedAdvertisingSets, .leRemoveAdvertisingSet, .leClearAdvertisingSets,
         .leSetExtendedScanParameters, .leSetExtendedScanEnable, .leExtendedCreateConnection,
     ]
 

@@ -247,6 +247,16 @@ extension RadioWorld {
         }
     }
 
+    /// LE Remove Advertising Set (`handle`) or LE Clear Advertising Sets (nil): Command
+    /// Disallowed while a set to remove is enabled (7.8.59, 7.8.60).
+    func removeAdvertisingSets(_ c: ControllerModel, handle: UInt8?) -> HCIStatus {
+        let keys = handle.map { [Int($0)] } ?? c.advertisingSets.keys.filter { $0 != ControllerModel.legacySetKey }
+        if let handle, c.advertisingSets[Int(handle)] == nil { return .unknownAdvertisingIdentifier }
+        guard keys.allSatisfy({ c.advertisingSets[$0]?.enabled != true }) else { return .commandDisallowed }
+        for key in keys { c.advertisingSets[key] = nil }
+        return .success
+    }
+
     // MARK: Starting and stopping
 
     /// Enables set `key` and schedules its first advertising event after advDelay; with a

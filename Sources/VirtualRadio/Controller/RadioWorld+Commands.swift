@@ -131,6 +131,38 @@ extension RadioWorld {
         case .leReadPHY(let command): readPHY(c, command)
         case .leSetPHY(let command): setPHY(c, command)
         case .leReadRemoteFeatures(let command): readRemoteFeatures(c, command)
+        case .leReadNumberOfSupportedAdvertisingSets:
+            complete(c, opcode, HCILEReadNumberOfSupportedAdvertisingSets.ReturnParameters(
+                numSupportedAdvertisingSets: c.configuration.numberOfAdvertisingSets))
+        case .leRemoveAdvertisingSet(let command):
+            completeStatus(c, opcode, removeAdvertisingSets(c, handle: command.advertisingHandle))
+        case .leClearAdvertisingSets:
+            completeStatus(c, opcode, removeAdvertisingSets(c, handle: nil))
+        case .leReadSuggestedDefaultDataLength:
+            complete(c, opcode, HCILEReadSuggestedDefaultDataLength.ReturnParameters(
+                suggestedMaxTXOctets: c.suggestedTxOctets, suggestedMaxTXTime: .init(rawValue: c.suggestedTxTime)))
+        case .leWriteSuggestedDefaultDataLength(let command):
+            guard (0x001B...0x00FB).contains(command.suggestedMaxTXOctets),
+                  (0x0148...0x4290).contains(command.suggestedMaxTXTime.rawValue)
+            else { return completeStatus(c, opcode, .invalidHCICommandParameters) }
+            c.suggestedTxOctets = command.suggestedMaxTXOctets
+            c.suggestedTxTime = command.suggestedMaxTXTime.rawValue
+            completeStatus(c, opcode, .success)
+        case .leReadMaximumDataLength:
+            let octets = c.configuration.maximumDataLength
+            complete(c, opcode, HCILEReadMaximumDataLength.ReturnParameters(
+                supportedMaxTXOctets: octets, supportedMaxTXTime: .init(rawValue: (octets + 14) * 8),
+                supportedMaxRXOctets: octets, supportedMaxRXTime: .init(rawValue: (octets + 14) * 8)))
+        case .leSetDefaultPHY(let command):
+            let noTX = command.allPHYs.contains(.noTXPreference), noRX = command.allPHYs.contains(.noRXPreference)
+            guard command.allPHYs.rawValue <= 0b11, command.txPHYs.rawValue & ~0b111 == 0, command.rxPHYs.rawValue & ~0b111 == 0,
+                  noTX || !command.txPHYs.isEmpty, noRX || !command.rxPHYs.isEmpty
+            else { return completeStatus(c, opcode, .invalidHCICommandParameters) }
+            guard Self.choosePHY(command.txPHYs, noPreference: noTX) != nil, Self.choosePHY(command.rxPHYs, noPreference: noRX) != nil else {
+                return completeStatus(c, opcode, .unsupportedFeatureOrParameterValue)
+            }
+            c.defaultPHY = command
+            completeStatus(c, opcode, .success)
         case .leLongTermKeyRequestReply, .unknown:
             reject(c, opcode, .unknownHCICommand)
         }

@@ -145,12 +145,19 @@ extension RadioWorld {
         i.connections[centralHandle] = ConnectionEnd(link: link.id, role: .central)
         a.connections[peripheralHandle] = ConnectionEnd(link: link.id, role: .peripheral)
         disableAdvertising(a, key: setKey)
+        // Either side whose host suggested longer PDUs starts the data length update at once
+        // (LE Write Suggested Default Data Length, 7.8.35; Vol 6, Part B, 5.1.9).
+        for (side, c) in [i, a].enumerated() where c.suggestedTxOctets > 27 {
+            let byTime = UInt16(min(max(Int(c.suggestedTxTime) / 8 - 14, 27), 251))
+            link.procedures.append(.dataLength(side: side, txOctets: min(c.suggestedTxOctets, byTime, c.configuration.maximumDataLength)))
+        }
         emitConnectionComplete(i, status: .success, handle: centralHandle, role: .central, peer: peripheralAddress, link: link)
         emitConnectionComplete(a, status: .success, handle: peripheralHandle, role: .peripheral, peer: centralAddress, link: link)
         if setKey != ControllerModel.legacySetKey {
             emit(LEMetaEvent.AdvertisingSetTerminated(status: .success, advertisingHandle: set.handle, connectionHandle: peripheralHandle,
                                                       numCompletedExtendedAdvertisingEvents: UInt8(min(set.eventsSent, 255))).packet, to: a)
         }
+        ensureConnectionEvent(link)
     }
 
     /// The next free handle of `c`: handles count up from the controller's own base
