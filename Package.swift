@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "GATT", targets: ["GATT"]),
         .library(name: "PDUScript", targets: ["PDUScript"]),
         .library(name: "LinuxBluetooth", targets: ["LinuxBluetooth"]),
+        .library(name: "VirtualRadio", targets: ["VirtualRadio"]),
         .executable(name: "blectl", targets: ["blectl"]),
     ],
     targets: [
@@ -44,6 +45,10 @@ let package = Package(
         .target(name: "LinuxBluetooth", dependencies: ["BLECore", "HCI", "Host", "ATT", "CBluetoothLinux"]),
         .target(name: "Capture", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT"]),
 
+        // An in-process LE controller (HCI in, HCI out) and a radio that links many of them, on a
+        // virtual clock. Host only for the HCITransport protocol.
+        .target(name: "VirtualRadio", dependencies: ["BLECore", "HCI", "Host"]),
+
         .executableTarget(name: "blectl", dependencies: ["BLECore", "HCI", "Host", "ATT", "GATT", "PDUScript", "Capture", "LinuxBluetooth"]),
         .executableTarget(name: "BLEBenchmarks", dependencies: ["BLECore", "HCI", "Host", "L2CAP", "ATT", "GATT", "Capture"]),
 
@@ -61,6 +66,7 @@ let package = Package(
         .testTarget(name: "PDUScriptTests", dependencies: ["BLECore", "ATT", "GATT", "PDUScript"]),
         .testTarget(name: "CaptureTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT", "Capture", "BLETestSupport"]),
         .testTarget(name: "HostTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "Host", "ATT"]),
+        .testTarget(name: "VirtualRadioTests", dependencies: ["BLECore", "HCI", "Host", "VirtualRadio"]),
         .testTarget(name: "BlectlTests", dependencies: ["blectl"]),
         .testTarget(name: "LinuxBluetoothTests", dependencies: ["BLECore", "ATT", "GATT", "LinuxBluetooth", "CBluetoothLinux"]),
     ],

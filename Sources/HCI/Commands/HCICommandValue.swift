@@ -86,6 +86,24 @@ public enum HCICommandValue: Hashable, Sendable, CustomStringConvertible {
     case leAddDeviceToFilterAcceptList(HCILEAddDeviceToFilterAcceptList)
     /// HCI_LE_Remove_Device_From_Filter_Accept_List, opcode 0x2012.
     case leRemoveDeviceFromFilterAcceptList(HCILERemoveDeviceFromFilterAcceptList)
+    /// HCI_LE_Set_Advertising_Set_Random_Address, opcode 0x2035.
+    case leSetAdvertisingSetRandomAddress(HCILESetAdvertisingSetRandomAddress)
+    /// HCI_LE_Read_Remote_Features, opcode 0x2016.
+    case leReadRemoteFeatures(HCILEReadRemoteFeatures)
+    /// HCI_LE_Read_Number_of_Supported_Advertising_Sets, opcode 0x203B.
+    case leReadNumberOfSupportedAdvertisingSets(HCILEReadNumberOfSupportedAdvertisingSets)
+    /// HCI_LE_Remove_Advertising_Set, opcode 0x203C.
+    case leRemoveAdvertisingSet(HCILERemoveAdvertisingSet)
+    /// HCI_LE_Clear_Advertising_Sets, opcode 0x203D.
+    case leClearAdvertisingSets(HCILEClearAdvertisingSets)
+    /// HCI_LE_Read_Suggested_Default_Data_Length, opcode 0x2023.
+    case leReadSuggestedDefaultDataLength(HCILEReadSuggestedDefaultDataLength)
+    /// HCI_LE_Write_Suggested_Default_Data_Length, opcode 0x2024.
+    case leWriteSuggestedDefaultDataLength(HCILEWriteSuggestedDefaultDataLength)
+    /// HCI_LE_Read_Maximum_Data_Length, opcode 0x202F.
+    case leReadMaximumDataLength(HCILEReadMaximumDataLength)
+    /// HCI_LE_Set_Default_PHY, opcode 0x2031.
+    case leSetDefaultPHY(HCILESetDefaultPHY)
     /// A command this package does not decode, as received.
     case unknown(HCICommandPacket)
 
@@ -136,6 +154,15 @@ public enum HCICommandValue: Hashable, Sendable, CustomStringConvertible {
         case .leClearFilterAcceptList: self = .leClearFilterAcceptList(try .init(packet: p))
         case .leAddDeviceToFilterAcceptList: self = .leAddDeviceToFilterAcceptList(try .init(packet: p))
         case .leRemoveDeviceFromFilterAcceptList: self = .leRemoveDeviceFromFilterAcceptList(try .init(packet: p))
+        case .leSetAdvertisingSetRandomAddress: self = .leSetAdvertisingSetRandomAddress(try .init(packet: p))
+        case .leReadRemoteFeatures: self = .leReadRemoteFeatures(try .init(packet: p))
+        case .leReadNumberOfSupportedAdvertisingSets: self = .leReadNumberOfSupportedAdvertisingSets(try .init(packet: p))
+        case .leRemoveAdvertisingSet: self = .leRemoveAdvertisingSet(try .init(packet: p))
+        case .leClearAdvertisingSets: self = .leClearAdvertisingSets(try .init(packet: p))
+        case .leReadSuggestedDefaultDataLength: self = .leReadSuggestedDefaultDataLength(try .init(packet: p))
+        case .leWriteSuggestedDefaultDataLength: self = .leWriteSuggestedDefaultDataLength(try .init(packet: p))
+        case .leReadMaximumDataLength: self = .leReadMaximumDataLength(try .init(packet: p))
+        case .leSetDefaultPHY: self = .leSetDefaultPHY(try .init(packet: p))
         default: self = .unknown(packet)
         }
     }
@@ -196,6 +223,15 @@ public enum HCICommandValue: Hashable, Sendable, CustomStringConvertible {
         case .leClearFilterAcceptList(let c): return c
         case .leAddDeviceToFilterAcceptList(let c): return c
         case .leRemoveDeviceFromFilterAcceptList(let c): return c
+        case .leSetAdvertisingSetRandomAddress(let c): return c
+        case .leReadRemoteFeatures(let c): return c
+        case .leReadNumberOfSupportedAdvertisingSets(let c): return c
+        case .leRemoveAdvertisingSet(let c): return c
+        case .leClearAdvertisingSets(let c): return c
+        case .leReadSuggestedDefaultDataLength(let c): return c
+        case .leWriteSuggestedDefaultDataLength(let c): return c
+        case .leReadMaximumDataLength(let c): return c
+        case .leSetDefaultPHY(let c): return c
         case .unknown: return nil
         }
     }
@@ -258,6 +294,15 @@ public enum HCICommandValue: Hashable, Sendable, CustomStringConvertible {
         case .leClearFilterAcceptList: return HCILEClearFilterAcceptList.self
         case .leAddDeviceToFilterAcceptList: return HCILEAddDeviceToFilterAcceptList.self
         case .leRemoveDeviceFromFilterAcceptList: return HCILERemoveDeviceFromFilterAcceptList.self
+        case .leSetAdvertisingSetRandomAddress: return HCILESetAdvertisingSetRandomAddress.self
+        case .leReadRemoteFeatures: return HCILEReadRemoteFeatures.self
+        case .leReadNumberOfSupportedAdvertisingSets: return HCILEReadNumberOfSupportedAdvertisingSets.self
+        case .leRemoveAdvertisingSet: return HCILERemoveAdvertisingSet.self
+        case .leClearAdvertisingSets: return HCILEClearAdvertisingSets.self
+        case .leReadSuggestedDefaultDataLength: return HCILEReadSuggestedDefaultDataLength.self
+        case .leWriteSuggestedDefaultDataLength: return HCILEWriteSuggestedDefaultDataLength.self
+        case .leReadMaximumDataLength: return HCILEReadMaximumDataLength.self
+        case .leSetDefaultPHY: return HCILESetDefaultPHY.self
         default: return nil
         }
     }
