@@ -146,6 +146,9 @@ public actor LEAdvertiser {
                                                       primaryAdvertisingIntervalMax: parameters.intervalMax,
                                                       ownAddressType: parameters.ownAddressType),
             ]
+            if parameters.ownAddressType == .random, let address = parameters.randomAddress {
+                commands.append(HCILESetAdvertisingSetRandomAddress(advertisingHandle: handle, randomAddress: address))
+            }
             if !properties.contains(.scannable) || properties.contains(.legacy) || !advertisingData.isEmpty {
                 for (operation, fragment) in fragments(of: advertisingData) {
                     commands.append(HCILESetExtendedAdvertisingData(advertisingHandle: handle, operation: operation,

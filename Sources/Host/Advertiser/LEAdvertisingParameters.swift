@@ -37,13 +37,19 @@ public struct LEAdvertisingParameters: Hashable, Sendable {
     public var readvertiseAfterConnection: Bool
     /// Advertising_Handle of the set, with the extended commands (0x00...0xEF). Default 0x00.
     public var advertisingHandle: UInt8
+    /// The set's random address, when ``ownAddressType`` is random and the controller uses the
+    /// extended commands: an extended set has its own (HCI_LE_Set_Advertising_Set_Random_Address,
+    /// Vol 4, Part E, 7.8.52), where legacy advertising uses the one of HCI_LE_Set_Random_Address.
+    /// Host mode passes its static random address. Default nil (none sent).
+    public var randomAddress: BluetoothAddress?
 
     /// Parameters from their values; see each property for the defaults.
     public init(advertisingData: [ADStructure] = [], scanResponse: [ADStructure] = [], isConnectable: Bool = true,
                 intervalMin: LEExtendedAdvertisingInterval = LEExtendedAdvertisingInterval(rawValue: 0x00A0),
                 intervalMax: LEExtendedAdvertisingInterval = LEExtendedAdvertisingInterval(rawValue: 0x00F0),
                 ownAddressType: LEOwnAddressType = .public, readvertiseAfterDisconnection: Bool = true,
-                readvertiseAfterConnection: Bool = false, advertisingHandle: UInt8 = 0x00) {
+                readvertiseAfterConnection: Bool = false, advertisingHandle: UInt8 = 0x00,
+                randomAddress: BluetoothAddress? = nil) {
         self.advertisingData = advertisingData
         self.scanResponse = scanResponse
         self.isConnectable = isConnectable
@@ -53,6 +59,7 @@ public struct LEAdvertisingParameters: Hashable, Sendable {
         self.readvertiseAfterDisconnection = readvertiseAfterDisconnection
         self.readvertiseAfterConnection = readvertiseAfterConnection
         self.advertisingHandle = advertisingHandle
+        self.randomAddress = randomAddress
     }
 
     /// The advertising interval values each family allows, in 0.625 ms units (Vol 4, Part E,

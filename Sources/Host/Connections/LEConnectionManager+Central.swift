@@ -1,0 +1,185 @@
+import BLECore
+import HCI
+
+extension LEConnectionManager {
+    /// The connect call waiting for its LE Connection Complete.
+    final class PendingConnect: Sendable {
+        let id: UInt64
+        private let result = OneShot<Result<LEConnection, LEConnectionError>>()
+        /// Set when this host cancels the attempt, to tell the Unknown Connection Identifier
+        /// that follows from a real failure.
+        let cancelled = OneShot<LEConnectionError>()
+
+        init(id: UInt64) { self.id = id }
+
+        func finish(_ outcome: Result<LEConnection, LEConnectionError>) { result.resolve(outcome) }
+        func wait() async -> Result<LEConnection, LEConnectionError> { await result.wait() }
+    }
+
+    /// The scan interval and window an initiator uses (60 ms and 30 ms, in 0.625 ms units).
+    static let initiatorScanInterval = LESlotDuration(rawValue: 0x0060)
+    static let initiatorScanWindow = LESlotDuration(rawValue: 0x0030)
+
+    /// Connects to the peripheral at `address` as central: HCI_LE_Create_Connection, or
+    /// HCI_LE_Extended_Create_Connection on the LE 1M PHY when the controller uses the extended
+    /// commands (never both; Core v5.4, Vol 4, Part E, 7.8.12 and 7.8.66), then its LE
+    /// (Enhanced) Connection Complete.
+    ///
+    /// When no connection forms within `timeout`, or the calling task is cancelled, the attempt
+    /// is cancelled with HCI_LE_Create_Connection_Cancel (7.8.13) and ends with the LE Connection
+    /// Complete whose Status is Unknown Connection Identifier. A connection that formed while the
+    /// cancel was on its way is returned (after a timeout) or disconnected (after a task cancel).
+    /// Calls wait their turn: a controller initiates one connection at a time.
+    ///
+    /// - Parameters:
+    ///   - parameters: the connection interval range, latency and supervision timeout to ask for;
+    ///     by default 30-50 ms, latency 0, 4 s.
+    ///   - timeout: how long to try; 30 s by default.
+    /// - Throws: ``LEConnectionError/connectionTimeout(after:)``, ``LEConnectionError/cancelled``,
+    ///   ``LEConnectionError/connectionFailed(_:)``, ``LEConnectionError/invalidParameters(_:)``,
+    ///   ``LEConnectionError/command(_:)``, ``LEConnectionError/ended(_:)``.
+    public func connect(to address: BluetoothAddress, addressType: LEAddressType,
+                        parameters: LEConnectionParametersRequest = .defaultCentral,
+                        timeout: Duration = .seconds(30)) async throws(LEConnectionError) -> LEConnection {
+        try await initiate(filterPolicy: .peerAddress, peerAddressType: addressType, peerAddress: address,
+                           parameters: parameters, timeout: timeout)
+    }
+
+    /// Connects to whichever of `peers` is seen advertising first, through the Filter Accept
+    /// List (Vol 6, Part B, 4.3.1; HCI_LE_Clear_Filter_Accept_List, HCI_LE_Add_Device_To_Filter_Accept_List,
+    /// then a create connection with Initiator_Filter_Policy 0x01): a gateway reconnecting to its
+    /// known sensors without scanning. Call it again for the next one.
+    ///
+    /// - Throws: as ``connect(to:addressType:parameters:timeout:)``; ``LEConnectionError/command(_:)``
+    ///   with Memory Capacity Exceeded when `peers` is longer than the controller's list.
+    public func connect(toAnyOf peers: [(address: BluetoothAddress, addressType: LEAddressType)],
+                        parameters: LEConnectionParametersRequest = .defaultCentral,
+                        timeout: Duration = .seconds(30)) async throws(LEConnectionError) -> LEConnection {
+        guard !peers.isEmpty else { throw .invalidParameters("no peers to connect to") }
+        try await takeConnectTurn()
+        defer { releaseConnectTurn() }
+        do {
+            try await flow.send(HCILEClearFilterAcceptList())
+            for peer in peers {
+                try await flow.send(HCILEAddDeviceToFilterAcceptList(addressType: peer.addressType, address: peer.address))
+            }
+        } catch {
+            throw .command(error)
+        }
+        return try await initiateInTurn(filterPolicy: .filterAcceptList, peerAddressType: .public, peerAddress: .zero,
+                                        parameters: parameters, timeout: timeout)
+    }
+
+    private func initiate(filterPolicy: LEInitiatorFilterPolicy, peerAddressType: LEAddressType, peerAddress: BluetoothAddress,
+                          parameters: LEConnectionParametersRequest, timeout: Duration) async throws(LEConnectionError) -> LEConnection {
+        try await takeConnectTurn()
+        defer { releaseConnectTurn() }
+        return try await initiateInTurn(filterPolicy: filterPolicy, peerAddressType: peerAddressType, peerAddress: peerAddress,
+                                        parameters: parameters, timeout: timeout)
+    }
+
+    private func initiateInTurn(filterPolicy: LEInitiatorFilterPolicy, peerAddressType: LEAddressType, peerAddress: BluetoothAddress,
+                                parameters: LEConnectionParametersRequest, timeout: Duration) async throws(LEConnectionError) -> LEConnection {
+        if let violation = parameters.violation { throw .invalidParameters(violation) }
+        if let endCause { throw .ended(endCause) }
+        nextOperationID &+= 1
+        let pending = PendingConnect(id: nextOperationID)
+        pendingConnect = pending
+        let own = controller.ownAddressType
+        let command: any HCICommand
+        switch controller.capabilities.commandFamily {
+        case .legacy:
+            command = HCILECreateConnection(leScanInterval: Self.initiatorScanInterval, leScanWindow: Self.initiatorScanWindow,
+                                            initiatorFilterPolicy: filterPolicy, peerAddressType: peerAddressType,
+                                            peerAddress: peerAddress, ownAddressType: own, connectionParameters: parameters.hciParameters)
+        case .extended:
+            command = HCILEExtendedCreateConnection(
+                initiatorFilterPolicy: filterPolicy, ownAddressType: own, peerAddressType: peerAddressType, peerAddress: peerAddress,
+                initiatingPHYs: .le1M,
+                phyParameters: [.init(scanInterval: Self.initiatorScanInterval, scanWindow: Self.initiatorScanWindow,
+                                      connectionParameters: parameters.hciParameters)])
+        }
+        do {
+            try await flow.send(command)
+        } catch {
+            if pendingConnect === pending { pendingConnect = nil }
+            throw .command(error)
+        }
+        let clock = self.clock
+        let timer = Task { [weak self] in
+            guard (try? await Self.sleep(on: clock, for: timeout)) != nil else { return }
+            await self?.cancelAttempt(pending, because: .connectionTimeout(after: timeout))
+        }
+        let outcome = await withTaskCancellationHandler {
+            await pending.wait()
+        } onCancel: {
+            Task { await self.cancelAttempt(pending, because: .cancelled) }
+        }
+        timer.cancel()
+        switch outcome {
+        case .success(let connection):
+            if pending.cancelled.value == .cancelled {
+                _ = try? await connection.disconnect()
+                throw .cancelled
+            }
+            return connection
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// Cancels attempt `pending` (a timeout or a cancelled task) with HCI_LE_Create_Connection_Cancel.
+    private func cancelAttempt(_ pending: PendingConnect, because reason: LEConnectionError) async {
+        guard pendingConnect === pending, pending.cancelled.resolve(reason) else { return }
+        do {
+            try await flow.send(HCILECreateConnectionCancel())
+        } catch .status(.commandDisallowed, _) {
+            // No attempt to cancel: the connection has formed, and its event is on its way.
+        } catch {
+            // The controller will not answer: end the attempt here.
+            if pendingConnect === pending {
+                pendingConnect = nil
+                pending.finish(.failure(reason))
+            }
+        }
+    }
+
+    /// A central LE Connection Complete with a non-zero Status.
+    func centralAttemptFailed(_ status: HCIStatus) {
+        guard let pending = pendingConnect else { return }
+        pendingConnect = nil
+        if status == .unknownConnectionIdentifier, let reason = pending.cancelled.value {
+            pending.finish(.failure(reason))
+        } else {
+            pending.finish(.failure(.connectionFailed(status)))
+        }
+    }
+
+    private func takeConnectTurn() async throws(LEConnectionError) {
+        while connectTurnHeld {
+            if let endCause { throw .ended(endCause) }
+            await withCheckedContinuation { connectTurnWaiters.append($0) }
+        }
+        if let endCause { throw .ended(endCause) }
+        connectTurnHeld = true
+    }
+
+    private func releaseConnectTurn() {
+        connectTurnHeld = false
+        if !connectTurnWaiters.isEmpty { connectTurnWaiters.removeFirst().resume() }
+    }
+
+    /// The longest a timer sleeps (a longer timeout is the same in practice, and its deadline
+    /// could pass what a clock's sleep holds).
+    private static let longestSleep: Duration = .seconds(100 * 365 * 24 * 3600)
+
+    static func sleep<C: Clock>(on clock: C, for duration: Duration) async throws where C.Duration == Duration {
+        try await clock.sleep(until: clock.now.advanced(by: min(duration, longestSleep)), tolerance: nil)
+    }
+}
+
+extension LEConnectionParametersRequest {
+    /// What a central asks for by default: interval 30-50 ms (24...40 × 1.25 ms), latency 0,
+    /// supervision timeout 4 s.
+    public static let defaultCentral = LEConnectionParametersRequest(intervalMin: 24, intervalMax: 40, latency: 0, timeout: 400)
+}

@@ -1,0 +1,143 @@
+import HCI
+import L2CAP
+import SMP
+
+extension LEConnectionManager {
+    // MARK: Sending
+
+    /// Sends `payload` on L2CAP channel `channel` of the link on `handle`, and returns once the
+    /// controller has all of it. Waits for room in the link's queue and for ACL credits.
+    ///
+    /// - Throws: ``LEConnectionError/disconnected(reason:)`` when the link drops first (or had);
+    ///   ``LEConnectionError/ended(_:)`` when the manager ends.
+    func send(channel: L2CAPChannelID, payload: [UInt8], on handle: UInt16) async throws(LEConnectionError) {
+        let pdu = L2CAPBasicFrame(channelID: channel, payload: payload).encoded
+        while true {
+            try usable(handle)
+            if flowControl.hasRoom(on: handle) { break }
+            await withCheckedContinuation { roomWaiters[handle, default: []].append($0) }
+        }
+        guard let ticket = flowControl.enqueue(pdu, on: handle) else { throw .disconnected(reason: .unknownConnectionIdentifier) }
+        let result = await withCheckedContinuation { (waiter: CheckedContinuation<Result<Void, LEConnectionError>, Never>) in
+            ticketWaiters[ticket] = waiter
+            pump()
+        }
+        try result.get()
+    }
+
+    /// Queues `payload` on `channel` without waiting; false when the link's queue is full or
+    /// the link is gone (signaling and SMP answers, which must not block the reader).
+    func trySend(channel: L2CAPChannelID, payload: [UInt8], on handle: UInt16) -> Bool {
+        guard endCause == nil, links[handle]?.dropped == nil,
+              flowControl.enqueue(L2CAPBasicFrame(channelID: channel, payload: payload).encoded, on: handle) != nil else { return false }
+        pump()
+        return true
+    }
+
+    /// Throws unless the link on `handle` is up and the manager runs.
+    func usable(_ handle: UInt16) throws(LEConnectionError) {
+        if let endCause { throw .ended(endCause) }
+        guard let link = links[handle] else { throw .disconnected(reason: .unknownConnectionIdentifier) }
+        if let reason = link.dropped { throw .disconnected(reason: reason) }
+    }
+
+    /// Hands the controller what credits allow, one sender at a time.
+    func pump() {
+        guard !pumping, endCause == nil else { return }
+        pumping = true
+        Task { await self.drain() }
+    }
+
+    private func drain() async {
+        defer { pumping = false }
+        while endCause == nil, let transmission = flowControl.next() {
+            let handle = transmission.packet.handle
+            do {
+                try await flow.send(acl: transmission.packet)
+            } catch {
+                flowControl.unsent(handle: handle)
+                if let ticket = transmission.completedTicket {
+                    ticketWaiters.removeValue(forKey: ticket)?.resume(returning: .failure(.ended(.transportClosed)))
+                }
+                end(.transportClosed)
+                return
+            }
+            if let ticket = transmission.completedTicket {
+                ticketWaiters.removeValue(forKey: ticket)?.resume(returning: .success(()))
+                for waiter in roomWaiters.removeValue(forKey: handle) ?? [] { waiter.resume() }
+            }
+        }
+    }
+
+    // MARK: Receiving
+
+    /// One delivery of the link's ACL route: reassembled, then dispatched by channel.
+    func receive(_ delivery: HCIRouted<HCIACLDataPacket>, on handle: UInt16) {
+        guard var link = links[handle] else { return }
+        let outcome: ACLReassemblyOutcome
+        switch delivery {
+        case .overflow(let dropped):
+            let abandoned = link.reassembler.reset(handle: handle)
+            links[handle] = link
+            note("handle 0x\(String(handle, radix: 16)): \(dropped) ACL packets lost to a full queue"
+                 + (abandoned.map { "; \($0.reason)" } ?? ""))
+            return
+        case .packet(let packet):
+            outcome = link.reassembler.push(packet)
+            links[handle] = link
+        }
+        for problem in outcome.diagnostics { note(problem.description) }
+        guard let pdu = outcome.pdu else { return }
+        dispatch(pdu.frame, on: handle, link: link)
+    }
+
+    private func note(_ problem: String) {
+        diagnosticsValue.reassemblyProblems += 1
+        diagnosticsValue.recentReassemblyProblems.append(problem)
+        if diagnosticsValue.recentReassemblyProblems.count > 16 { diagnosticsValue.recentReassemblyProblems.removeFirst() }
+    }
+
+    private func dispatch(_ frame: L2CAPBasicFrame, on handle: UInt16, link: Link) {
+        switch frame.channelID {
+        case .att:
+            link.connection.att.deliver(frame.payload)
+        case .leSignaling:
+            signaling(frame.payload, on: handle, role: link.connection.role)
+        case .smp:
+            securityManager(frame.payload, on: handle)
+        default:
+            diagnosticsValue.droppedFrames[frame.channelID.rawValue, default: 0] += 1
+        }
+    }
+
+    private func signaling(_ payload: [UInt8], on handle: UInt16, role: LERole) {
+        switch LESignalingResponder.handle(payload, role: role, limits: configuration.parameterLimits) {
+        case .respond(let packet):
+            if !trySend(channel: .leSignaling, payload: packet.encoded, on: handle) { diagnosticsValue.unsentSignalingAnswers += 1 }
+        case .updateConnection(let parameters, let response):
+            guard trySend(channel: .leSignaling, payload: response.encoded, on: handle) else {
+                diagnosticsValue.unsentSignalingAnswers += 1
+                return
+            }
+            // The peripheral asked; the central applies it. Its outcome arrives as LE Connection
+            // Update Complete, which updates the link's state.
+            let flow = self.flow
+            Task { _ = try? await flow.send(HCILEConnectionUpdate(connectionHandle: handle, connectionParameters: parameters.hciParameters)) }
+        case .answer(let identifier, let command):
+            links[handle]?.signalingWaiters.removeValue(forKey: identifier)?.resume(returning: .success(command))
+        case .ignore:
+            return
+        }
+    }
+
+    /// SMP on CID 0x0006: host mode cannot pair yet, so Pairing Request and Security Request get
+    /// Pairing Failed with Pairing Not Supported (Vol 3, Part H, 3.5.5); other SMP PDUs are
+    /// ignored.
+    private func securityManager(_ payload: [UInt8], on handle: UInt16) {
+        guard let code = payload.first, code == SMPCode.pairingRequest.rawValue || code == SMPCode.securityRequest.rawValue else { return }
+        diagnosticsValue.pairingRefusals += 1
+        if !trySend(channel: .smp, payload: SMPPDU.pairingFailed(reason: .pairingNotSupported).encoded, on: handle) {
+            diagnosticsValue.unsentSignalingAnswers += 1
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import BLECore
+import HCI
+import L2CAP
+
+extension LEConnectionManager {
+    /// One link's state on the manager's actor.
+    struct Link {
+        let connection: LEConnection
+        var reassembler: ACLReassembler
+        /// The Disconnection Complete's Reason, once it came.
+        var dropped: HCIStatus?
+        /// Whether the link's ACL route has finished (all data before the disconnection read).
+        var aclEnded = false
+        var nextSignalingIdentifier: UInt8 = 1
+        var signalingWaiters: [UInt8: CheckedContinuation<Result<LESignalingCommand, LEConnectionError>, Never>] = [:]
+        var updateWaiters: [UInt64: CheckedContinuation<Result<Void, LEConnectionError>, Never>] = [:]
+        var phyWaiters: [UInt64: CheckedContinuation<Result<(tx: LEPHY, rx: LEPHY), LEConnectionError>, Never>] = [:]
+        var reader: Task<Void, Never>?
+    }
+
+    /// A successful connection event makes a link; a failed one ends the connect call waiting.
+    func connectionCompleted(status: HCIStatus, handle: UInt16, role: LERole, peerAddressType: LEAddressType,
+                             peerAddress: BluetoothAddress, state: LEConnectionState) {
+        guard status.isSuccess else {
+            if role == .central || pendingConnect != nil { centralAttemptFailed(status) }
+            return
+        }
+        if links[handle] != nil {
+            // The controller reused a handle without a Disconnection Complete: the old link is gone.
+            linkDropped(handle, reason: .unspecifiedError)
+            tearDown(handle)
+        }
+        let connection = LEConnection(handle: handle, role: role, peerAddress: peerAddress, peerAddressType: peerAddressType,
+                                      state: state, manager: self, attMTU: configuration.attMTU)
+        var link = Link(connection: connection,
+                        reassembler: ACLReassembler(configuration: .init(maximumPayloadLength: Int(configuration.attMTU),
+                                                                         maximumPendingHandles: 1)))
+        flowControl.open(handle: handle)
+        links[handle] = link
+        link.reader = Task { [weak self] in
+            guard let route = await self?.flow.acl(handle: handle) else { return }
+            for await delivery in route {
+                guard let self else { return }
+                await self.receive(delivery, on: handle)
+            }
+            await self?.aclEnded(handle)
+        }
+        links[handle]?.reader = link.reader
+        if role == .central, let pending = pendingConnect {
+            pendingConnect = nil
+            pending.finish(.success(connection))
+        } else {
+            incoming.yield(connection)
+        }
+    }
+
+    /// The link on `handle` dropped: credits come back, queued sends and pending procedures end
+    /// with `reason`, and ``LEConnection/disconnected()`` returns. Its received data is still
+    /// delivered until its ACL route finishes.
+    func linkDropped(_ handle: UInt16, reason: HCIStatus) {
+        guard var link = links[handle], link.dropped == nil else { return }
+        link.dropped = reason
+        let error = LEConnectionError.disconnected(reason: reason)
+        if let closed = flowControl.close(handle: handle) {
+            for ticket in closed.droppedTickets { ticketWaiters.removeValue(forKey: ticket)?.resume(returning: .failure(error)) }
+        }
+        for waiter in roomWaiters.removeValue(forKey: handle) ?? [] { waiter.resume() }
+        for waiter in link.signalingWaiters.values { waiter.resume(returning: .failure(error)) }
+        for waiter in link.updateWaiters.values { waiter.resume(returning: .failure(error)) }
+        for waiter in link.phyWaiters.values { waiter.resume(returning: .failure(error)) }
+        link.signalingWaiters = [:]
+        link.updateWaiters = [:]
+        link.phyWaiters = [:]
+        links[handle] = link
+        link.connection.ended.resolve(reason)
+        if link.aclEnded { tearDown(handle) }
+        pump()   // the credits that came back may serve other links
+    }
+
+    /// The link's ACL route finished: everything received before the disconnection was read.
+    func aclEnded(_ handle: UInt16) {
+        guard links[handle] != nil else { return }
+        links[handle]?.aclEnded = true
+        if links[handle]?.dropped != nil { tearDown(handle) }
+    }
+
+    /// Removes a dropped link: its ATT bearer ends.
+    func tearDown(_ handle: UInt16) {
+        guard let link = links.removeValue(forKey: handle) else { return }
+        diagnosticsValue.droppedATTPDUs += link.connection.att.droppedPDUs
+        link.connection.att.end()
+        link.reader?.cancel()
+    }
+
+    func connectionUpdated(_ c: LEMetaEvent.ConnectionUpdateComplete) {
+        guard var link = links[c.connectionHandle] else { return }
+        if c.status.isSuccess {
+            link.connection.update {
+                $0.connectionInterval = c.connectionInterval
+                $0.peripheralLatency = c.peripheralLatency
+                $0.supervisionTimeout = c.supervisionTimeout
+            }
+        }
+        let result: Result<Void, LEConnectionError> = c.status.isSuccess ? .success(()) : .failure(.connectionFailed(c.status))
+        for waiter in link.updateWaiters.values { waiter.resume(returning: result) }
+        link.updateWaiters = [:]
+        links[c.connectionHandle] = link
+    }
+
+    func phyUpdated(_ c: LEMetaEvent.PHYUpdateComplete) {
+        guard var link = links[c.connectionHandle] else { return }
+        if c.status.isSuccess {
+            link.connection.update {
+                $0.txPHY = c.txPHY
+                $0.rxPHY = c.rxPHY
+            }
+        }
+        let result: Result<(tx: LEPHY, rx: LEPHY), LEConnectionError> =
+            c.status.isSuccess ? .success((c.txPHY, c.rxPHY)) : .failure(.connectionFailed(c.status))
+        for waiter in link.phyWaiters.values { waiter.resume(returning: result) }
+        link.phyWaiters = [:]
+        links[c.connectionHandle] = link
+    }
+}

@@ -1,0 +1,140 @@
+import HCI
+import L2CAP
+
+extension LEConnectionManager {
+    func disconnect(_ connection: LEConnection, reason: HCIStatus) async throws(LEConnectionError) -> HCIStatus {
+        if let dropped = connection.disconnectionReason { return dropped }
+        if let endCause { throw .ended(endCause) }
+        do {
+            try await flow.send(HCIDisconnect(connectionHandle: connection.handle, reason: reason))
+        } catch {
+            // The link dropped while the command was on its way.
+            if let dropped = connection.disconnectionReason { return dropped }
+            throw .command(error)
+        }
+        return await connection.disconnected()
+    }
+
+    func updateParameters(_ connection: LEConnection, _ parameters: LEConnectionParametersRequest) async throws(LEConnectionError) {
+        if let violation = parameters.violation { throw .invalidParameters(violation) }
+        try usable(connection.handle)
+        switch connection.role {
+        case .peripheral:
+            let answer = try await signalingRequest(.connectionParameterUpdateRequest(parameters.l2capRequest), on: connection.handle,
+                                                    what: "L2CAP Connection Parameter Update Request")
+            guard case .connectionParameterUpdateResponse(let response) = answer, response.result == .accepted else {
+                throw .parametersRejected
+            }
+        default:
+            try await procedure(on: connection.handle, what: "LE Connection Update",
+                                register: { link, id, waiter in link.updateWaiters[id] = waiter },
+                                unregister: { link, id in link.updateWaiters.removeValue(forKey: id) },
+                                command: HCILEConnectionUpdate(connectionHandle: connection.handle,
+                                                               connectionParameters: parameters.hciParameters))
+        }
+    }
+
+    func readRSSI(_ connection: LEConnection) async throws(LEConnectionError) -> Int8 {
+        try usable(connection.handle)
+        do {
+            return try await flow.send(HCIReadRSSI(handle: connection.handle)).rssi
+        } catch {
+            if let dropped = connection.disconnectionReason { throw .disconnected(reason: dropped) }
+            throw .command(error)
+        }
+    }
+
+    func setDataLength(_ connection: LEConnection, txOctets: UInt16, txTime: UInt16?) async throws(LEConnectionError) {
+        guard (27...251).contains(txOctets) else { throw .invalidParameters("TX octets \(txOctets) is outside 27...251") }
+        // The time of txOctets on LE 1M: (octets + 14) × 8 µs (Vol 6, Part B, 4.5.10).
+        let time = txTime ?? (txOctets + 14) * 8
+        guard (328...17040).contains(time) else { throw .invalidParameters("TX time \(time) µs is outside 328...17040") }
+        try usable(connection.handle)
+        do {
+            try await flow.send(HCILESetDataLength(connectionHandle: connection.handle, txOctets: txOctets, txTime: .init(rawValue: time)))
+        } catch {
+            if let dropped = connection.disconnectionReason { throw .disconnected(reason: dropped) }
+            throw .command(error)
+        }
+    }
+
+    func setPHY(_ connection: LEConnection, _ phys: LEPHYs) async throws(LEConnectionError) -> (tx: LEPHY, rx: LEPHY) {
+        try usable(connection.handle)
+        return try await procedure(on: connection.handle, what: "LE Set PHY",
+                                   register: { link, id, waiter in link.phyWaiters[id] = waiter },
+                                   unregister: { link, id in link.phyWaiters.removeValue(forKey: id) },
+                                   command: HCILESetPHY(connectionHandle: connection.handle, txPHYs: phys, rxPHYs: phys))
+    }
+
+    /// Sends `command` (answered by Command Status) and waits for the link's completion event,
+    /// registered first so that it cannot be missed; bounded by the procedure timeout.
+    private func procedure<C: HCICommand, Value: Sendable>(
+        on handle: UInt16, what: String,
+        register: @escaping @Sendable (inout Link, UInt64, CheckedContinuation<Result<Value, LEConnectionError>, Never>) -> Void,
+        unregister: @escaping @Sendable (inout Link, UInt64) -> CheckedContinuation<Result<Value, LEConnectionError>, Never>?,
+        command: C
+    ) async throws(LEConnectionError) -> Value {
+        nextOperationID &+= 1
+        let id = nextOperationID
+        let clock = self.clock, timeout = configuration.procedureTimeout
+        let timer = Task { [weak self] in
+            guard (try? await Self.sleep(on: clock, for: timeout)) != nil else { return }
+            await self?.endProcedure(handle, id, unregister, with: .failure(.procedureTimeout(what)))
+        }
+        defer { timer.cancel() }
+        let result = await withCheckedContinuation { (waiter: CheckedContinuation<Result<Value, LEConnectionError>, Never>) in
+            guard links[handle] != nil, links[handle]?.dropped == nil else {
+                waiter.resume(returning: .failure(.disconnected(reason: links[handle]?.dropped ?? .unknownConnectionIdentifier)))
+                return
+            }
+            register(&links[handle]!, id, waiter)
+            let flow = self.flow
+            Task {
+                do throws(HCICommandError) {
+                    try await flow.send(command)
+                } catch {
+                    self.endProcedure(handle, id, unregister, with: .failure(.command(error)))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    private func endProcedure<Value: Sendable>(_ handle: UInt16, _ id: UInt64,
+                                               _ unregister: (inout Link, UInt64) -> CheckedContinuation<Result<Value, LEConnectionError>, Never>?,
+                                               with result: Result<Value, LEConnectionError>) {
+        guard links[handle] != nil, let waiter = unregister(&links[handle]!, id) else { return }
+        waiter.resume(returning: result)
+    }
+
+    /// Sends a signaling request on CID 0x0005 and waits for the peer's answer (a response or a
+    /// Command Reject with its Identifier), bounded by the procedure timeout.
+    private func signalingRequest(_ command: LESignalingCommand, on handle: UInt16, what: String) async throws(LEConnectionError) -> LESignalingCommand {
+        try usable(handle)
+        let next = links[handle]!.nextSignalingIdentifier
+        let identifier = next == 0 ? 1 : next          // 0x00 is never a valid Identifier
+        links[handle]!.nextSignalingIdentifier = identifier &+ 1
+        let packet = LESignalingPacket(identifier: identifier, command: command)
+        let clock = self.clock, timeout = configuration.procedureTimeout
+        let timer = Task { [weak self] in
+            guard (try? await Self.sleep(on: clock, for: timeout)) != nil else { return }
+            await self?.endSignaling(handle, identifier, with: .failure(.procedureTimeout(what)))
+        }
+        defer { timer.cancel() }
+        let result = await withCheckedContinuation { (waiter: CheckedContinuation<Result<LESignalingCommand, LEConnectionError>, Never>) in
+            links[handle]!.signalingWaiters[identifier] = waiter
+            Task {
+                do throws(LEConnectionError) {
+                    try await self.send(channel: .leSignaling, payload: packet.encoded, on: handle)
+                } catch {
+                    self.endSignaling(handle, identifier, with: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    private func endSignaling(_ handle: UInt16, _ identifier: UInt8, with result: Result<LESignalingCommand, LEConnectionError>) {
+        links[handle]?.signalingWaiters.removeValue(forKey: identifier)?.resume(returning: result)
+    }
+}

@@ -1,0 +1,240 @@
+import BLECore
+import HCI
+import L2CAP
+
+/// Host mode's LE connections over an ``HCICommandFlow``: links as central and as peripheral,
+/// ACL flow control, L2CAP's fixed channels, and the procedures run on a link (Core v5.4,
+/// Vol 4, Part E, 4.1 and 7.8; Vol 3, Part A).
+///
+/// - Links: a successful LE Connection Complete or LE Enhanced Connection Complete makes an
+///   ``LEConnection``; a central link goes to the ``connect(to:addressType:parameters:timeout:)``
+///   call waiting for it, every other link (a peripheral link after connectable advertising, or
+///   a central link no call waits for) to ``incomingConnections``.
+/// - ACL: PDUs leave through ``ACLFlowControl`` (credits from the controller's buffers, given
+///   back by Number Of Completed Packets, round robin across links); data from the controller
+///   is reassembled per link with limits (``ACLReassembler``).
+/// - L2CAP fixed channels: 0x0004 to the link's ATT bearer; 0x0005 to the signaling responder
+///   (``LEConnectionParameterLimits`` decide a peripheral's parameter requests); 0x0006 answers
+///   Pairing Request and Security Request with Pairing Failed, Pairing Not Supported, until host
+///   mode has its own SMP. Frames for other channels are dropped and counted (``diagnostics``).
+/// - Ends: a Disconnection Complete ends its link's pending operations once, with its Reason;
+///   a Hardware Error or the transport closing ends every link and every pending call once
+///   (links with 0x03 Hardware Failure, calls with ``LEConnectionError/ended(_:)``).
+///
+/// ```swift
+/// let flow = HCICommandFlow(transport: transport)
+/// let controller = try await ControllerBringUp.run(on: flow)
+/// let manager = await LEConnectionManager(flow: flow, controller: controller)
+/// let connection = try await manager.connect(to: peer, addressType: .random, timeout: .seconds(10))
+/// ```
+public actor LEConnectionManager {
+    /// Settings of a manager.
+    public struct Configuration: Sendable {
+        /// The connection parameters a central accepts from a peripheral's L2CAP request.
+        public var parameterLimits: LEConnectionParameterLimits
+        /// The Rx MTU the links' ATT bearers offer, in octets (23...517; 517 by default).
+        public var attMTU: UInt16
+        /// How many PDUs one link may queue for ACL credits (64 by default).
+        public var maximumQueuedPDUsPerLink: Int
+        /// How long a signaling request or a controller procedure may take (30 s by default).
+        public var procedureTimeout: Duration
+
+        /// Settings; the defaults accept every valid parameter request.
+        public init(parameterLimits: LEConnectionParameterLimits = LEConnectionParameterLimits(), attMTU: UInt16 = 517,
+                    maximumQueuedPDUsPerLink: Int = 64, procedureTimeout: Duration = .seconds(30)) {
+            self.parameterLimits = parameterLimits
+            self.attMTU = min(max(attMTU, 23), 517)
+            self.maximumQueuedPDUsPerLink = maximumQueuedPDUsPerLink
+            self.procedureTimeout = procedureTimeout
+        }
+    }
+
+    /// Why a manager ended.
+    public enum EndCause: Hashable, Sendable, CustomStringConvertible {
+        /// The controller reported HCI_Hardware_Error with this Hardware_Code (Vol 4, Part E,
+        /// 7.7.16); the host must reset it and bring it up again.
+        case hardwareError(UInt8)
+        /// The HCI transport closed.
+        case transportClosed
+        /// ``close()`` was called.
+        case closedByHost
+
+        /// "the controller reported Hardware Error 0x01", ...
+        public var description: String {
+            switch self {
+            case .hardwareError(let code): return "the controller reported Hardware Error 0x\(Hex.encode([code]).uppercased())"
+            case .transportClosed: return "the HCI transport closed"
+            case .closedByHost: return "closed by the host"
+            }
+        }
+    }
+
+    /// What the manager dropped or refused, counted since it started.
+    public struct Diagnostics: Hashable, Sendable {
+        /// L2CAP frames for channels host mode does not serve, by CID.
+        public var droppedFrames: [UInt16: Int] = [:]
+        /// ACL reassembly problems (fragments out of place, PDUs over the limits, overflows).
+        public var reassemblyProblems = 0
+        /// The last reassembly problems, newest last (at most 16).
+        public var recentReassemblyProblems: [String] = []
+        /// Signaling answers not sent because the link's queue was full (a peer that floods).
+        public var unsentSignalingAnswers = 0
+        /// SMP Pairing Requests and Security Requests answered with Pairing Not Supported.
+        public var pairingRefusals = 0
+        /// ATT PDUs dropped because a bearer's reader fell behind.
+        public var droppedATTPDUs = 0
+        /// Number Of Completed Packets beyond a link's outstanding packets, and for unknown handles.
+        public var excessCompletions = 0
+
+        /// Nothing dropped.
+        public init() {}
+    }
+
+    let flow: HCICommandFlow
+    /// What bring-up found: the address, the command family, the ACL buffers.
+    public let controller: ControllerInformation
+    /// The settings.
+    public let configuration: Configuration
+    let clock: any Clock<Duration>
+
+    /// Links that are not central links a connect call is waiting for, as they form.
+    public nonisolated let incomingConnections: AsyncStream<LEConnection>
+    let incoming: AsyncStream<LEConnection>.Continuation
+
+    var flowControl: ACLFlowControl
+    var links: [UInt16: Link] = [:]
+    var ticketWaiters: [ACLFlowControl.Ticket: CheckedContinuation<Result<Void, LEConnectionError>, Never>] = [:]
+    var roomWaiters: [UInt16: [CheckedContinuation<Void, Never>]] = [:]
+    var pumping = false
+    var diagnosticsValue = Diagnostics()
+    /// Set once the manager has ended.
+    var endCause: EndCause?
+    var pendingConnect: PendingConnect?
+    var connectTurnHeld = false
+    var connectTurnWaiters: [CheckedContinuation<Void, Never>] = []
+    var nextOperationID: UInt64 = 0
+    private var eventReader: Task<Void, Never>?
+
+    /// A manager over `flow`, after ``ControllerBringUp`` gave `controller`.
+    ///
+    /// - Parameter clock: the clock of connection and procedure timeouts (a radio's virtual
+    ///   clock in deterministic tests).
+    public init(flow: HCICommandFlow, controller: ControllerInformation, configuration: Configuration = Configuration(),
+                clock: any Clock<Duration> = ContinuousClock()) async {
+        self.flow = flow
+        self.controller = controller
+        self.configuration = configuration
+        self.clock = clock
+        flowControl = ACLFlowControl(buffers: controller.aclBuffers, maximumQueuedPDUsPerLink: configuration.maximumQueuedPDUsPerLink)
+        (incomingConnections, incoming) = AsyncStream.makeStream(of: LEConnection.self)
+        let events = await flow.events([.event(.disconnectionComplete), .event(.numberOfCompletedPackets), .event(.hardwareError),
+                                        .leMeta(.connectionComplete), .leMeta(.enhancedConnectionComplete),
+                                        .leMeta(.enhancedConnectionCompleteV2), .leMeta(.connectionUpdateComplete),
+                                        .leMeta(.dataLengthChange), .leMeta(.phyUpdateComplete)],
+                                       capacity: 1024, label: "connections")
+        eventReader = Task { [weak self] in
+            for await delivery in events {
+                guard let self else { return }
+                await self.receive(delivery)
+            }
+            await self?.end(.transportClosed)
+        }
+    }
+
+    /// The links up now.
+    public var connections: [LEConnection] { links.values.map(\.connection).sorted { $0.handle < $1.handle } }
+
+    /// What was dropped or refused so far.
+    public var diagnostics: Diagnostics {
+        var current = diagnosticsValue
+        current.excessCompletions = flowControl.excessCompletions + flowControl.unknownHandleCompletions
+        current.droppedATTPDUs += links.values.reduce(0) { $0 + $1.connection.att.droppedPDUs }
+        return current
+    }
+
+    /// Why the manager ended, or nil while it runs.
+    public var ended: EndCause? { endCause }
+
+    /// Ends the manager: every link and pending call ends as for a closed transport; the flow
+    /// stays open (the caller owns it).
+    public func close() {
+        end(.closedByHost)
+    }
+
+    // MARK: Events
+
+    private func receive(_ delivery: HCIRouted<HCIEventPacket>) {
+        guard case .packet(let packet) = delivery else {
+            // Lost connection events cannot be recovered: the links' state is unknown.
+            end(.transportClosed)
+            return
+        }
+        guard let event = try? HCIEvent(packet: packet) else { return }
+        switch event {
+        case .disconnectionComplete(let complete):
+            guard complete.status.isSuccess else { return }
+            linkDropped(complete.connectionHandle, reason: complete.reason)
+        case .numberOfCompletedPackets(let completed):
+            for entry in completed.entries {
+                flowControl.completed(handle: entry.connectionHandle, count: Int(entry.numCompletedPackets))
+            }
+            pump()
+        case .hardwareError(let error):
+            end(.hardwareError(error.hardwareCode))
+        case .leMeta(let meta):
+            receive(meta)
+        default:
+            return
+        }
+    }
+
+    private func receive(_ meta: LEMetaEvent) {
+        switch meta {
+        case .connectionComplete(let c):
+            connectionCompleted(status: c.status, handle: c.connectionHandle, role: c.role, peerAddressType: c.peerAddressType,
+                                peerAddress: c.peerAddress, state: LEConnectionState(connectionInterval: c.connectionInterval,
+                                                                                     peripheralLatency: c.peripheralLatency,
+                                                                                     supervisionTimeout: c.supervisionTimeout))
+        case .enhancedConnectionComplete(let c):
+            enhancedCompleted(c)
+        case .enhancedConnectionCompleteV2(let c):
+            enhancedCompleted(c.connection)
+        case .connectionUpdateComplete(let c):
+            connectionUpdated(c)
+        case .dataLengthChange(let c):
+            links[c.connectionHandle]?.connection.update {
+                $0.maxTXOctets = c.maxTXOctets
+                $0.maxRXOctets = c.maxRXOctets
+            }
+        case .phyUpdateComplete(let c):
+            phyUpdated(c)
+        default:
+            return
+        }
+    }
+
+    private func enhancedCompleted(_ c: LEMetaEvent.EnhancedConnectionComplete) {
+        connectionCompleted(status: c.status, handle: c.connectionHandle, role: c.role, peerAddressType: c.peerAddressType,
+                            peerAddress: c.peerAddress, state: LEConnectionState(connectionInterval: c.connectionInterval,
+                                                                                 peripheralLatency: c.peripheralLatency,
+                                                                                 supervisionTimeout: c.supervisionTimeout))
+    }
+
+    // MARK: Ending
+
+    /// Ends the manager once: every link drops with Hardware Failure, every call ends.
+    func end(_ cause: EndCause) {
+        guard endCause == nil else { return }
+        endCause = cause
+        for handle in Array(links.keys) {
+            linkDropped(handle, reason: .hardwareFailure)
+            tearDown(handle)
+        }
+        pendingConnect?.finish(.failure(.ended(cause)))
+        pendingConnect = nil
+        for waiter in connectTurnWaiters { waiter.resume() }
+        connectTurnWaiters = []
+        incoming.finish()
+        eventReader?.cancel()
+    }
+}

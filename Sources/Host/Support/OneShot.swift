@@ -1,0 +1,44 @@
+import Synchronization
+
+/// A value that is set once and awaited by any number of callers: each waiter resumes exactly
+/// once, with the value, whether it came before or after the wait.
+final class OneShot<Value: Sendable>: Sendable {
+    private struct State {
+        var value: Value?
+        var waiters: [CheckedContinuation<Value, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    init() {}
+
+    /// The value, if it has been set.
+    var value: Value? { state.withLock { $0.value } }
+
+    /// Sets the value and resumes every waiter; later calls do nothing.
+    /// - Returns: whether this call set it.
+    @discardableResult
+    func resolve(_ value: Value) -> Bool {
+        let waiters: [CheckedContinuation<Value, Never>]? = state.withLock { state in
+            guard state.value == nil else { return nil }
+            state.value = value
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        guard let waiters else { return false }
+        for waiter in waiters { waiter.resume(returning: value) }
+        return true
+    }
+
+    /// The value, once set.
+    func wait() async -> Value {
+        await withCheckedContinuation { continuation in
+            let ready: Value? = state.withLock { state in
+                if let value = state.value { return value }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+}
