@@ -113,12 +113,17 @@ extension LEConnectionManager {
     private func signaling(_ payload: [UInt8], on handle: UInt16, role: LERole) {
         switch LESignalingResponder.handle(payload, role: role, limits: configuration.parameterLimits) {
         case .respond(let packet):
-            if !trySend(channel: .leSignaling, payload: packet.encoded, on: handle) { diagnosticsValue.unsentSignalingAnswers += 1 }
+            if trySend(channel: .leSignaling, payload: packet.encoded, on: handle) {
+                diagnosticsValue.signalingAnswers += 1
+            } else {
+                diagnosticsValue.unsentSignalingAnswers += 1
+            }
         case .updateConnection(let parameters, let response):
             guard trySend(channel: .leSignaling, payload: response.encoded, on: handle) else {
                 diagnosticsValue.unsentSignalingAnswers += 1
                 return
             }
+            diagnosticsValue.signalingAnswers += 1
             // The peripheral asked; the central applies it. Its outcome arrives as LE Connection
             // Update Complete, which updates the link's state.
             let flow = self.flow
@@ -134,7 +139,10 @@ extension LEConnectionManager {
     /// Pairing Failed with Pairing Not Supported (Vol 3, Part H, 3.5.5); other SMP PDUs are
     /// ignored.
     private func securityManager(_ payload: [UInt8], on handle: UInt16) {
-        guard let code = payload.first, code == SMPCode.pairingRequest.rawValue || code == SMPCode.securityRequest.rawValue else { return }
+        guard let code = payload.first, code == SMPCode.pairingRequest.rawValue || code == SMPCode.securityRequest.rawValue else {
+            diagnosticsValue.ignoredSMPPDUs += 1
+            return
+        }
         diagnosticsValue.pairingRefusals += 1
         if !trySend(channel: .smp, payload: SMPPDU.pairingFailed(reason: .pairingNotSupported).encoded, on: handle) {
             diagnosticsValue.unsentSignalingAnswers += 1

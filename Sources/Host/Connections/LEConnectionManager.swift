@@ -77,8 +77,13 @@ public actor LEConnectionManager {
         public var reassemblyProblems = 0
         /// The last reassembly problems, newest last (at most 16).
         public var recentReassemblyProblems: [String] = []
-        /// Signaling answers not sent because the link's queue was full (a peer that floods).
+        /// Signaling answers sent: responses to the peer's requests and Command Rejects.
+        public var signalingAnswers = 0
+        /// Signaling and SMP answers not sent because the link's queue was full (a peer that floods).
         public var unsentSignalingAnswers = 0
+        /// SMP PDUs other than Pairing Request and Security Request, ignored (such as the
+        /// peer's Pairing Failed).
+        public var ignoredSMPPDUs = 0
         /// SMP Pairing Requests and Security Requests answered with Pairing Not Supported.
         public var pairingRefusals = 0
         /// ATT PDUs dropped because a bearer's reader fell behind.
