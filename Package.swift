@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "HostTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "Host", "ATT"]),
         .testTarget(name: "VirtualRadioTests", dependencies: ["BLECore", "HCI", "Host", "VirtualRadio"]),
         // Whole-stack tests of host mode on the virtual radio: bring-up, links, L2CAP, GATT.
-        .testTarget(name: "HostModeTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "Host", "ATT", "GATT", "VirtualRadio"]),
+        .testTarget(name: "HostModeTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "Host", "ATT", "GATT", "VirtualRadio", "LinuxBluetooth"]),
         .testTarget(name: "BlectlTests", dependencies: ["blectl"]),
         .testTarget(name: "LinuxBluetoothTests", dependencies: ["BLECore", "ATT", "GATT", "LinuxBluetooth", "CBluetoothLinux"]),
     ],

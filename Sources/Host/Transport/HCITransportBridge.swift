@@ -1,0 +1,66 @@
+/// Joins a host-side ``HCITransport`` to a controller-side one, packet for packet, both ways:
+/// what the host sends reaches the controller, what the controller sends reaches the host
+/// (Core v5.4, Vol 4, Part A: the HCI transport carries packets unchanged).
+///
+/// It serves a controller to a host in another process: an H4 TCP connection accepted from a
+/// host (Bumble's `tcp-client:`, or another blectl) on one side, a virtual controller's HCI port
+/// on the other. ``run(host:controller:)`` returns when either side ends, and closes the other.
+///
+/// ```swift
+/// for await host in listener.connections {
+///     Task { await HCITransportBridge.run(host: host, controller: controller.attach()) }
+/// }
+/// ```
+public enum HCITransportBridge {
+    /// What passed through a bridge before it ended.
+    public struct Counts: Hashable, Sendable {
+        /// Packets from the host delivered to the controller.
+        public var hostToController = 0
+        /// Packets from the controller delivered to the host.
+        public var controllerToHost = 0
+        /// Packets that could not be delivered because the receiving side had closed.
+        public var undelivered = 0
+
+        /// Counts from their values (zero by default).
+        public init(hostToController: Int = 0, controllerToHost: Int = 0, undelivered: Int = 0) {
+            self.hostToController = hostToController
+            self.controllerToHost = controllerToHost
+            self.undelivered = undelivered
+        }
+    }
+
+    /// Carries packets both ways until the host or the controller side ends, then closes both.
+    ///
+    /// - Parameters:
+    ///   - host: the side a host talks on (it sends commands and ACL data).
+    ///   - controller: the side a controller talks on (it sends events and ACL data).
+    /// - Returns: how many packets went each way.
+    @discardableResult
+    public static func run(host: any HCITransport, controller: any HCITransport) async -> Counts {
+        async let up = forward(from: host, to: controller)
+        async let down = forward(from: controller, to: host)
+        // Whichever direction ends first (its source closed) closes both, so the other ends too.
+        let first = await up
+        await controller.close()
+        await host.close()
+        let second = await down
+        return Counts(hostToController: first.delivered, controllerToHost: second.delivered,
+                      undelivered: first.undelivered + second.undelivered)
+    }
+
+    private static func forward(from source: any HCITransport, to destination: any HCITransport) async -> (delivered: Int, undelivered: Int) {
+        var delivered = 0, undelivered = 0
+        for await packet in source.packets {
+            do {
+                try await destination.send(packet)
+                delivered += 1
+            } catch {
+                undelivered += 1
+                break
+            }
+        }
+        await destination.close()
+        await source.close()
+        return (delivered, undelivered)
+    }
+}

@@ -1,0 +1,72 @@
+import ATT
+import BLECore
+import GATT
+import HCI
+import Host
+import LinuxBluetooth
+import Testing
+import VirtualRadio
+
+/// ``HostStack`` as a user puts it together: scanning and advertising with the stack's own
+/// address, and a virtual controller served over H4 on TCP to a stack in "another process".
+@Suite("Host stack", .timeLimit(.minutes(2)))
+struct HostStackTests {
+    @Test("a scanner finds an advertiser by its name, both in host mode on the radio")
+    func scanFindsAdvertiser() async throws {
+        let radio = VirtualRadio(seed: 31, timing: .paced(speed: 100))
+        let observer = try await HostStack.start(on: radio.makeController().attach())
+        let broadcaster = try await HostStack.start(on: radio.makeController().attach())
+        let advertiser = broadcaster.makeAdvertiser()
+        try await advertiser.start(broadcaster.advertisingParameters(advertisingData: [.localName(ADLocalName(bytes: Array("Sensor 7".utf8)))]))
+        let scanner = observer.makeScanner()
+        var found: LEDiscovery?
+        for await discovery in try await scanner.start(observer.scanParameters()) where discovery.localName == "Sensor 7" {
+            found = discovery
+            break
+        }
+        try await scanner.stop()
+        #expect(found?.address == broadcaster.controller.address)
+        #expect(broadcaster.controller.ownAddressType == .random)
+        #expect(broadcaster.controller.address.isValidStaticRandom)
+        await observer.close()
+        await broadcaster.close()
+        radio.shutDown()
+    }
+
+    @Test("a virtual controller served as H4 over TCP: bring-up and a GATT read across the socket")
+    func virtualControllerOverTCP() async throws {
+        let radio = VirtualRadio(seed: 32, timing: .paced(speed: 100))
+        let served = radio.makeController()
+        let listener = try H4TCPListener(host: "127.0.0.1", port: 0)
+        let serving = Task {
+            for await host in listener.connections {
+                return await HCITransportBridge.run(host: host, controller: served.attach())
+            }
+            return HCITransportBridge.Counts()
+        }
+        let remote = try await HostStack.start(on: try await H4StreamTransport.connect(host: "127.0.0.1", port: listener.port))
+        let peripheral = try await HostStack.start(on: radio.makeController().attach())
+        let advertiser = peripheral.makeAdvertiser()
+        try await advertiser.start(peripheral.advertisingParameters(advertisingData: [.localName(ADLocalName(bytes: Array("TCP".utf8)))]))
+        let server = try GATTServer(database: try GATTLink.database("small.json"))
+        let accepting = Task {
+            for await connection in peripheral.connections.incomingConnections {
+                _ = await server.connect(connection.att)
+                return
+            }
+        }
+        let link = try await remote.connections.connect(to: peripheral.controller.address, addressType: peripheral.addressType,
+                                                        timeout: .seconds(20))
+        await accepting.value
+        let client = GATTClient(engine: ATTEngine(bearer: link.att))
+        #expect(try await client.read(characteristicUUID: BluetoothUUID(0x2A19)).first?.value == [100])
+        try await link.disconnect()
+        await remote.close()
+        let counts = await serving.value
+        #expect(counts.hostToController > 10)
+        #expect(counts.controllerToHost > 10)
+        listener.close()
+        #expect(await advertiser.isStarted)
+        radio.shutDown()
+    }
+}
