@@ -1,6 +1,8 @@
 # LinuxBLE: build, run, test and benchmark. Every target installs what it needs first.
 #
-#   make run     decode the project's own capture and print its GATT table and traffic
+#   make run     the whole stack in one process: blectl demo on the virtual radio (a heart-rate sensor
+#                and a central, host mode, no privileges, no Bluetooth hardware), its capture kept in
+#                .build/demo.btsnoop (decode it: swift run blectl decode .build/demo.btsnoop)
 #   make test    every test lane that runs here (unit, PDU fixtures, real captures vs tshark), then
 #                the kernel lane (make kernel-test)
 #   make kernel-test  the kernel lane alone: a qemu VM with a Debian kernel, BlueZ's virtual
@@ -41,7 +43,7 @@ build: deps
 	$(SWIFT) build
 
 run: build
-	$(SWIFT) run -q blectl decode $(DEMO_CAPTURE)
+	$(SWIFT) run -q blectl demo --capture $(BUILD)/demo.btsnoop
 
 test: deps
 	$(SWIFT) test

@@ -43,13 +43,13 @@ let package = Package(
         // Capture files and the dissector HCI -> L2CAP -> ATT/SMP -> GATT meaning.
         // Kernel mode: AF_BLUETOOTH sockets through CBluetoothLinux.
         .target(name: "LinuxBluetooth", dependencies: ["BLECore", "HCI", "Host", "ATT", "CBluetoothLinux"]),
-        .target(name: "Capture", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT"]),
+        .target(name: "Capture", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT", "Host"]),
 
         // An in-process LE controller (HCI in, HCI out) and a radio that links many of them, on a
         // virtual clock. Host only for the HCITransport protocol.
         .target(name: "VirtualRadio", dependencies: ["BLECore", "HCI", "Host"]),
 
-        .executableTarget(name: "blectl", dependencies: ["BLECore", "HCI", "Host", "ATT", "GATT", "PDUScript", "Capture", "LinuxBluetooth"]),
+        .executableTarget(name: "blectl", dependencies: ["BLECore", "HCI", "Host", "ATT", "GATT", "PDUScript", "Capture", "LinuxBluetooth", "VirtualRadio"]),
         .executableTarget(name: "BLEBenchmarks", dependencies: ["BLECore", "HCI", "Host", "L2CAP", "ATT", "GATT", "Capture"]),
 
         // Shared by the test targets: the real captures' location and the tshark runner.

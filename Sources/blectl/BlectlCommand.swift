@@ -4,7 +4,16 @@ enum BlectlCommand {
     static let version = "0.1.0"
 
     static let usage = """
-    usage: blectl [--hci N] [--no-power] <command> [options]
+    usage: blectl [--hci N] [--no-power] [--transport WORD] [--capture FILE] <command> [options]
+
+    global options (before the command):
+      --hci N           kernel mode's adapter hciN (default 0)
+      --no-power        do not power a down adapter on (kernel mode)
+      --transport WORD  which controller, in which mode: kernel:hciN (kernel mode, the default),
+                        or host mode, where blectl owns the controller: user:hciN (the HCI user
+                        channel), h4:/dev/ttyX[@BAUD][,rtscts] (a UART controller), tcp:HOST:PORT
+                        (H4 over TCP, e.g. blectl virtual-controller), virtual (in-process)
+      --capture FILE    host mode: write the HCI traffic as btsnoop (blectl decode, Wireshark)
 
     commands:
       decode FILE [--json] [--no-summary]
@@ -26,6 +35,11 @@ enum BlectlCommand {
       gatt ADDR | read ADDR HANDLE|UUID | write ADDR HANDLE|UUID HEX | subscribe ADDR UUID
           Kernel mode, from adapter hciN (--hci N, default 0): discover the peer's GATT tree, read,
           write, or print notifications. `blectl gatt --help` says more.
+      virtual-controller --listen tcp:HOST:PORT [--listen ...] [--seed N] [--speed X]
+          Virtual LE controllers on one radio, served as H4 over TCP for hosts in other processes.
+      demo [--capture FILE] [--cache FILE]
+          The whole stack on the virtual radio: a heart-rate sensor and a central that connects,
+          discovers, reads, subscribes, writes and disconnects. `blectl demo --help` says more.
       help     Show this text.
       version  Show blectl's version.
     """
@@ -34,10 +48,30 @@ enum BlectlCommand {
     static func run(arguments: [String], output: inout OutputBuffer) async -> Int32 {
         var arguments = arguments[...]
         var context = KernelContext()
-        while let option = arguments.first, option == "--hci" || option == "--no-power" {
+        while let option = arguments.first, ["--hci", "--no-power", "--transport", "--capture"].contains(option) {
             arguments.removeFirst()
             if option == "--no-power" {
                 context.powersOn = false
+                continue
+            }
+            if option == "--transport" {
+                guard let word = arguments.popFirst() else {
+                    printError("blectl: --transport takes \(TransportChoice.forms)\n\n\(usage)")
+                    return 2
+                }
+                do { context.transport = try TransportChoice(parsing: word) } catch {
+                    printError("blectl: \(error)\n\n\(usage)")
+                    return 2
+                }
+                if case .kernel(let hci) = context.transport { context.hci = hci }
+                continue
+            }
+            if option == "--capture" {
+                guard let path = arguments.popFirst() else {
+                    printError("blectl: --capture takes a file path\n\n\(usage)")
+                    return 2
+                }
+                context.capture = path
                 continue
             }
             // 0xFFFF is HCI_DEV_NONE, "no adapter", to the kernel.
@@ -47,6 +81,11 @@ enum BlectlCommand {
                 return 2
             }
             context.hci = index
+            if !context.transport.isHostMode { context.transport = .kernel(hci: index) }
+        }
+        if context.capture != nil, !context.transport.isHostMode, arguments.first != "demo" {
+            printError("blectl: --capture needs host mode (--transport user:hciN, h4:..., tcp:... or virtual); in kernel mode, btmon captures")
+            return 2
         }
         guard let command = arguments.first else {
             printError(usage)
@@ -68,6 +107,10 @@ enum BlectlCommand {
             return await PowerCommand.run(arguments: rest, context: context, output: &output)
         case "gatt", "read", "write", "subscribe":
             return await GATTCommands.run(command, arguments: rest, context: context, output: &output)
+        case "virtual-controller":
+            return await VirtualControllerCommand.run(arguments: rest, output: &output)
+        case "demo":
+            return await DemoCommand.run(arguments: rest, context: context, output: &output)
         case "help", "-h", "--help":
             if command == "help", let topic = rest.first, topic != "help" {
                 return await run(arguments: [topic, "--help"], output: &output)     // blectl help decode
@@ -78,7 +121,7 @@ enum BlectlCommand {
             output.line("blectl \(version) (LinuxBLE)")
             return 0
         case _ where command.hasPrefix("-"):
-            printError("blectl: unknown option '\(command)' (before the command: --hci N, --no-power)\n\n\(usage)")
+            printError("blectl: unknown option '\(command)' (before the command: --hci N, --no-power, --transport WORD, --capture FILE)\n\n\(usage)")
             return 2
         default:
             printError("blectl: unknown command '\(command)'\n\n\(usage)")

@@ -123,6 +123,7 @@ enum ServeCommand {
                 options.manufacturer = data
             }
             output.flush()
+            if context.transport.isHostMode { return await HostServe.run(options, context: context, output: &output) }
             return await KernelServe.run(options, context: context, output: &output)
         }
         guard bearer == "stdio" else {

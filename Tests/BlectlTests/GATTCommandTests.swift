@@ -23,7 +23,10 @@ struct GATTCommandTests {
             (["--hci", "x", "list"], "--hci takes an adapter index"),
             (["--hci", "65535", "list"], "--hci takes an adapter index, 0...65534"),      // HCI_DEV_NONE
             (["gatt", "00:AA:01:00:00:00", "--hci", "1"], "--hci goes before the command"),
-            (["--bogus", "list"], "unknown option '--bogus' (before the command: --hci N, --no-power)"),
+            (["--bogus", "list"], "unknown option '--bogus' (before the command: --hci N, --no-power, --transport WORD, --capture FILE)"),
+            (["--transport", "usb:1", "scan"], "--transport takes kernel:hciN, user:hciN, h4:/dev/ttyX[@BAUD][,rtscts], tcp:HOST:PORT or virtual"),
+            (["--transport"], "--transport takes"),
+            (["--capture", "/tmp/x.btsnoop", "scan"], "--capture needs host mode"),
             (["help", "nosuch"], "unknown command 'nosuch'"),
         ]
         for (arguments, message) in cases {

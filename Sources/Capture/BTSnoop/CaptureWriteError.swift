@@ -11,6 +11,8 @@ public enum CaptureWriteError: Error, Hashable, Sendable, CustomStringConvertibl
     case timestampOutOfRange(recordIndex: Int, timestamp: Int64)
     /// The packet is longer than ``CaptureFile/maximumRecordLength``, which readers refuse.
     case recordTooLong(recordIndex: Int, length: Int)
+    /// The capture file could not be created or opened for writing (`reason` is the system's).
+    case fileNotWritable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -20,6 +22,8 @@ public enum CaptureWriteError: Error, Hashable, Sendable, CustomStringConvertibl
             return "record \(index) cannot be written: \(reason)"
         case let .timestampOutOfRange(index, timestamp):
             return "record \(index): timestamp \(timestamp) us does not fit a btsnoop timestamp"
+        case let .fileNotWritable(path, reason):
+            return "cannot write the capture file \(path): \(reason)"
         case let .recordTooLong(index, length):
             return "record \(index): \(length) octets is more than the \(CaptureFile.maximumRecordLength)-octet maximum"
         }

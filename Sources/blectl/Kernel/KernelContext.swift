@@ -1,6 +1,7 @@
 import ATT
 import BLECore
 import GATT
+import Host
 import LinuxBluetooth
 
 /// What the kernel-mode commands share: the adapter (`--hci N`, default hci0), and connecting a
@@ -10,6 +11,10 @@ struct KernelContext {
     var hci: UInt16 = 0
     /// Whether a command may power the adapter on when it is down (not with `--no-power`).
     var powersOn = true
+    /// The controller and mode (`--transport`): kernel mode on hci`hci` unless it says otherwise.
+    var transport = TransportChoice.kernel(hci: 0)
+    /// Where `--capture` writes the HCI traffic (host mode), or nil.
+    var capture: String?
 
     /// A command-line failure that is already a sentence for the user.
     struct Failure: Error, CustomStringConvertible {
@@ -94,11 +99,14 @@ struct KernelContext {
     struct Connection {
         let client: GATTClient
         let agent: PairingAgentSession?
+        /// The host-mode stack the link runs on, or nil in kernel mode.
+        var session: HostModeSession? = nil
 
-        /// Closes the client, then the agent.
+        /// Closes the client, then the agent, then (host mode) the link and the stack.
         func close() async {
             await client.close()
             await agent?.close()
+            await session?.close()
         }
     }
 
@@ -108,6 +116,7 @@ struct KernelContext {
     ///
     /// - Throws: ``Failure`` with the connection error and its remedy.
     func connect(_ address: BluetoothAddress, _ options: ConnectOptions) async throws(Failure) -> Connection {
+        if transport.isHostMode { return try await hostModeConnect(address, options) }
         let local = try await adapter()
         let agent = options.security == .low ? nil : PairingAgentSession.start(hci: hci, peer: address) { peer, error in
             if let error { printError("blectl: answering the pairing request of \(peer): \(error)") }
@@ -127,6 +136,30 @@ struct KernelContext {
             throw Self.failure(error, options)
         }
         return Connection(client: client, agent: agent)
+    }
+
+    /// The host-mode form of ``connect(_:_:)``: the stack on `--transport` connects as central
+    /// (host mode has no SMP yet, so only `--security low`).
+    private func hostModeConnect(_ address: BluetoothAddress, _ options: ConnectOptions) async throws(Failure) -> Connection {
+        guard options.security == .low else {
+            throw Failure("--security \(options.security) needs pairing, which host mode does not do yet; use kernel mode")
+        }
+        let session = try await HostModeSession.open(self, attMTU: options.mtu)
+        let link: LEConnection
+        do {
+            link = try await session.stack.connections.connect(to: address, addressType: options.random ? .random : .public,
+                                                               timeout: options.timeout)
+        } catch {
+            await session.close()
+            throw Failure("connecting to \(address): \(error)")
+        }
+        let client = GATTClient(engine: ATTEngine(bearer: link.att))
+        let connection = Connection(client: client, agent: nil, session: session)
+        do { _ = try await client.exchangeMTU() } catch {
+            await connection.close()
+            throw Self.failure(error, options)
+        }
+        return connection
     }
 
     /// The user's sentence for a GATT failure: Insufficient Authentication or Encryption says to

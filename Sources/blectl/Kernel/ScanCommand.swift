@@ -53,6 +53,9 @@ enum ScanCommand {
             }
         }
 
+        if context.transport.isHostMode {
+            return await hostMode(parameters, duration: duration, json: json, context: context, output: &output)
+        }
         let session: HostSession
         do { session = try await HostSession.open(context) } catch {
             printError("blectl scan: \(error)")
@@ -61,6 +64,28 @@ enum ScanCommand {
         let scanner = LEScanner(flow: session.flow, capabilities: session.capabilities)
         let discoveries: AsyncStream<LEDiscovery>
         do { discoveries = try await scanner.start(parameters) } catch {
+            await session.close()
+            printError("blectl scan: \(error)")
+            return 1
+        }
+        let status = await report(discoveries, scanner: scanner, duration: duration, json: json, hci: context.hci, output: &output)
+        await session.close()
+        return status
+    }
+
+    /// The scan in host mode, on the stack of `--transport` (with this host's own address type).
+    static func hostMode(_ parameters: LEScanParameters, duration: Duration?, json: Bool, context: KernelContext,
+                         output: inout OutputBuffer) async -> Int32 {
+        let session: HostModeSession
+        do { session = try await HostModeSession.open(context) } catch {
+            printError("blectl scan: \(error)")
+            return 1
+        }
+        var own = parameters
+        own.ownAddressType = session.stack.controller.ownAddressType
+        let scanner = session.stack.makeScanner()
+        let discoveries: AsyncStream<LEDiscovery>
+        do { discoveries = try await scanner.start(own) } catch {
             await session.close()
             printError("blectl scan: \(error)")
             return 1
