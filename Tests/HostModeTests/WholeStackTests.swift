@@ -40,6 +40,37 @@ struct WholeStackTests {
         link.radio.shutDown()
     }
 
+    @Test("an indication reaches the client and is confirmed before the server's call returns")
+    func indication() async throws {
+        let link = try await GATTLink.make()
+        _ = try await link.client.exchangeMTU()
+        let characteristics = try await link.client.discoverDatabase().flatMap(\.characteristics)
+        let indicating = try #require(characteristics.first { $0.properties.contains(.indicate) && $0.uuid != BluetoothUUID(0x2A05) })
+        let subscription = try await link.client.notifications(for: indicating, kind: .indication)
+        let report = try await link.server.indicate([0xCA, 0xFE], for: indicating.valueHandle)
+        #expect(report.delivered.count == 1, "confirmed: \(report)")
+        var iterator = subscription.makeAsyncIterator()
+        #expect(try await iterator.next()?.value == [0xCA, 0xFE])
+        link.radio.shutDown()
+    }
+
+    @Test("a link dropped in the middle of a long read ends the read, and the reason reaches both sides")
+    func dropDuringRequest() async throws {
+        let link = try await GATTLink.make()
+        _ = try await link.client.exchangeMTU()
+        let characteristics = try await link.client.discoverDatabase().flatMap(\.characteristics)
+        let readable = try #require(characteristics.first { $0.properties.contains(.read) })
+        // The peripheral drops the link while the central's reads are on their way.
+        let reads = Task {
+            for _ in 0..<1000 { _ = try await link.client.readLong(readable.valueHandle) }
+        }
+        try await link.peripheralConnection.disconnect(reason: .remoteDeviceTerminatedLowResources)
+        await #expect(throws: GATTClientError.self) { try await reads.value }
+        #expect(await link.centralConnection.disconnected() == .remoteDeviceTerminatedLowResources)
+        #expect(await link.peripheralConnection.disconnected() == .connectionTerminatedByLocalHost)
+        link.radio.shutDown()
+    }
+
     @Test("a disconnection from the central reaches both sides with its reasons")
     func disconnectionReasons() async throws {
         let link = try await GATTLink.make()
