@@ -14,15 +14,7 @@ enum HostServe {
             printError("blectl serve: --security \(options.security) needs pairing, which host mode does not do yet; use kernel mode")
             return 1
         }
-        let database: GATTDatabase
-        let server: GATTServer
-        do {
-            database = try GATTDatabase(jsonFile: options.database)
-            server = try GATTServer(database: database, configuration: GATTServerConfiguration(deviceName: options.name))
-        } catch {
-            printError(ServeCommand.databaseFailure(options.database, error))
-            return 1
-        }
+        guard let (database, server) = KernelServe.loadServer(options) else { return 1 }
         let session: HostModeSession
         do { session = try await HostModeSession.open(context) } catch {
             printError("blectl serve: \(error)")

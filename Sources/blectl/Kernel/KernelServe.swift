@@ -24,16 +24,19 @@ enum KernelServe {
         return company.map { ADManufacturerSpecificData(companyIdentifier: $0, data: data) }
     }
 
-    static func run(_ options: Options, context: KernelContext, output: inout OutputBuffer) async -> Int32 {
-        let database: GATTDatabase
-        let server: GATTServer
+    /// The database of `--db` and a server on it named `--name`; nil after printing why not.
+    static func loadServer(_ options: Options) -> (GATTDatabase, GATTServer)? {
         do {
-            database = try GATTDatabase(jsonFile: options.database)
-            server = try GATTServer(database: database, configuration: GATTServerConfiguration(deviceName: options.name))
+            let database = try GATTDatabase(jsonFile: options.database)
+            return (database, try GATTServer(database: database, configuration: GATTServerConfiguration(deviceName: options.name)))
         } catch {
             printError(ServeCommand.databaseFailure(options.database, error))
-            return 1
+            return nil
         }
+    }
+
+    static func run(_ options: Options, context: KernelContext, output: inout OutputBuffer) async -> Int32 {
+        guard let (database, server) = loadServer(options) else { return 1 }
         let session: HostSession
         do { session = try await HostSession.open(context) } catch {
             printError("blectl serve: \(error)")

@@ -62,14 +62,20 @@ enum ScanCommand {
             return 1
         }
         let scanner = LEScanner(flow: session.flow, capabilities: session.capabilities)
+        return await scan(scanner, parameters, duration: duration, json: json, hci: context.hci, output: &output) { await session.close() }
+    }
+
+    /// Starts `scanner`, reports its discoveries, and closes the session (`close`) either way.
+    static func scan(_ scanner: LEScanner, _ parameters: LEScanParameters, duration: Duration?, json: Bool, hci: UInt16,
+                     output: inout OutputBuffer, close: () async -> Void) async -> Int32 {
         let discoveries: AsyncStream<LEDiscovery>
         do { discoveries = try await scanner.start(parameters) } catch {
-            await session.close()
+            await close()
             printError("blectl scan: \(error)")
             return 1
         }
-        let status = await report(discoveries, scanner: scanner, duration: duration, json: json, hci: context.hci, output: &output)
-        await session.close()
+        let status = await report(discoveries, scanner: scanner, duration: duration, json: json, hci: hci, output: &output)
+        await close()
         return status
     }
 
@@ -83,16 +89,9 @@ enum ScanCommand {
         }
         var own = parameters
         own.ownAddressType = session.stack.controller.ownAddressType
-        let scanner = session.stack.makeScanner()
-        let discoveries: AsyncStream<LEDiscovery>
-        do { discoveries = try await scanner.start(own) } catch {
+        return await scan(session.stack.makeScanner(), own, duration: duration, json: json, hci: context.hci, output: &output) {
             await session.close()
-            printError("blectl scan: \(error)")
-            return 1
         }
-        let status = await report(discoveries, scanner: scanner, duration: duration, json: json, hci: context.hci, output: &output)
-        await session.close()
-        return status
     }
 
     /// Prints `discoveries` until Ctrl-C (or SIGTERM), `duration`, a closed output, or the end of
