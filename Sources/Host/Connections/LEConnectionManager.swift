@@ -58,6 +58,9 @@ public actor LEConnectionManager {
         case transportClosed
         /// ``close()`` was called.
         case closedByHost
+        /// The manager's event route overflowed: `count` connection events were lost, so the
+        /// links' state is unknown (a reader stalled behind 1024 events).
+        case eventsLost(Int)
 
         /// "the controller reported Hardware Error 0x01", ...
         public var description: String {
@@ -65,6 +68,7 @@ public actor LEConnectionManager {
             case .hardwareError(let code): return "the controller reported Hardware Error 0x\(Hex.encode([code]).uppercased())"
             case .transportClosed: return "the HCI transport closed"
             case .closedByHost: return "closed by the host"
+            case .eventsLost(let count): return "\(count) connection events were lost; the links' state is unknown"
             }
         }
     }
@@ -171,7 +175,7 @@ public actor LEConnectionManager {
     private func receive(_ delivery: HCIRouted<HCIEventPacket>) {
         guard case .packet(let packet) = delivery else {
             // Lost connection events cannot be recovered: the links' state is unknown.
-            end(.transportClosed)
+            if case .overflow(let dropped) = delivery { end(.eventsLost(dropped)) }
             return
         }
         guard let event = try? HCIEvent(packet: packet) else { return }
