@@ -13,7 +13,8 @@ enum BlectlCommand {
                         or host mode, where blectl owns the controller: user:hciN (the HCI user
                         channel), h4:/dev/ttyX[@BAUD][,rtscts] (a UART controller), tcp:HOST:PORT
                         (H4 over TCP, e.g. blectl virtual-controller), virtual (in-process)
-      --capture FILE    host mode: write the HCI traffic as btsnoop (blectl decode, Wireshark)
+      --capture FILE    write the HCI traffic the command sees as btsnoop (blectl decode, Wireshark):
+                        all of it in host mode; in kernel mode, scan's and serve's raw channel
 
     commands:
       decode FILE [--json] [--no-summary]
@@ -83,8 +84,11 @@ enum BlectlCommand {
             context.hci = index
             if !context.transport.isHostMode { context.transport = .kernel(hci: index) }
         }
-        if context.capture != nil, !context.transport.isHostMode, arguments.first != "demo" {
-            printError("blectl: --capture needs host mode (--transport user:hciN, h4:..., tcp:... or virtual); in kernel mode, btmon captures")
+        // Kernel mode's scan and serve see the raw HCI channel; its GATT commands see only the
+        // kernel's L2CAP sockets, whose traffic btmon captures.
+        if context.capture != nil, !context.transport.isHostMode, let command = arguments.first,
+           !["demo", "scan", "serve"].contains(command) {
+            printError("blectl: --capture in kernel mode works with scan and serve (their raw HCI channel); for \(command), use host mode (--transport user:hciN, h4:..., tcp:... or virtual) or btmon")
             return 2
         }
         guard let command = arguments.first else {

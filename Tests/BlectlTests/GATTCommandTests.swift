@@ -26,7 +26,7 @@ struct GATTCommandTests {
             (["--bogus", "list"], "unknown option '--bogus' (before the command: --hci N, --no-power, --transport WORD, --capture FILE)"),
             (["--transport", "usb:1", "scan"], "--transport takes kernel:hciN, user:hciN, h4:/dev/ttyX[@BAUD][,rtscts], tcp:HOST:PORT or virtual"),
             (["--transport"], "--transport takes"),
-            (["--capture", "/tmp/x.btsnoop", "scan"], "--capture needs host mode"),
+            (["--capture", "/tmp/x.btsnoop", "gatt", "00:AA:01:00:00:00"], "--capture in kernel mode works with scan and serve"),
             (["help", "nosuch"], "unknown command 'nosuch'"),
         ]
         for (arguments, message) in cases {

@@ -1,3 +1,4 @@
+import Capture
 import HCI
 import Host
 import LinuxBluetooth
@@ -5,7 +6,8 @@ import LinuxBluetooth
 /// The Host layer on an adapter's raw HCI channel, in kernel mode: the command flow and the
 /// controller's capabilities (which choose legacy or extended commands), for `scan` and `serve`.
 struct HostSession {
-    let transport: HCISocketTransport
+    /// The raw channel, inside a ``CapturingHCITransport`` with `--capture`.
+    let transport: any HCITransport
     let flow: HCICommandFlow
     let capabilities: LEControllerCapabilities
 
@@ -15,7 +17,8 @@ struct HostSession {
     /// - Throws: ``KernelContext/Failure`` naming what failed and what to do.
     static func open(_ context: KernelContext) async throws(KernelContext.Failure) -> HostSession {
         _ = try await context.adapter()
-        let transport: HCISocketTransport
+        /// The raw channel, inside a ``CapturingHCITransport`` with `--capture`.
+    let transport: any HCITransport
         do { transport = try HCISocketTransport(adapter: context.hci) } catch { throw KernelContext.Failure("\(error)") }
         let flow = HCICommandFlow(transport: transport)
         do {
