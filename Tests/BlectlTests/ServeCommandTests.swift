@@ -86,6 +86,7 @@ struct ServeCommandTests {
         let notJSON = try BlectlRun(["serve", "--db", BlectlRun.root.appendingPathComponent("Package.swift").path,
                                      "--bearer", "stdio"], input: "")
         #expect(notJSON.status == 1)
+        #expect(notJSON.error.hasSuffix("/Package.swift: line 1, column 1: expected a value; JSON has no comments\n"))
         let help = try BlectlRun(["serve", "--help"])
         #expect(help.status == 0)
         #expect(help.output.hasPrefix("usage: blectl [--hci N] serve --db FILE.json"))
