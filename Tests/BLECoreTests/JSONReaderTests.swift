@@ -339,6 +339,10 @@ struct JSONReaderTests {
         #expect(document.position(of: [.member("services"), .index(2)]) == nil)
         #expect(document.positions.count == 8)
         #expect(JSONPath([.member("services"), .index(1), .member("handle")]).description == "services[1].handle")
+        // Columns are counted on from the last value, so a long one-line text stays linear.
+        let long = "[" + Array(repeating: "1", count: 100_000).joined(separator: ",") + "]"
+        let positions = try JSONReader().document(parsing: Array(long.utf8))
+        #expect(positions.position(of: [.index(99_999)]) == JSONSourcePosition(line: 1, column: 2 * 99_999 + 2, offset: 2 * 99_999 + 1))
         let small = #"{"a": [1, {"b": null}]}"#
         #expect(try JSONReader().value(parsing: small) == JSONReader().document(parsing: Array(small.utf8)).value)
     }

@@ -12,6 +12,10 @@ struct JSONParser {
     private var line = 1
     private var lineStart = 0
     private(set) var positions: [JSONPath: JSONSourcePosition] = [:]
+    /// The last position recorded (its line's start, offset and column): values come in text
+    /// order, so each column is counted on from the last one on the same line, never from the
+    /// line's start again (a long one-line text stays linear).
+    private var lastRecorded = (lineStart: -1, offset: 0, column: 1)
 
     /// A place remembered for later: its line and column are worked out only when needed.
     private struct Mark {
@@ -20,12 +24,24 @@ struct JSONParser {
         var lineStart: Int
     }
 
-    /// An array or object still open, with what it holds so far.
-    private enum Frame {
-        case array([JSONValue])
-        /// The members so far, the name of the member whose value comes next, and every name
-        /// seen (as octets, so only identical names are duplicates) with where it was.
-        case object(members: [(String, JSONValue)], name: String, names: [[UInt8]: Mark])
+    /// The open arrays and objects, innermost last. Their contents live in stacks of their own
+    /// (``Open``), mutated in place through the last element, so adding a value never copies
+    /// what the container already holds.
+    private enum OpenKind { case array, object }
+
+    /// The open containers: their kinds in nesting order, and the contents of each kind.
+    private struct Open {
+        var kinds: [OpenKind] = []
+        var arrays: [[JSONValue]] = []
+        var objects: [OpenObject] = []
+    }
+
+    /// An object still open: the members so far, the name of the member whose value comes next,
+    /// and every name seen (as octets, so only identical names are duplicates) with where it was.
+    private struct OpenObject {
+        var members: [(String, JSONValue)] = []
+        var name: String
+        var names: [[UInt8]: Mark]
     }
 
     /// What came before the value about to be read, for the error when there is none.
@@ -60,15 +76,15 @@ struct JSONParser {
             index = 3
             lineStart = 3
         }
-        var stack: [Frame] = []
+        var open = Open()
         var context = ValueContext.top
         nextValue: while true {
             skipWhitespace()
-            if recordsPositions && index < text.count { record(stack) }
+            if recordsPositions && index < text.count { record(open) }
             var value: JSONValue
             switch peek {
             case UInt8(ascii: "{"):
-                try checkDepth(stack)
+                try checkDepth(open)
                 index += 1
                 skipWhitespace()
                 if peek == UInt8(ascii: "}") {
@@ -77,19 +93,21 @@ struct JSONParser {
                 } else {
                     var names: [[UInt8]: Mark] = [:]
                     let name = try memberName(afterComma: false, names: &names)
-                    stack.append(.object(members: [], name: name, names: names))
+                    open.kinds.append(.object)
+                    open.objects.append(OpenObject(name: name, names: names))
                     context = .afterColon
                     continue nextValue
                 }
             case UInt8(ascii: "["):
-                try checkDepth(stack)
+                try checkDepth(open)
                 index += 1
                 skipWhitespace()
                 if peek == UInt8(ascii: "]") {
                     index += 1
                     value = .array([])
                 } else {
-                    stack.append(.array([]))
+                    open.kinds.append(.array)
+                    open.arrays.append([])
                     context = .arrayStart
                     continue nextValue
                 }
@@ -106,32 +124,33 @@ struct JSONParser {
             }
             // The value is whole: add it to the innermost open array or object, and close every
             // container that ends after it.
-            while let frame = stack.popLast() {
+            while let kind = open.kinds.last {
                 skipWhitespace()
-                switch frame {
-                case .array(var items):
-                    items.append(value)
+                switch kind {
+                case .array:
+                    open.arrays[open.arrays.count - 1].append(value)
                     if peek == UInt8(ascii: ",") {
                         index += 1
-                        stack.append(.array(items))
                         context = .afterComma
                         continue nextValue
                     }
                     guard peek == UInt8(ascii: "]") else { throw expected("',' or ']' after an array element") }
                     index += 1
-                    value = .array(items)
-                case .object(var members, let name, var names):
-                    members.append((name, value))
+                    open.kinds.removeLast()
+                    value = .array(open.arrays.removeLast())
+                case .object:
+                    let last = open.objects.count - 1
+                    open.objects[last].members.append((open.objects[last].name, value))
                     if peek == UInt8(ascii: ",") {
                         index += 1
-                        let next = try memberName(afterComma: true, names: &names)
-                        stack.append(.object(members: members, name: next, names: names))
+                        open.objects[last].name = try memberName(afterComma: true, names: &open.objects[last].names)
                         context = .afterColon
                         continue nextValue
                     }
                     guard peek == UInt8(ascii: "}") else { throw expected("',' or '}' after an object member") }
                     index += 1
-                    value = .object(members)
+                    open.kinds.removeLast()
+                    value = .object(open.objects.removeLast().members)
                 }
             }
             skipWhitespace()
@@ -163,23 +182,38 @@ struct JSONParser {
         return name
     }
 
-    private func checkDepth(_ stack: [Frame]) throws(JSONSyntaxError) {
-        guard stack.count < maximumDepth else {
+    private func checkDepth(_ open: Open) throws(JSONSyntaxError) {
+        guard open.kinds.count < maximumDepth else {
             throw failure("more than \(maximumDepth) nested arrays and objects")
         }
     }
 
     /// Remembers where the value about to be read starts, by its path.
-    private mutating func record(_ stack: [Frame]) {
+    private mutating func record(_ open: Open) {
         var path: [JSONPath.Component] = []
-        path.reserveCapacity(stack.count)
-        for frame in stack {
-            switch frame {
-            case .array(let items): path.append(.index(items.count))
-            case .object(_, let name, _): path.append(.member(name))
+        path.reserveCapacity(open.kinds.count)
+        var arrays = open.arrays.makeIterator()
+        var objects = open.objects.makeIterator()
+        for kind in open.kinds {
+            switch kind {
+            case .array: path.append(.index(arrays.next()?.count ?? 0))
+            case .object: path.append(.member(objects.next()?.name ?? ""))
             }
         }
-        positions[JSONPath(path)] = position(mark())
+        let here = mark()
+        var column: Int
+        var from: Int
+        if lastRecorded.lineStart == here.lineStart && lastRecorded.offset <= here.offset {
+            (column, from) = (lastRecorded.column, lastRecorded.offset)
+        } else {
+            (column, from) = (1, here.lineStart)
+        }
+        while from < here.offset {
+            if text[from] & 0xC0 != 0x80 { column += 1 }
+            from += 1
+        }
+        lastRecorded = (here.lineStart, here.offset, column)
+        positions[JSONPath(path)] = JSONSourcePosition(line: here.line, column: column, offset: here.offset)
     }
 
     // MARK: Literals and numbers (RFC 8259, 3, 6)

@@ -57,14 +57,16 @@ public struct JSONReader: Sendable {
         return try parser.parse()
     }
 
-    /// The value a JSON text holds. See ``value(parsing:)-([UInt8])``.
+    /// The value a JSON text holds; the same as reading its UTF-8 octets.
     ///
     /// - Throws: ``JSONSyntaxError`` with the position of the first fault.
     public func value(parsing text: String) throws(JSONSyntaxError) -> JSONValue {
         try value(parsing: Array(text.utf8))
     }
 
-    /// The value a JSON text holds, with where each value in it starts.
+    /// The value a JSON text holds, with where each value in it starts. Every value's path is
+    /// kept, so time and memory grow with the sum of the values' depths: meant for configuration
+    /// files such as GATT databases, not bulk data (use ``value(parsing:)`` there).
     ///
     /// - Parameter text: the text in UTF-8.
     /// - Throws: ``JSONSyntaxError`` with the position of the first fault.
