@@ -10,7 +10,9 @@ enum GATTScriptCommand {
     Runs PDU scripts (docs/pdu-scripts.md) against the stack's GATT server or client and prints PASS or
     FAIL for each, with the failing line. A script's `database:` is looked up in DIR (default: the
     gatt-databases folder beside the scripts' folder, as in Fixtures/, else the current folder).
-    --verbose prints every PDU exchanged. Exit status: 0 all passed, 1 one failed, 2 a usage error.
+    --verbose prints every PDU exchanged. Exit status: 0 all passed, 1 one failed or the results could
+    not be written (a full disk, a closed pipe: the system's reason goes to standard error), 2 a usage
+    error.
     """
 
     static func run(arguments: [String], output: inout OutputBuffer) async -> Int32 {
@@ -65,9 +67,20 @@ enum GATTScriptCommand {
                         + (outcome.passed ? "" : ": " + outcome.failures.joined(separator: "; ")))
             if verbose || !outcome.passed { for line in outcome.transcript { output.line("    " + line) } }
             if !outcome.passed { failed += 1 }
+            // Each result is written as it is known; output that cannot be written ends the run.
+            output.flush()
+            if let lost = output.stopReason { return writeFailure(lost) }
         }
         output.line("\(files.count - failed) of \(files.count) passed")
+        output.flush()
+        if let lost = output.stopReason { return writeFailure(lost) }
         return failed == 0 ? 0 : 1
+    }
+
+    /// Reports that the results could not be written, with the system's reason; exit status 1.
+    static func writeFailure(_ reason: String) -> Int32 {
+        printError("blectl gatt-script: writing the output failed: \(reason)")
+        return 1
     }
 
     /// Fixtures/gatt-databases for a script in Fixtures/gatt-scripts/<role>/, else the current folder.

@@ -10,8 +10,12 @@ struct OutputBuffer: TextOutputStream {
     /// Set when output can go no further: the reader went away (EPIPE, as when piped into
     /// `head`) or writing failed. Later writes are dropped, and a long command can stop early.
     private(set) var isClosed = false
+    /// Why writing stopped, in the system's words ("Broken pipe", "No space left on device"),
+    /// the reader going away included: for commands whose output is their result (`serve`,
+    /// `gatt-script`), any lost line is a failure.
+    private(set) var stopReason: String?
     /// Why writing failed, when it failed for a reason other than the reader going away (a full
-    /// disk, say): the command then reports it and exits 1, since output was lost.
+    /// disk, say): `decode` then reports it and exits 1, since output was lost.
     private(set) var failure: String?
 
     init(fileDescriptor: Int32) {
@@ -46,9 +50,12 @@ struct OutputBuffer: TextOutputStream {
                     continue
                 case EPIPE:
                     isClosed = true  // the reader went away: drop the rest quietly
+                    stopReason = String(cString: strerror(EPIPE))
                 default:
+                    let reason = String(cString: strerror(errno))
                     isClosed = true
-                    failure = String(cString: strerror(errno))
+                    failure = reason
+                    stopReason = reason
                 }
                 break
             }

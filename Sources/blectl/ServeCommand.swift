@@ -13,7 +13,7 @@ import Glibc
 enum ServeCommand {
     static let usage = """
     usage: blectl [--hci N] serve --db FILE.json [--name NAME] [--security low|medium|high] [--manufacturer COMPANY:HEX]
-           blectl serve --db FILE.json --bearer stdio [--security SECURITY] [--name NAME]
+           blectl serve --db FILE.json --bearer stdio [--security SECURITY] [--name NAME] [--keep-going | --strict]
 
     Runs the GATT server on the database in FILE.json (docs/gatt-database-json.md).
 
@@ -35,6 +35,10 @@ enum ServeCommand {
     ends. --security is what the link offers the server's permission checks, as words: none (the
     default), encrypted, authenticated, authorized, key-size 7...16 (e.g. --security "encrypted
     key-size 7"); low, medium and high mean none, encrypted and authenticated, as in kernel mode.
+    A line that is not a PDU in hexadecimal is reported on standard error with its line number and
+    why; with --keep-going (the default) it is skipped and the rest is served, with --strict input
+    stops there (what came before is still answered); either way the exit status is 1. So is a
+    failed write to standard output (a full disk, a closed pipe), which ends serve at once.
 
     --name sets the GAP Device Name (default LinuxBLE).
     """
@@ -74,12 +78,15 @@ enum ServeCommand {
         var security: String?
         var name = "LinuxBLE"
         var manufacturer: String?
+        var inputErrors: StdioATTBearer.InputErrors?
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
             case "-h", "--help":
                 output.line(usage)
                 return 0
+            case "--keep-going": inputErrors = .keepGoing
+            case "--strict": inputErrors = .stop
             case "--db", "--bearer", "--security", "--name", "--manufacturer":
                 guard let value = rest.popFirst() else {
                     printError("blectl serve: \(argument) needs a value\n\n\(usage)")
@@ -102,6 +109,10 @@ enum ServeCommand {
             return 2
         }
         guard let bearer else {
+            guard inputErrors == nil else {
+                printError("blectl serve: --keep-going and --strict are for --bearer stdio's input lines\n\n\(usage)")
+                return 2
+            }
             var options = KernelServe.Options(database: database, name: name)
             if let security {
                 guard let level = kernelSecurity(security) else {
@@ -148,10 +159,23 @@ enum ServeCommand {
             return 1
         }
         output.flush()
-        let stdio = StdioATTBearer(input: 0, output: 1, security: offered)
+        let stdio = StdioATTBearer(input: 0, output: 1, security: offered, inputErrors: inputErrors ?? .keepGoing)
         let connection = await server.connect(stdio)
-        // Ends once standard input has ended and every request read from it is answered.
+        // Ends once standard input has ended and every request read from it is answered, or at
+        // once when a write to standard output fails.
         await connection.engine.waitUntilClosed()
+        if let failure = stdio.outputFailure {
+            printError("blectl serve: writing the output failed: \(failure)")
+            return 1
+        }
+        let bad = stdio.badLines
+        if bad > 0 {
+            if inputErrors != .stop {
+                printError("blectl serve: " + (bad == 1 ? "1 line of standard input was not a PDU in hexadecimal"
+                                                        : "\(bad) lines of standard input were not PDUs in hexadecimal"))
+            }
+            return 1
+        }
         return 0
     }
 }

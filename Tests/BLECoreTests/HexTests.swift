@@ -18,4 +18,27 @@ struct HexTests {
         #expect(Hex.decode("0g") == nil)
         #expect(Hex.decode("abc") == nil)
     }
+
+    @Test("octets(_:) says why text is not hexadecimal, and where")
+    func errors() throws {
+        #expect(throws: HexDecodingError.self) { try Hex.octets("zz") }
+        #expect(Self.reason("zz") == "'z' at column 1 is not a hexadecimal digit")
+        #expect(Self.reason("0a é") == "'é' at column 4 is not a hexadecimal digit")
+        #expect(Self.reason("0a 030") == "5 hexadecimal digits, an odd number: the last octet lacks its second digit")
+        #expect(Self.reason("0x0a 0") == "3 hexadecimal digits, an odd number: the last octet lacks its second digit")
+        #expect(Self.reason("0 a") == "a space at column 2 splits an octet between its two digits")
+        #expect(Self.reason("0a:0\tb") == "a tab at column 5 splits an octet between its two digits")
+        #expect(Self.reason("0a # zz") == nil)
+        #expect(try Hex.octets("0x0a:ff-00 # comment") == [0x0a, 0xff, 0x00])
+        #expect(Hex.decode("0a 030") == nil)
+    }
+
+    static func reason(_ text: String) -> String? {
+        do {
+            _ = try Hex.octets(text)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
 }

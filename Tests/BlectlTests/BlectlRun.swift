@@ -16,8 +16,18 @@ struct BlectlRun {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
+    /// Where blectl's standard output goes.
+    enum Output {
+        /// A pipe this run reads to the end: ``output`` holds what was written.
+        case captured
+        /// A file opened for writing, such as /dev/full (every write fails with ENOSPC).
+        case file(String)
+        /// A pipe whose reading end is closed before blectl starts (every write fails with EPIPE).
+        case closedPipe
+    }
+
     /// Runs blectl with `arguments`, writing `input` (if any) to its standard input and then closing it.
-    init(_ arguments: [String], input: String? = nil) throws {
+    init(_ arguments: [String], input: String? = nil, output target: Output = .captured) throws {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let candidates = [directory, directory.deletingLastPathComponent()].map { $0.appendingPathComponent("blectl").path }
         let executable = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
@@ -26,7 +36,13 @@ struct BlectlRun {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
-        process.standardOutput = out
+        switch target {
+        case .captured: process.standardOutput = out
+        case .file(let path): process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        case .closedPipe:
+            process.standardOutput = out
+            try out.fileHandleForReading.close()
+        }
         process.standardError = err
         let inputPipe = input.map { _ in Pipe() }
         if let inputPipe { process.standardInput = inputPipe } else { process.standardInput = FileHandle.nullDevice }
@@ -36,7 +52,8 @@ struct BlectlRun {
             inputPipe.fileHandleForWriting.write(Data(input.utf8))
             try inputPipe.fileHandleForWriting.close()
         }
-        let output = out.fileHandleForReading.readDataToEndOfFile()
+        var output = Data()
+        if case .captured = target { output = out.fileHandleForReading.readDataToEndOfFile() }
         let error = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         status = process.terminationStatus

@@ -44,6 +44,17 @@ struct GATTScriptCommandTests {
         #expect(run.lines.last == "0 of 1 passed")
     }
 
+    @Test("results that cannot be written (a full disk, a closed pipe) end gatt-script with exit status 1 and the reason")
+    func outputFailure() throws {
+        let files = Array(try Self.fixtureScripts().prefix(3))
+        let full = try BlectlRun(["gatt-script"] + files, output: .file("/dev/full"))
+        #expect(full.status == 1)
+        #expect(full.error == "blectl gatt-script: writing the output failed: No space left on device\n")
+        let closed = try BlectlRun(["gatt-script"] + files, output: .closedPipe)
+        #expect(closed.status == 1)
+        #expect(closed.error == "blectl gatt-script: writing the output failed: Broken pipe\n")
+    }
+
     @Test("no script is a usage error (2); a missing file is a FAIL (1)")
     func errors() throws {
         let none = try BlectlRun(["gatt-script"])

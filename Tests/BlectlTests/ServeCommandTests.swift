@@ -58,12 +58,55 @@ struct ServeCommandTests {
         #expect(try Self.serve(Self.reference, request, "--security", "low").lines == ["0108420005"])
     }
 
-    @Test("a line that is not hexadecimal is reported and skipped; the rest is served")
+    @Test("a line that is not hexadecimal is reported with its number and why, skipped, and makes the exit status 1")
     func badLines() throws {
-        let run = try Self.serve(Self.small, "zz\n0a 0300\n\n   \n")
-        #expect(run.status == 0)
+        let input = "zz\n0a 0300\n0a 030\n\n   \n# a comment\n0a 0300\n"
+        for options in [[], ["--keep-going"]] {
+            let run = try BlectlRun(["serve", "--db", Self.small, "--bearer", "stdio"] + options, input: input)
+            #expect(run.status == 1)
+            #expect(run.lines == ["0b64", "0b64"])     // lines 2 and 7 are served
+            #expect(run.error == """
+                blectl serve: line 1: not a PDU in hexadecimal ('z' at column 1 is not a hexadecimal digit), skipped: zz
+                blectl serve: line 3: not a PDU in hexadecimal (5 hexadecimal digits, an odd number: the last octet lacks its second digit), skipped: 0a 030
+                blectl serve: 2 lines of standard input were not PDUs in hexadecimal
+
+                """)
+        }
+        // A last line without a newline has its number too; a good run still exits 0.
+        let last = try Self.serve(Self.small, "0a 0300\r\n0a 0g")
+        #expect(last.status == 1)
+        #expect(last.error.hasPrefix("blectl serve: line 2: not a PDU in hexadecimal ('g' at column 5 is not a hexadecimal digit), skipped: 0a 0g\n"))
+        #expect(try Self.serve(Self.small, "0a 0300\r\n").status == 0)
+    }
+
+    @Test("--strict: input stops at the first bad line, what came before is answered, exit status 1")
+    func strict() throws {
+        let run = try Self.serve(Self.small, "0a 0300\n0a 03 00 0\n0a 0300\nzz\n", "--strict")
+        #expect(run.status == 1)
         #expect(run.lines == ["0b64"])
-        #expect(run.error.contains("not a PDU in hexadecimal: zz"))
+        #expect(run.error == "blectl serve: line 2: not a PDU in hexadecimal (7 hexadecimal digits, an odd number: the last octet "
+                + "lacks its second digit): 0a 03 00 0; reading no further (--strict)\n")
+        let split = try Self.serve(Self.small, "0 a\n", "--strict")
+        #expect(split.status == 1)
+        #expect(split.error.contains("(a space at column 2 splits an octet between its two digits)"))
+        // Kernel mode reads no lines: the options are a usage error there.
+        let kernel = try BlectlRun(["serve", "--db", Self.small, "--strict"])
+        #expect(kernel.status == 2)
+        #expect(kernel.error.hasPrefix("blectl serve: --keep-going and --strict are for --bearer stdio's input lines"))
+    }
+
+    @Test("a write to standard output that fails (a full disk, a closed pipe) ends serve with exit status 1 and the reason")
+    func outputFailure() throws {
+        let full = try BlectlRun(["serve", "--db", Self.small, "--bearer", "stdio"], input: "0a 0300\n0a 0300\n", output: .file("/dev/full"))
+        #expect(full.status == 1)
+        #expect(full.error == "blectl serve: writing the output failed: No space left on device\n")
+        let closed = try BlectlRun(["serve", "--db", Self.small, "--bearer", "stdio"], input: "0a 0300\n", output: .closedPipe)
+        #expect(closed.status == 1)
+        #expect(closed.error == "blectl serve: writing the output failed: Broken pipe\n")
+        // Commands get no answer, so nothing is written and nothing fails.
+        let quiet = try BlectlRun(["serve", "--db", Self.small, "--bearer", "stdio"], input: "52 0300 01\n", output: .file("/dev/full"))
+        #expect(quiet.status == 0)
+        #expect(quiet.error.isEmpty)
     }
 
     @Test("usage errors exit 2, a database that does not load exits 1, each with a message")
@@ -86,6 +129,7 @@ struct ServeCommandTests {
         let notJSON = try BlectlRun(["serve", "--db", BlectlRun.root.appendingPathComponent("Package.swift").path,
                                      "--bearer", "stdio"], input: "")
         #expect(notJSON.status == 1)
+        #expect(notJSON.error.hasSuffix("/Package.swift: line 1, column 1: expected a value; JSON has no comments\n"))
         let help = try BlectlRun(["serve", "--help"])
         #expect(help.status == 0)
         #expect(help.output.hasPrefix("usage: blectl [--hci N] serve --db FILE.json"))

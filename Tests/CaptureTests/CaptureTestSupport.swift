@@ -7,8 +7,11 @@ import BLETestSupport
 /// The real captures shared beside the package: thin forwarding names over BLETestSupport's
 /// ``SharedCaptures``, kept for the suites that use them.
 enum RealCaptures {
-    /// `<package root>/../shared/captures`.
+    /// `$LINUXBLE_CAPTURES`, else `<package root>/../shared/captures`.
     static var directory: String { SharedCaptures.directory }
+
+    /// Why the real-capture tests skip: where they looked, and the variable that sets the place.
+    static var skipNote: String { SharedCaptures.skipNote }
 
     static let legacyPPI = SharedCaptures.legacyPPI
     static let lescPcapng = SharedCaptures.lescPcapng

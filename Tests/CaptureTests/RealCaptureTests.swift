@@ -4,12 +4,11 @@ import BLECore
 import HCI
 @testable import Capture
 
-/// The real captures in ../shared/captures, cross-checked against tshark 4.x and capinfos.
+/// The real captures (in $LINUXBLE_CAPTURES, else ../shared/captures), cross-checked against tshark 4.x and capinfos.
 /// Every expected number below was printed by the command in the comment beside it; the
 /// PPI capture needs `-o 'uat:user_dlts:"User 0 (DLT=147)","btle","0","","0",""'` (written
 /// $U below) for tshark to decode DLT 147 as btle.
-@Suite("real captures", .enabled(if: RealCaptures.available,
-                                 "../shared/captures is absent (a user clone): skipping the real-capture cross-checks"))
+@Suite("real captures", .enabled(if: RealCaptures.available, Comment(rawValue: RealCaptures.skipNote)))
 struct RealCaptureTests {
     static func read(_ name: String) throws -> CaptureReadResult {
         let result = try CaptureFile(contentsOf: RealCaptures.path(name)).readAll()

@@ -52,7 +52,7 @@ func reassembleCapture(_ path: String) throws -> (CaptureCounts, [ACLReassembled
 }
 
 @Suite("Reassembly of real captures, cross-checked with tshark",
-       .enabled(if: SharedCaptures.available, "../shared/captures is absent: real-capture tests skipped"))
+       .enabled(if: SharedCaptures.available, Comment(rawValue: SharedCaptures.skipNote)))
 struct CaptureReassemblyTests {
     @Test("Android snoop .cfa: every L2CAP PDU tshark finds, per direction and channel, and no faults")
     func cfa() throws {

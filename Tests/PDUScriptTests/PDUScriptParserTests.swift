@@ -44,17 +44,28 @@ struct PDUScriptParserTests {
         #expect(loose.description == "0b ?? ...")
     }
 
+    /// A script that does not parse, and the error it gives; shown on one line in the test log.
+    struct BadScript: Sendable, CustomTestStringConvertible {
+        var text: String
+        var error: PDUScriptParseError
+        init(_ text: String, _ error: PDUScriptParseError) {
+            self.text = text
+            self.error = error
+        }
+        var testDescription: String { text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " / ") + " (line \(error.line))" }
+    }
+
     @Test("errors name the line and what is wrong", arguments: [
-        ("role: server\nsend zz", PDUScriptParseError(line: 2, reason: "not a PDU in hexadecimal: zz")),
-        ("role: server\nfrobnicate 01", PDUScriptParseError(line: 2, reason: "unknown step frobnicate")),
-        ("role: peripheral", PDUScriptParseError(line: 1, reason: "role must be server or client, not peripheral")),
-        ("send 01", PDUScriptParseError(line: 1, reason: "the script has no role: header")),
-        ("role: server\nsend 01\nrole: client", PDUScriptParseError(line: 3, reason: "header role: after the first step")),
-        ("role: server\nexpect 01 ... 02", PDUScriptParseError(line: 2, reason: "... must come last")),
-        ("role: server\nresult ok", PDUScriptParseError(line: 2, reason: "result with no trigger before it")),
-        ("role: server\nmtu: 23", PDUScriptParseError(line: 2, reason: "unknown header mtu:")),
+        BadScript("role: server\nsend zz", PDUScriptParseError(line: 2, reason: "not a PDU in hexadecimal: zz")),
+        BadScript("role: server\nfrobnicate 01", PDUScriptParseError(line: 2, reason: "unknown step frobnicate")),
+        BadScript("role: peripheral", PDUScriptParseError(line: 1, reason: "role must be server or client, not peripheral")),
+        BadScript("send 01", PDUScriptParseError(line: 1, reason: "the script has no role: header")),
+        BadScript("role: server\nsend 01\nrole: client", PDUScriptParseError(line: 3, reason: "header role: after the first step")),
+        BadScript("role: server\nexpect 01 ... 02", PDUScriptParseError(line: 2, reason: "... must come last")),
+        BadScript("role: server\nresult ok", PDUScriptParseError(line: 2, reason: "result with no trigger before it")),
+        BadScript("role: server\nmtu: 23", PDUScriptParseError(line: 2, reason: "unknown header mtu:")),
     ])
-    func errors(_ text: String, _ error: PDUScriptParseError) {
-        #expect(throws: error) { _ = try PDUScript(parsing: text, name: "bad") }
+    func errors(_ bad: BadScript) {
+        #expect(throws: bad.error) { _ = try PDUScript(parsing: bad.text, name: "bad") }
     }
 }

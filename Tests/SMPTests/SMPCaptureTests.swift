@@ -30,7 +30,7 @@ func smpFrames(inCapture path: String) throws -> [(handle: UInt16, payload: [UIn
 }
 
 @Suite("SMP in real captures, cross-checked with tshark",
-       .enabled(if: SharedCaptures.available, "../shared/captures is absent: real-capture tests skipped"))
+       .enabled(if: SharedCaptures.available, Comment(rawValue: SharedCaptures.skipNote)))
 struct SMPCaptureTests {
     /// Decodes every SMP PDU on real connection handles and counts them by code; returns the
     /// errors of the frames on handle 0x0EDC (Android vendor data, not SMP at all).

@@ -4,19 +4,31 @@ public enum Hex {
     /// a `#` starts a comment that runs to the end of its line.
     ///
     /// - Returns: the octets in text order; nil when a character is not hexadecimal or the
-    ///   digits are odd in number.
+    ///   digits are odd in number (``octets(_:)`` says which).
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        try? octets(text)
+    }
+
+    /// Parses hexadecimal octets as ``decode(_:)`` does, saying why when it cannot.
+    ///
+    /// - Returns: the octets in text order.
+    /// - Throws: ``HexDecodingError``: a character that is neither a digit nor a separator, a
+    ///   separator between the two digits of an octet, or an odd number of digits.
+    public static func octets(_ text: some StringProtocol) throws(HexDecodingError) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count / 2)
         var high: UInt8? = nil
         var inComment = false
         var previous: UInt8 = 0
-        for c in text.utf8 {
+        var digits = 0
+        for (offset, c) in text.utf8.enumerated() {
             defer { previous = c }
             if inComment { if c == 0x0A { inComment = false }; continue }
             if c == UInt8(ascii: "#") { inComment = true; continue }
             if c == UInt8(ascii: "x") || c == UInt8(ascii: "X"), previous == UInt8(ascii: "0"), high == 0 {
-                high = nil; continue
+                high = nil
+                digits -= 1
+                continue
             }
             let nibble: UInt8
             switch c {
@@ -24,13 +36,15 @@ public enum Hex {
             case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = c - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = c - UInt8(ascii: "A") + 10
             case UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: "-"), 0x0A, 0x0D, 0x09:
-                if high != nil { return nil }
+                if high != nil { throw HexDecodingError(.splitOctet, at: offset, in: text) }
                 continue
-            default: return nil
+            default: throw HexDecodingError(.notHexadecimal, at: offset, in: text)
             }
+            digits += 1
             if let h = high { out.append(h << 4 | nibble); high = nil } else { high = nibble }
         }
-        return high == nil ? out : nil
+        guard high == nil else { throw HexDecodingError(oddDigits: digits) }
+        return out
     }
 
     /// "0x003f": a 16-bit value (a handle, a connection handle, a PSM) as "0x" and four

@@ -97,9 +97,11 @@ enum ScanCommand {
     /// Prints `discoveries` until Ctrl-C (or SIGTERM), `duration`, a closed output, or the end of
     /// the stream on its own (the raw channel closed under the scan: exit 1); then stops the scan.
     ///
+    /// - Parameter reportError: where the one-line reasons go (standard error; tests collect them).
     /// - Returns: the exit status: 1 when the scan stopped reporting or could not be stopped.
     static func report(_ discoveries: AsyncStream<LEDiscovery>, scanner: LEScanner, duration: Duration?, json: Bool,
-                       hci: UInt16, output: inout OutputBuffer) async -> Int32 {
+                       hci: UInt16, output: inout OutputBuffer,
+                       reportError: (String) -> Void = { printError($0) }) async -> Int32 {
         // Ctrl-C or the duration stops the scan from a task of its own; the scan is over only
         // once that task has the controller's answer to the disable (Core v5.4, Vol 4, Part E,
         // 7.8.11, 7.8.65), which may be an error: the stream of discoveries finishes before it.
@@ -132,7 +134,7 @@ enum ScanCommand {
         let asked = stopping.withLock { $0 }
         if !output.isClosed, asked == nil {
             // The discoveries ended on their own: the raw channel closed under the scan.
-            printError("blectl scan: hci\(hci) stopped reporting (the adapter went away, was reset or powered off)")
+            reportError("blectl scan: hci\(hci) stopped reporting (the adapter went away, was reset or powered off)")
             return 1
         }
         let failure: LEScannerError?
@@ -142,7 +144,7 @@ enum ScanCommand {
             do throws(LEScannerError) { try await scanner.stop(); failure = nil } catch { failure = error }
         }
         if let failure {
-            printError("blectl scan: stopping the scan: \(failure)")
+            reportError("blectl scan: stopping the scan: \(failure)")
             return 1
         }
         return 0

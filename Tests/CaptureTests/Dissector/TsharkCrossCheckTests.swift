@@ -30,7 +30,7 @@ struct TsharkCrossCheckTests {
     }
 
     @Test("the real btsnoop captures: every opcode count equals tshark's",
-          .enabled(if: RealCaptures.available, "../shared/captures is absent (a user clone): skipping the real-capture cross-check"),
+          .enabled(if: RealCaptures.available, Comment(rawValue: RealCaptures.skipNote)),
           arguments: [RealCaptures.nexxtenderBTSnoop, RealCaptures.nexxtenderCFA])
     func realBTSnoop(_ name: String) throws {
         let path = RealCaptures.path(name)
@@ -41,7 +41,7 @@ struct TsharkCrossCheckTests {
     }
 
     @Test("the over-the-air LESC capture: tshark's counts less the one link-layer retransmission",
-          .enabled(if: RealCaptures.available, "../shared/captures is absent (a user clone): skipping the real-capture cross-check"))
+          .enabled(if: RealCaptures.available, Comment(rawValue: RealCaptures.skipNote)))
     func overTheAir() throws {
         let path = RealCaptures.path(RealCaptures.lescPcapng)
         var theirs = try Self.tsharkCounts(path)
@@ -66,7 +66,7 @@ struct TsharkCrossCheckTests {
     }
 
     @Test("the legacy pairing capture: SMP before encryption decodes, encrypted payloads are not taken for ATT",
-          .enabled(if: RealCaptures.available, "../shared/captures is absent (a user clone): skipping the real-capture cross-check"))
+          .enabled(if: RealCaptures.available, Comment(rawValue: RealCaptures.skipNote)))
     func encrypted() throws {
         let (packets, dissector) = try dissect(RealCaptures.path(RealCaptures.legacyPPI))
         #expect(dissector.report.attCounts.isEmpty)

@@ -292,14 +292,48 @@ struct JSONTests {
                                #"{"services": [{"uuid": "180F", "characteristics": [{"uuid": "2A19", "permissions": {"read": {"minimumKeySize": 5}}}]}]}"#)
     }
 
-    @Test("text that is not JSON, and a file that is not there")
-    func syntaxAndFiles() throws {
-        #expect {
-            try GATTDatabase(jsonText: #"{"services": [}"#)
-        } throws: { error in
-            guard case GATTDatabaseJSONError.syntax(let reason) = error else { return false }
-            return !reason.isEmpty
+    /// The syntax error a text gives, as the loader describes it.
+    static func syntaxError(_ text: String) -> String? {
+        do {
+            _ = try GATTDatabase(jsonText: text)
+            return nil
+        } catch {
+            guard case .syntax = error else { return "not a syntax error: \(error)" }
+            return error.description
         }
+    }
+
+    @Test("text that is not strict JSON names the line and column and what was expected there")
+    func syntaxErrors() {
+        let missingComma = """
+            {
+              "services": [
+                {
+                  "uuid": "180F"
+                  "characteristics": []
+                }
+              ]
+            }
+            """
+        #expect(Self.syntaxError(missingComma) == "line 5, column 7: expected ',' or '}' after an object member, not '\"'")
+        #expect(Self.syntaxError(#"{"services": [}"#) == "line 1, column 15: expected a value or ']', not '}'")
+        // What Foundation let through: a trailing comma, a duplicate member (it kept the first), a comment.
+        #expect(Self.syntaxError("{\n  \"services\": [\n    { \"uuid\": \"180F\" },\n  ]\n}")
+                == "line 4, column 3: expected a value after ','; JSON allows no trailing comma")
+        #expect(Self.syntaxError(#"{"services": [{"uuid": "180F", "uuid": "180D"}]}"#)
+                == #"line 1, column 32: duplicate member "uuid" in one object (the first is at line 1, column 16)"#)
+        #expect(Self.syntaxError("{\"services\": [] // none yet\n}")
+                == "line 1, column 17: expected ',' or '}' after an object member; JSON has no comments")
+        #expect(Self.syntaxError("") == "line 1, column 1: expected a value, but the text ends")
+        // The error is the reader's, position and all.
+        #expect(throws: GATTDatabaseJSONError.syntax(JSONSyntaxError(position: JSONSourcePosition(line: 1, column: 2, offset: 1),
+                                                                     reason: "a number may not start with 0 followed by more digits"))) {
+            try GATTDatabase(jsonText: "[01]")
+        }
+    }
+
+    @Test("a file that is not there, and the one-line descriptions")
+    func files() throws {
         #expect {
             try GATTDatabase(jsonFile: DBTest.fixtures + "/no-such-file.json")
         } throws: { error in

@@ -130,7 +130,7 @@ struct AdvertisingCaptureTests {
     }
 
     @Test("every extended report of a capture decodes and merges; counts match tshark",
-          .enabled(if: SharedCaptures.available, "../shared/captures is absent: capture cross-checks skipped"),
+          .enabled(if: SharedCaptures.available, Comment(rawValue: SharedCaptures.skipNote)),
           arguments: [
             CaptureCase(file: SharedCaptures.nexxtenderCFA, events: 8241, advertisers: 18, structures: 10376),
             CaptureCase(file: SharedCaptures.nexxtenderBTSnoop, events: 290, advertisers: 10, structures: 437),

@@ -59,7 +59,7 @@ struct CaptureDecodeTests {
     }
 
     @Test("the insufficient-authentication btsnoop: every packet, with reserved Event_Type bit 15",
-          .enabled(if: available, "../shared/captures is absent: real-capture test skipped"))
+          .enabled(if: available, Comment(rawValue: SharedCaptures.skipNote)))
     func pairingCapture() throws {
         let tally = try Self.decodeAll(SharedCaptures.nexxtenderBTSnoop)
         // Counts from the capture's README and tshark: 290 extended advertising report events.
@@ -72,7 +72,7 @@ struct CaptureDecodeTests {
     }
 
     @Test("the long-write cfa capture: every packet, 8241 extended reports",
-          .enabled(if: available, "../shared/captures is absent: real-capture test skipped"))
+          .enabled(if: available, Comment(rawValue: SharedCaptures.skipNote)))
     func longWriteCapture() throws {
         let tally = try Self.decodeAll(SharedCaptures.nexxtenderCFA)
         #expect(tally.extendedReports == 8241)
@@ -81,7 +81,7 @@ struct CaptureDecodeTests {
     }
 
     @Test("the whole cfa capture through the H4 stream deframer, in 97-octet chunks",
-          .enabled(if: available, "../shared/captures is absent: real-capture test skipped"))
+          .enabled(if: available, Comment(rawValue: SharedCaptures.skipNote)))
     func deframeCapture() throws {
         let records = try h4Packets(inSharedCapture: SharedCaptures.nexxtenderCFA).filter { !$0.isEmpty }
         let stream = records.flatMap { $0 }

@@ -244,7 +244,7 @@ struct H4StreamReaderTests {
     }
 
     @Test("the whole cfa capture through the reader, in 97-octet chunks: every packet, nothing skipped",
-          .enabled(if: SharedCaptures.available, "../shared/captures is absent: real-capture test skipped"))
+          .enabled(if: SharedCaptures.available, Comment(rawValue: SharedCaptures.skipNote)))
     func capture() throws {
         let records = try h4Packets(inSharedCapture: SharedCaptures.nexxtenderCFA).filter { !$0.isEmpty }
         var reader = H4StreamReader()

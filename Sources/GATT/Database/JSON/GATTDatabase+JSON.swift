@@ -6,12 +6,16 @@ public enum GATTDatabaseJSON {
     /// The service definitions a JSON database describes, before the builder checks them.
     ///
     /// - Parameters:
-    ///   - data: the UTF-8 JSON text.
+    ///   - data: the UTF-8 JSON text, strict RFC 8259 (BLECore's `JSONReader`: no trailing commas,
+    ///     comments or duplicate member names).
     ///   - handlers: the dynamic values the `handler` members may name, by name.
-    /// - Throws: a ``GATTDatabaseJSONError`` naming the member at fault.
+    /// - Throws: ``GATTDatabaseJSONError/syntax(_:)`` with the line and column when the text is not
+    ///   JSON; otherwise a ``GATTDatabaseJSONError`` naming the member at fault by its path.
     public static func serviceDefinitions(json data: [UInt8],
                                           handlers: [String: GATTValueHandlers] = [:]) throws(GATTDatabaseJSONError) -> [GATTServiceDefinition] {
-        try GATTDatabaseJSONReader(handlers: handlers).services(try JSONNode.parse(Data(data)))
+        let root: JSONValue
+        do { root = try JSONReader().value(parsing: data) } catch { throw .syntax(error) }
+        return try GATTDatabaseJSONReader(handlers: handlers).services(root)
     }
 
     /// The database as a JSON value, every handle and descriptor explicit, members in a fixed

@@ -1,11 +1,14 @@
+import BLECore
+
 /// Why a JSON database (docs/gatt-database-json.md) could not be loaded or written. Every case
 /// that concerns a member names it by its path from the top, for example
 /// `services[2].characteristics[0].uuid`.
 public enum GATTDatabaseJSONError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file could not be read.
     case unreadableFile(path: String, reason: String)
-    /// The text is not JSON (Foundation's JSON reader says why and where).
-    case syntax(reason: String)
+    /// The text is not strict JSON (RFC 8259): the error gives the line, the column and what
+    /// was expected there.
+    case syntax(JSONSyntaxError)
     /// A required member is absent.
     case missingMember(path: String)
     /// A member the format does not define (often a misspelling).
@@ -22,11 +25,12 @@ public enum GATTDatabaseJSONError: Error, Hashable, Sendable, CustomStringConver
     /// Writing JSON: a value the format cannot express, such as dynamic handlers without a name.
     case notRepresentable(path: String, reason: String)
 
-    /// The fault in one line, starting with the member path: "services[0].uuid: missing".
+    /// The fault in one line, starting with the member path ("services[0].uuid: missing") or,
+    /// for a syntax error, the place ("line 12, column 5: expected ',' or '}' after an object member").
     public var description: String {
         switch self {
         case let .unreadableFile(path, reason): return "\(path): \(reason)"
-        case let .syntax(reason): return "not JSON: \(reason)"
+        case let .syntax(error): return error.description
         case let .missingMember(path): return "\(path): missing"
         case let .unknownMember(path): return "\(path): unknown member"
         case let .wrongType(path, expected): return "\(path): expected \(expected)"

@@ -1,7 +1,7 @@
 import BLECore
 import Foundation
 
-/// Reads service definitions from a parsed JSON database (docs/gatt-database-json.md), naming
+/// Reads service definitions from a JSON database parsed by BLECore's `JSONReader` (docs/gatt-database-json.md), naming
 /// every fault by its member path.
 struct GATTDatabaseJSONReader {
     let handlers: [String: GATTValueHandlers]
@@ -12,45 +12,47 @@ struct GATTDatabaseJSONReader {
 
     /// The members of an object, after checking that every one is in `allowed` ("comment" is
     /// always allowed).
-    func object(_ node: JSONNode, _ path: String, allowed: [String]) throws(Failure) -> [String: JSONNode] {
-        guard case .object(let members) = node else { throw .wrongType(path: path, expected: "an object") }
-        if let unknown = members.keys.filter({ $0 != "comment" && !allowed.contains($0) }).sorted().first {
+    func object(_ node: JSONValue, _ path: String, allowed: [String]) throws(Failure) -> [String: JSONValue] {
+        guard case .object(let list) = node else { throw .wrongType(path: path, expected: "an object") }
+        if let (unknown, _) = list.first(where: { $0.0 != "comment" && !allowed.contains($0.0) }) {
             throw .unknownMember(path: path.isEmpty ? unknown : path + "." + unknown)
         }
-        return members
+        // JSONReader refuses duplicate names, so no member is lost here; names that differ only in
+        // Unicode normalisation are unknown members above.
+        return Dictionary(list, uniquingKeysWith: { first, _ in first })
     }
 
-    func array(_ node: JSONNode, _ path: String) throws(Failure) -> [JSONNode] {
+    func array(_ node: JSONValue, _ path: String) throws(Failure) -> [JSONValue] {
         guard case .array(let items) = node else { throw .wrongType(path: path, expected: "an array") }
         return items
     }
 
-    func string(_ node: JSONNode, _ path: String) throws(Failure) -> String {
+    func string(_ node: JSONValue, _ path: String) throws(Failure) -> String {
         guard case .string(let s) = node else { throw .wrongType(path: path, expected: "a string") }
         return s
     }
 
-    func bool(_ node: JSONNode, _ path: String) throws(Failure) -> Bool {
+    func bool(_ node: JSONValue, _ path: String) throws(Failure) -> Bool {
         guard case .bool(let b) = node else { throw .wrongType(path: path, expected: "true or false") }
         return b
     }
 
-    func integer(_ node: JSONNode, _ path: String, in range: ClosedRange<Int>) throws(Failure) -> Int {
-        guard case .integer(let i) = node else { throw .wrongType(path: path, expected: "an integer") }
+    func integer(_ node: JSONValue, _ path: String, in range: ClosedRange<Int>) throws(Failure) -> Int {
+        guard case .int(let i) = node else { throw .wrongType(path: path, expected: "an integer") }
         guard range.contains(i) else { throw .invalidValue(path: path, reason: "\(i) is outside \(range.lowerBound)...\(range.upperBound)") }
         return i
     }
 
-    func required(_ members: [String: JSONNode], _ key: String, _ path: String) throws(Failure) -> JSONNode {
+    func required(_ members: [String: JSONValue], _ key: String, _ path: String) throws(Failure) -> JSONValue {
         guard let node = members[key] else { throw .missingMember(path: path + "." + key) }
         return node
     }
 
     /// A handle: an integer 0...65535 or a string "0x..." of hexadecimal digits.
-    func handle(_ node: JSONNode?, _ path: String) throws(Failure) -> UInt16? {
+    func handle(_ node: JSONValue?, _ path: String) throws(Failure) -> UInt16? {
         guard let node else { return nil }
         switch node {
-        case .integer: return UInt16(try integer(node, path, in: 0...0xFFFF))
+        case .int: return UInt16(try integer(node, path, in: 0...0xFFFF))
         case .string(let text):
             guard text.hasPrefix("0x") || text.hasPrefix("0X"), let value = UInt16(text.dropFirst(2), radix: 16) else {
                 throw .invalidValue(path: path, reason: "\"\(text)\" is not a handle; write 0x0001...0xffff or an integer")
@@ -60,7 +62,7 @@ struct GATTDatabaseJSONReader {
         }
     }
 
-    func uuid(_ node: JSONNode, _ path: String) throws(Failure) -> BluetoothUUID {
+    func uuid(_ node: JSONValue, _ path: String) throws(Failure) -> BluetoothUUID {
         let text = try string(node, path)
         guard let uuid = BluetoothUUID(text) else {
             throw .invalidValue(path: path, reason: "\"\(text)\" is not a UUID; write \"180D\", \"0000180D\" or 128 bits as 8-4-4-4-12 hexadecimal digits")
@@ -70,7 +72,7 @@ struct GATTDatabaseJSONReader {
 
     // MARK: The database
 
-    func services(_ root: JSONNode) throws(Failure) -> [GATTServiceDefinition] {
+    func services(_ root: JSONValue) throws(Failure) -> [GATTServiceDefinition] {
         guard case .object = root else { throw .wrongType(path: "(top level)", expected: "an object") }
         let members = try object(root, "", allowed: ["services"])
         guard let list = members["services"] else { throw .missingMember(path: "services") }
@@ -80,7 +82,7 @@ struct GATTDatabaseJSONReader {
         return services
     }
 
-    func service(_ node: JSONNode, _ path: String) throws(Failure) -> GATTServiceDefinition {
+    func service(_ node: JSONValue, _ path: String) throws(Failure) -> GATTServiceDefinition {
         let m = try object(node, path, allowed: ["id", "type", "uuid", "handle", "endGroupHandle", "includes", "characteristics"])
         var service = GATTServiceDefinition(uuid: try uuid(try required(m, "uuid", path), path + ".uuid"))
         if let id = m["id"] { service.id = try string(id, path + ".id") }
@@ -106,22 +108,22 @@ struct GATTDatabaseJSONReader {
         return service
     }
 
-    func serviceReference(_ node: JSONNode, _ path: String) throws(Failure) -> GATTServiceReference {
+    func serviceReference(_ node: JSONValue, _ path: String) throws(Failure) -> GATTServiceReference {
         switch node {
         case .string(let id): return .id(id)
-        case .integer: return .index(try integer(node, path, in: 0...Int.max))
+        case .int: return .index(try integer(node, path, in: 0...Int.max))
         default: throw .wrongType(path: path, expected: "a service id (a string) or position (an integer)")
         }
     }
 
-    func include(_ node: JSONNode, _ path: String) throws(Failure) -> GATTIncludeDefinition {
+    func include(_ node: JSONValue, _ path: String) throws(Failure) -> GATTIncludeDefinition {
         guard case .object = node else { return GATTIncludeDefinition(try serviceReference(node, path)) }
         let m = try object(node, path, allowed: ["service", "handle"])
         return GATTIncludeDefinition(try serviceReference(try required(m, "service", path), path + ".service"),
                                      handle: try handle(m["handle"], path + ".handle"))
     }
 
-    func characteristic(_ node: JSONNode, _ path: String) throws(Failure) -> GATTCharacteristicDefinition {
+    func characteristic(_ node: JSONValue, _ path: String) throws(Failure) -> GATTCharacteristicDefinition {
         let m = try object(node, path, allowed: ["uuid", "handle", "valueHandle", "properties", "extendedProperties",
                                                  "permissions", "value", "handler", "descriptors"])
         var c = GATTCharacteristicDefinition(uuid: try uuid(try required(m, "uuid", path), path + ".uuid"), properties: [])
@@ -148,8 +150,8 @@ struct GATTDatabaseJSONReader {
     }
 
     /// A bit field written as an array of names, or as an integer (for reserved bits).
-    func bits(_ node: JSONNode, _ path: String, width: Int, named: (String) -> UInt64?) throws(Failure) -> UInt64 {
-        if case .integer = node { return UInt64(try integer(node, path, in: 0...width)) }
+    func bits(_ node: JSONValue, _ path: String, width: Int, named: (String) -> UInt64?) throws(Failure) -> UInt64 {
+        if case .int = node { return UInt64(try integer(node, path, in: 0...width)) }
         var value: UInt64 = 0
         for (i, item) in try array(node, path).enumerated() {
             let name = try string(item, path + "[\(i)]")
@@ -160,7 +162,7 @@ struct GATTDatabaseJSONReader {
     }
 
     /// The `value` or `handler` member of an object; nil when it has neither.
-    func value(_ m: [String: JSONNode], _ path: String) throws(Failure) -> GATTAttributeValue? {
+    func value(_ m: [String: JSONValue], _ path: String) throws(Failure) -> GATTAttributeValue? {
         switch (m["value"], m["handler"]) {
         case (nil, nil): return nil
         case (.some, .some): throw .invalidValue(path: path + ".handler", reason: "give a value or a handler, not both")
@@ -185,14 +187,14 @@ struct GATTDatabaseJSONReader {
         }
     }
 
-    func permissions(_ node: JSONNode, _ path: String) throws(Failure) -> GATTPermissions {
+    func permissions(_ node: JSONValue, _ path: String) throws(Failure) -> GATTPermissions {
         let m = try object(node, path, allowed: ["read", "write"])
         return GATTPermissions(read: try access(m["read"], path + ".read"), write: try access(m["write"], path + ".write"))
     }
 
     /// `true` (permitted, no requirement), `false` or absent (not permitted), or an object of
     /// requirements.
-    func access(_ node: JSONNode?, _ path: String) throws(Failure) -> GATTAccess? {
+    func access(_ node: JSONValue?, _ path: String) throws(Failure) -> GATTAccess? {
         switch node {
         case nil, .bool(false)?: return nil
         case .bool(true)?: return .open
@@ -211,8 +213,9 @@ struct GATTDatabaseJSONReader {
     /// The descriptor kinds by their JSON `type` name.
     static let descriptorTypes = ["cccd", "sccd", "extendedProperties", "userDescription", "presentationFormat", "aggregateFormat"]
 
-    func descriptor(_ node: JSONNode, _ path: String) throws(Failure) -> GATTDescriptorDefinition {
-        guard case .object(let all) = node else { throw .wrongType(path: path, expected: "an object") }
+    func descriptor(_ node: JSONValue, _ path: String) throws(Failure) -> GATTDescriptorDefinition {
+        guard case .object(let list) = node else { throw .wrongType(path: path, expected: "an object") }
+        let all = Dictionary(list, uniquingKeysWith: { first, _ in first })
         var allowed = ["type", "uuid", "handle", "permissions"]
         let content: GATTDescriptorContent
         switch (all["type"], all["uuid"]) {
@@ -248,7 +251,7 @@ struct GATTDatabaseJSONReader {
         }, handle: try handle(m["handle"], path + ".handle"))
     }
 
-    func presentationFormat(_ m: [String: JSONNode], _ path: String) throws(Failure) -> GATTPresentationFormat {
+    func presentationFormat(_ m: [String: JSONValue], _ path: String) throws(Failure) -> GATTPresentationFormat {
         let formatNode = try required(m, "format", path)
         let format: GATTFormat
         switch formatNode {
