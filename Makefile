@@ -1,8 +1,8 @@
 # LinuxBLE: build, run, test and benchmark. Every target installs what it needs first.
 #
 #   make run     decode the project's own capture and print its GATT table and traffic
-#   make test    every test lane that runs here (unit, PDU fixtures, real captures vs tshark), then
-#                the kernel lane (make kernel-test)
+#   make test    every test lane that runs here (unit, PDU fixtures, real captures vs tshark, the
+#                virtual radio, the interop lane against Google Bumble), then the kernel lane (make kernel-test)
 #   make kernel-test  the kernel lane alone: a qemu VM with a Debian kernel, BlueZ's virtual
 #                controllers and the static blectl (Tests/Kernel/README.md)
 #   make bench   codec and decoder throughput, and the decode time of a real capture vs tshark
@@ -21,6 +21,8 @@ DEMO_CAPTURE := Fixtures/captures/bumble-heart-rate.btsnoop
 BLUETOOTH_SIG_VERSION := 0.6.0
 PYYAML_VERSION        := 6.0.2
 VENV                  := $(BUILD)/venv
+# Google Bumble, pinned in Scripts/bumble/requirements.txt: the demo capture, the interop lane, make bench
+BUMBLE_VENV           := $(BUILD)/bumble-venv
 
 .PHONY: all deps build run test bench static install kernel-deps kernel-pins-test kernel-test assigned-numbers demo-capture clean
 
@@ -43,8 +45,10 @@ build: deps
 run: build
 	$(SWIFT) run -q blectl decode $(DEMO_CAPTURE)
 
-test: deps
-	$(SWIFT) test
+# The interop lane (Tests/InteropTests) runs Bumble's host from the pinned venv; plain `swift test`
+# skips it unless LINUXBLE_BUMBLE_PYTHON names that python.
+test: deps $(BUMBLE_VENV)/bin/python
+	LINUXBLE_BUMBLE_PYTHON=$(abspath $(BUMBLE_VENV)/bin/python) $(SWIFT) test
 	$(MAKE) kernel-test
 
 bench: deps
@@ -113,7 +117,7 @@ assigned-numbers: $(VENV)/bin/python
 
 # Re-records Fixtures/captures/bumble-heart-rate.btsnoop with Google Bumble (see Fixtures/captures/README.md).
 # It overwrites the committed capture: the packets come out the same, the timestamps differ.
-BUMBLE_VENV := $(BUILD)/bumble-venv
+# The same venv (BUMBLE_VENV) serves the interop lane of make test and the Bumble rows of make bench.
 $(BUMBLE_VENV)/bin/python: Scripts/bumble/requirements.txt
 	@python3 -c 'import ensurepip' 2>/dev/null || { echo "make: installing python3-venv"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
