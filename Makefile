@@ -5,7 +5,8 @@
 #                virtual radio, the interop lane against Google Bumble), then the kernel lane (make kernel-test)
 #   make kernel-test  the kernel lane alone: a qemu VM with a Debian kernel, BlueZ's virtual
 #                controllers and the static blectl (Tests/Kernel/README.md)
-#   make bench   codec and decoder throughput, and the decode time of a real capture vs tshark
+#   make bench   codec and decoder throughput, the decode time of a real capture vs tshark, and ATT
+#                round trips and notifications through the whole host stack, ours against Bumble's
 #   make static  blectl linked with the static Swift standard library (for the kernel lane)
 #   make install the static blectl into $(DESTDIR)$(PREFIX)/bin (default /usr/local/bin, through sudo
 #                when not root); then setcap it (docs/linux-setup.md)
@@ -51,9 +52,10 @@ test: deps $(BUMBLE_VENV)/bin/python
 	LINUXBLE_BUMBLE_PYTHON=$(abspath $(BUMBLE_VENV)/bin/python) $(SWIFT) test
 	$(MAKE) kernel-test
 
-bench: deps
+# The host-stack rows compare our client with Bumble's host from the pinned venv, in the same run.
+bench: deps $(BUMBLE_VENV)/bin/python
 	$(SWIFT) build -c release --product blectl
-	$(SWIFT) run -c release BLEBenchmarks
+	LINUXBLE_BUMBLE_PYTHON=$(abspath $(BUMBLE_VENV)/bin/python) $(SWIFT) run -c release BLEBenchmarks
 
 # Its own build folder, so it never replaces the release blectl that make bench times; stripped.
 STATIC_BUILD := $(BUILD)/static

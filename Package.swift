@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "VirtualRadio", dependencies: ["BLECore", "HCI", "Host"]),
 
         .executableTarget(name: "blectl", dependencies: ["BLECore", "HCI", "Host", "ATT", "GATT", "PDUScript", "Capture", "LinuxBluetooth"]),
-        .executableTarget(name: "BLEBenchmarks", dependencies: ["BLECore", "HCI", "Host", "L2CAP", "ATT", "GATT", "Capture"]),
+        .executableTarget(name: "BLEBenchmarks", dependencies: ["BLECore", "HCI", "Host", "L2CAP", "ATT", "GATT", "Capture", "VirtualRadio", "LinuxBluetooth"]),
 
         // Shared by the test targets: the real captures' location and the tshark runner.
         // Foundation only (no Testing), so any test target can depend on it.
