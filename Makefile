@@ -3,11 +3,12 @@
 #   make run     the whole stack in one process: blectl demo on the virtual radio (a heart-rate sensor
 #                and a central, host mode, no privileges, no Bluetooth hardware), its capture kept in
 #                .build/demo.btsnoop (decode it: swift run blectl decode .build/demo.btsnoop)
-#   make test    every test lane that runs here (unit, PDU fixtures, real captures vs tshark), then
-#                the kernel lane (make kernel-test)
+#   make test    every test lane that runs here (unit, PDU fixtures, real captures vs tshark, the
+#                virtual radio, the interop lane against Google Bumble), then the kernel lane (make kernel-test)
 #   make kernel-test  the kernel lane alone: a qemu VM with a Debian kernel, BlueZ's virtual
 #                controllers and the static blectl (Tests/Kernel/README.md)
-#   make bench   codec and decoder throughput, and the decode time of a real capture vs tshark
+#   make bench   codec and decoder throughput, the decode time of a real capture vs tshark, and ATT
+#                round trips and notifications through the whole host stack, ours against Bumble's
 #   make static  blectl linked with the static Swift standard library (for the kernel lane)
 #   make install the static blectl into $(DESTDIR)$(PREFIX)/bin (default /usr/local/bin, through sudo
 #                when not root); then setcap it (docs/linux-setup.md)
@@ -23,6 +24,8 @@ DEMO_CAPTURE := Fixtures/captures/bumble-heart-rate.btsnoop
 BLUETOOTH_SIG_VERSION := 0.6.0
 PYYAML_VERSION        := 6.0.2
 VENV                  := $(BUILD)/venv
+# Google Bumble, pinned in Scripts/bumble/requirements.txt: the demo capture, the interop lane, make bench
+BUMBLE_VENV           := $(BUILD)/bumble-venv
 
 .PHONY: all deps build run test bench static install kernel-deps kernel-pins-test kernel-test assigned-numbers demo-capture clean
 
@@ -47,13 +50,16 @@ run: build
 
 # LINUXBLE_CAPTURES: the folder of the real captures the capture tests cross-check (default
 # ../shared/captures beside the checkout); without them those tests skip and say so.
-test: deps
-	LINUXBLE_CAPTURES="$(LINUXBLE_CAPTURES)" $(SWIFT) test
+# The interop lane (Tests/InteropTests) runs Bumble's host from the pinned venv; plain `swift test`
+# skips it unless LINUXBLE_BUMBLE_PYTHON names that python.
+test: deps $(BUMBLE_VENV)/bin/python
+	LINUXBLE_CAPTURES="$(LINUXBLE_CAPTURES)" LINUXBLE_BUMBLE_PYTHON=$(abspath $(BUMBLE_VENV)/bin/python) $(SWIFT) test
 	$(MAKE) kernel-test
 
-bench: deps
+# The host-stack rows compare our client with Bumble's host from the pinned venv, in the same run.
+bench: deps $(BUMBLE_VENV)/bin/python
 	$(SWIFT) build -c release --product blectl
-	$(SWIFT) run -c release BLEBenchmarks
+	LINUXBLE_BUMBLE_PYTHON=$(abspath $(BUMBLE_VENV)/bin/python) $(SWIFT) run -c release BLEBenchmarks
 
 # Its own build folder, so it never replaces the release blectl that make bench times; stripped.
 STATIC_BUILD := $(BUILD)/static
@@ -117,7 +123,7 @@ assigned-numbers: $(VENV)/bin/python
 
 # Re-records Fixtures/captures/bumble-heart-rate.btsnoop with Google Bumble (see Fixtures/captures/README.md).
 # It overwrites the committed capture: the packets come out the same, the timestamps differ.
-BUMBLE_VENV := $(BUILD)/bumble-venv
+# The same venv (BUMBLE_VENV) serves the interop lane of make test and the Bumble rows of make bench.
 $(BUMBLE_VENV)/bin/python: Scripts/bumble/requirements.txt
 	@python3 -c 'import ensurepip' 2>/dev/null || { echo "make: installing python3-venv"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }

@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "VirtualRadio", dependencies: ["BLECore", "HCI", "Host"]),
 
         .executableTarget(name: "blectl", dependencies: ["BLECore", "HCI", "Host", "ATT", "GATT", "PDUScript", "Capture", "LinuxBluetooth", "VirtualRadio"]),
-        .executableTarget(name: "BLEBenchmarks", dependencies: ["BLECore", "HCI", "Host", "L2CAP", "ATT", "GATT", "Capture"]),
+        .executableTarget(name: "BLEBenchmarks", dependencies: ["BLECore", "HCI", "Host", "L2CAP", "ATT", "GATT", "Capture", "VirtualRadio", "LinuxBluetooth"]),
 
         // Shared by the test targets: the real captures' location and the tshark runner.
         // Foundation only (no Testing), so any test target can depend on it.
@@ -69,6 +69,9 @@ let package = Package(
         .testTarget(name: "VirtualRadioTests", dependencies: ["BLECore", "HCI", "Host", "VirtualRadio"]),
         // Whole-stack tests of host mode on the virtual radio: bring-up, links, L2CAP, GATT.
         .testTarget(name: "HostModeTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "Host", "ATT", "GATT", "VirtualRadio", "LinuxBluetooth"]),
+        // The interop lane: Google Bumble's host (Tests/Interop/*.py, in the venv that `make test`
+        // installs) as a peer over H4/TCP on a controller of our virtual radio, in both roles.
+        .testTarget(name: "InteropTests", dependencies: ["BLECore", "HCI", "Host", "ATT", "GATT", "VirtualRadio", "LinuxBluetooth"]),
         .testTarget(name: "BlectlTests", dependencies: ["blectl"]),
         .testTarget(name: "LinuxBluetoothTests", dependencies: ["BLECore", "ATT", "GATT", "LinuxBluetooth", "CBluetoothLinux"]),
     ],

@@ -1,12 +1,20 @@
 // make bench: codec and decoder throughput, the GATT server's request and notification rates and
-// the round trips of discovery against a cached reconnection, and the wall time of `blectl decode` on a real
-// capture next to tshark's on the same file. Build in release (`swift run -c release`).
+// the round trips of discovery against a cached reconnection, ATT round trips and notifications
+// through the whole host stack on the virtual radio for our client and Bumble's, and the wall time
+// of `blectl decode` on a real capture next to tshark's on the same file. Build in release
+// (`swift run -c release`).
 
 import ATT
 import BLECore
 import Capture
 import Foundation
 import HCI
+
+// `BLEBenchmarks host-stack` runs only the host-stack rows.
+if CommandLine.arguments.dropFirst().first == "host-stack" {
+    try await hostStackRows()
+    exit(0)
+}
 
 let corpus = try Corpus.load()
 print("LinuxBLE benchmarks (release build); inputs: \(corpus.source)")
@@ -81,6 +89,8 @@ print(String(format: "  cached reconnection (Database Hash matches, Part G 2.5.2
              trips.cached, trips.cachedSeconds * 1000) + (trips.cached == 1 ? "  (target: 1, met)" : "  (target: 1, NOT met)"))
 print("")
 
+try await hostStackRows()
+
 // blectl decode against tshark, each as a process writing to /dev/null.
 let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
 let blectl = binDirectory + "/blectl"
@@ -99,4 +109,36 @@ if let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: { File
     print(String(format: "  tshark -r FILE -Y btatt -T fields -e btatt.opcode   %.3f s", fields.sorted()[fields.count / 2]))
 } else {
     print("  tshark: not installed (make bench installs it)")
+}
+
+// The whole host stack on the virtual radio, client over H4/TCP: ours, then Bumble's host, against
+// the same peripheral (our stack and GATT server) in the same run (HostStackBench).
+func hostStackRows() async throws {
+    let workload = HostStackBench.Workload()
+    let ourStack = try await HostStackBench.ours(workload)
+    print("Host stack on the virtual radio (paced at \(Int(HostStackBench.speed))x), client over H4 on TCP 127.0.0.1 to its controller,")
+    print("peripheral = our stack + GATT server (heart-rate-demo.json), 7.5 ms interval, ATT_MTU 247; \(workload.rounds) rounds after \(workload.warmUp) warm-up:")
+    print("| client | Read Requests (1 octet), median | best | notifications (2 octets), median | best |")
+    print("|---|---:|---:|---:|---:|")
+    func row(_ name: String, _ figures: HostStackBench.Figures) {
+        let notifications = figures.notifications.map { "\(Bench.format($0.medianRate)) notifications/s | \(Bench.format($0.bestRate))" }
+            ?? "\(figures.lost ?? "lost") | -"
+        print("| \(name) | \(Bench.format(figures.reads.medianRate)) round trips/s | \(Bench.format(figures.reads.bestRate)) | \(notifications) |")
+    }
+    row("LinuxBLE (this stack)", ourStack)
+    row("LinuxBLE, client on an in-process controller (no H4/TCP; reference)", try await HostStackBench.ours(workload, overTCP: false))
+    if let python = ProcessInfo.processInfo.environment["LINUXBLE_BUMBLE_PYTHON"], FileManager.default.isExecutableFile(atPath: python) {
+        let bumble = try await HostStackBench.bumble(python: python, workload)
+        row("Google Bumble 0.0.236 host", bumble)
+        let ratio = ourStack.reads.medianRate / bumble.reads.medianRate
+        var notificationRatio = "n/a (notifications lost)"
+        if let ours = ourStack.notifications, let theirs = bumble.notifications {
+            notificationRatio = String(format: "%.2fx", ours.medianRate / theirs.medianRate)
+        }
+        print(String(format: "Ratio LinuxBLE / Bumble: round trips %.2fx, notifications ", ratio) + notificationRatio
+              + "  (target: round trips at least 2x, \(ratio >= 2 ? "met" : "NOT met"))")
+    } else {
+        print("| Google Bumble host | (skipped: set LINUXBLE_BUMBLE_PYTHON to a python with bumble==0.0.236, as `make bench` does) | | | |")
+    }
+    print("")
 }

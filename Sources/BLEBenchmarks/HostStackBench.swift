@@ -1,0 +1,275 @@
+import ATT
+import BLECore
+import Foundation
+import GATT
+import HCI
+import Host
+import LinuxBluetooth
+import VirtualRadio
+
+/// The host-stack rows of `make bench`: ATT round trips and notifications through a whole host
+/// stack on the virtual radio, for our client and for Google Bumble's, against the same peer
+/// over the same transport.
+///
+/// The rig, the same for both clients: a ``VirtualRadio`` in paced timing at ``speed``; the
+/// peripheral is our stack (``HostStack``, ``GATTServer`` on Fixtures/gatt-databases/
+/// heart-rate-demo.json) on an in-process controller; the client's controller is served as H4
+/// over TCP on 127.0.0.1 (``H4TCPListener`` + ``HCITransportBridge``). Our client attaches with
+/// ``H4StreamTransport/connect(host:port:)`` (in this process); Bumble's host with
+/// `tcp-client:127.0.0.1:PORT` (Scripts/bumble/bench_client.py, in its own process). Both
+/// connect with a 7.5 ms interval, exchange ATT_MTU 247, discover, then:
+///
+/// - read Body Sensor Location (1 octet) with one Read Request at a time (Core v5.4, Vol 3,
+///   Part F, 3.3.2), a warm-up, then rounds timed by the client;
+/// - receive Heart Rate Measurement notifications that our server sends back to back (each
+///   `notify` waits for ACL credits), timed by the client from a round's first arrival to its
+///   last.
+///
+/// Why the radio is not the bottleneck: a round trip needs the request's connection event and a
+/// later one for the response, at most two 7.5 ms intervals of virtual time; at ``speed``
+/// 20,000 that is 0.75 µs of real time, against tens of µs of host work. The radio runs only
+/// connection events that carry data, and the peripheral stops advertising once connected, so
+/// idle virtual time costs nothing.
+enum HostStackBench {
+    /// Virtual seconds per real second.
+    static let speed = 20_000.0
+    static let database = Corpus.packageRoot + "/Fixtures/gatt-databases/heart-rate-demo.json"
+    static let bumbleScript = Corpus.packageRoot + "/Scripts/bumble/bench_client.py"
+    static let readable = BluetoothUUID(0x2A38)   // Body Sensor Location
+    static let notifying = BluetoothUUID(0x2A37)  // Heart Rate Measurement
+
+    /// How much each client does: `warmUp` untimed reads and notifications first, then
+    /// `rounds` rounds of `reads` Read Requests, then `rounds` rounds of `notifications`.
+    struct Workload {
+        var reads = 2_000
+        var notifications = 2_000
+        var rounds = 5
+        var warmUp = 200
+    }
+
+    /// One client's figures.
+    struct Figures {
+        var reads: Bench.Result
+        /// nil when notifications were lost (see ``lost``).
+        var notifications: Bench.Result?
+        /// Why there is no notification rate: how many of the notifications sent never reached
+        /// the client, and where the host counted them.
+        var lost: String?
+    }
+
+    /// The radio, the served controller and the peripheral of one run.
+    struct Rig {
+        let radio: VirtualRadio
+        let listener: H4TCPListener
+        let serving: Task<HCITransportBridge.Counts, Never>
+        let peripheral: HostStack
+        let server: GATTServer
+        let advertiser: LEAdvertiser
+        let accepted: Task<GATTServerConnection?, Never>
+
+        static func make() async throws -> Rig {
+            let radio = VirtualRadio(seed: 99, timing: .paced(speed: speed))
+            let served = radio.makeController()
+            let listener = try H4TCPListener(host: "127.0.0.1", port: 0)
+            let serving = Task {
+                for await host in listener.connections {
+                    return await HCITransportBridge.run(host: host, controller: served.attach())
+                }
+                return HCITransportBridge.Counts()
+            }
+            let peripheral = try await HostStack.start(on: radio.makeController().attach())
+            let server = try GATTServer(database: try GATTDatabase(jsonFile: database))
+            let advertiser = peripheral.makeAdvertiser()
+            var parameters = peripheral.advertisingParameters(advertisingData: [.localName(ADLocalName(bytes: Array("bench".utf8)))])
+            parameters.readvertiseAfterConnection = false
+            parameters.readvertiseAfterDisconnection = false
+            try await advertiser.start(parameters)
+            let accepted = Task { () -> GATTServerConnection? in
+                for await connection in peripheral.connections.incomingConnections {
+                    return await server.connect(connection.att)
+                }
+                return nil
+            }
+            return Rig(radio: radio, listener: listener, serving: serving, peripheral: peripheral, server: server,
+                       advertiser: advertiser, accepted: accepted)
+        }
+
+        func valueHandle(_ uuid: BluetoothUUID) async throws -> UInt16 {
+            guard let characteristic = await server.database.characteristics(uuid).first else {
+                throw BenchError("heart-rate-demo.json has no \(uuid)")
+            }
+            return characteristic.valueHandle
+        }
+
+        /// Sends `count` notifications to the connected client, each after the last was queued.
+        func notify(_ count: Int, on connection: GATTServerConnection) async throws {
+            let handle = try await valueHandle(notifying)
+            for n in 0..<count {
+                _ = try await connection.notify([0x00, UInt8(truncatingIfNeeded: 60 + n % 120)], for: handle)
+            }
+        }
+
+        func close() async {
+            await peripheral.close()
+            listener.close()
+            _ = await serving.value
+            radio.shutDown()
+        }
+    }
+
+    /// Our stack as the client: over H4/TCP like Bumble's, or (`overTCP` false, for reference)
+    /// on a controller of the same radio in this process, without the socket and the bridge.
+    static func ours(_ workload: Workload, overTCP: Bool = true) async throws -> Figures {
+        let rig = try await Rig.make()
+        let transport: any HCITransport = overTCP ? try await H4StreamTransport.connect(host: "127.0.0.1", port: rig.listener.port)
+                                                  : rig.radio.makeController().attach()
+        let central = try await HostStack.start(on: transport)
+        let link = try await central.connections.connect(to: rig.peripheral.controller.address, addressType: rig.peripheral.addressType,
+                                                         parameters: LEConnectionParametersRequest(intervalMin: 6, intervalMax: 6, timeout: 100),
+                                                         timeout: .seconds(20))
+        guard let serverConnection = await rig.accepted.value else { throw BenchError("no incoming connection") }
+        try await rig.advertiser.stop()
+        let client = GATTClient(engine: ATTEngine(bearer: link.att))
+        _ = try await client.exchangeMTU()
+        let services = try await client.discoverDatabase()
+        let characteristics = services.flatMap(\.characteristics)
+        guard let readable = characteristics.first(where: { $0.uuid == readable }),
+              let notifying = characteristics.first(where: { $0.uuid == notifying }) else {
+            throw BenchError("discovery missed 2A38 or 2A37")
+        }
+
+        let clock = ContinuousClock()
+        for _ in 0..<workload.warmUp { _ = try await client.read(readable.valueHandle) }
+        var readSeconds: [Double] = []
+        for _ in 0..<workload.rounds {
+            let start = clock.now
+            for _ in 0..<workload.reads { _ = try await client.read(readable.valueHandle) }
+            readSeconds.append(Bench.seconds(clock.now - start))
+        }
+
+        let subscription = try await client.notifications(for: notifying, kind: .notification)
+        let total = workload.warmUp + workload.rounds * workload.notifications
+        let receiver = Task {
+            var arrivals: [ContinuousClock.Instant] = []
+            arrivals.reserveCapacity(total)
+            for await _ in subscription {
+                arrivals.append(clock.now)
+                if arrivals.count == total { break }
+            }
+            return arrivals
+        }
+        try await rig.notify(total, on: serverConnection)
+        // Bounded: what has not arrived 10 s after the last was sent never will (the iteration
+        // ends when its task is cancelled).
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(10))
+            receiver.cancel()
+        }
+        let arrivals = await receiver.value
+        deadline.cancel()
+        var lost: String?
+        var notificationSeconds: [Double] = []
+        if arrivals.count == total {
+            notificationSeconds = (0..<workload.rounds).map { round in
+                let first = workload.warmUp + round * workload.notifications
+                return Bench.seconds(arrivals[first + workload.notifications - 1] - arrivals[first])
+            }
+        } else {
+            lost = "\(total - arrivals.count) of \(total) notifications lost in our client's host (ATT inbox drops: "
+                + "\(await central.connections.diagnostics.droppedATTPDUs); \(await central.flow.routingStatistics))"
+        }
+        try await link.disconnect()
+        await central.close()
+        await rig.close()
+        var result = figures(overTCP ? "LinuxBLE" : "LinuxBLE in-process", workload, readSeconds, notificationSeconds)
+        if let lost {
+            result.notifications = nil
+            result.lost = lost
+        }
+        return result
+    }
+
+    /// Bumble's host as the client, run with `python` (the pinned venv's).
+    static func bumble(python: String, _ workload: Workload) async throws -> Figures {
+        let rig = try await Rig.make()
+        let process = try LineProcess(python, [
+            bumbleScript, "--transport", "tcp-client:127.0.0.1:\(rig.listener.port)",
+            "--peer", rig.peripheral.controller.address.description,
+            "--reads", String(workload.reads), "--notifications", String(workload.notifications),
+            "--rounds", String(workload.rounds), "--warm-up", String(workload.warmUp),
+        ])
+        defer { process.kill() }
+        var readSeconds: [Double] = [], notificationSeconds: [Double] = []
+        var sender: Task<Void, any Error>?
+        for await line in process.lines {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let event = object["event"] as? String else { continue }
+            switch event {
+            case "reads": readSeconds.append((object["seconds"] as? Double) ?? .nan)
+            case "subscribed":
+                guard let serverConnection = await rig.accepted.value else { throw BenchError("no incoming connection") }
+                let total = workload.warmUp + workload.rounds * workload.notifications
+                sender = Task { try await rig.notify(total, on: serverConnection) }
+            case "notifications": notificationSeconds.append((object["seconds"] as? Double) ?? .nan)
+            case "failed": throw BenchError("Bumble's client failed: \(object["reason"] ?? line)")
+            default: break
+            }
+        }
+        try await sender?.value
+        guard process.waitForExit() == 0, readSeconds.count == workload.rounds, notificationSeconds.count == workload.rounds else {
+            throw BenchError("Bumble's client ended early (\(readSeconds.count) read rounds, \(notificationSeconds.count) notification rounds)")
+        }
+        await rig.close()
+        return figures("Bumble 0.0.236", workload, readSeconds, notificationSeconds)
+    }
+
+    private static func figures(_ who: String, _ workload: Workload, _ reads: [Double], _ notifications: [Double]) -> Figures {
+        Figures(
+            reads: Bench.Result(name: "\(who) host as client: Read Requests answered (round trips)", unit: "round trips/s",
+                                operationsPerRound: workload.reads, roundSeconds: reads),
+            notifications: Bench.Result(name: "\(who) host as client: notifications received", unit: "notifications/s",
+                                        operationsPerRound: workload.notifications - 1, roundSeconds: notifications))
+    }
+}
+
+/// A child process whose standard output is read line by line; its standard error goes to ours.
+final class LineProcess: Sendable {
+    /// The lines of its standard output, until it closes.
+    let lines: AsyncStream<String>
+    private let process: Process
+
+    init(_ executable: String, _ arguments: [String]) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        let (lines, continuation) = AsyncStream.makeStream(of: String.self)
+        self.lines = lines
+        try process.run()
+        let handle = output.fileHandleForReading
+        Thread {
+            var pending = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    continuation.yield(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                    pending.removeSubrange(pending.startIndex...newline)
+                }
+            }
+            continuation.finish()
+        }.start()
+    }
+
+    /// Waits for the exit (its output has ended) and returns the status.
+    func waitForExit() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Ends it if it still runs.
+    func kill() { if process.isRunning { process.terminate() } }
+}
