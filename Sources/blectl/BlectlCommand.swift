@@ -45,6 +45,14 @@ enum BlectlCommand {
       version  Show blectl's version.
     """
 
+    /// The one line a usage error ends with: where the help is (the reason comes first).
+    static func helpLine(_ command: String?) -> String {
+        command.map { "run 'blectl \($0) --help' for its options" } ?? "run 'blectl help' for the commands and the global options"
+    }
+
+    /// The options that go before the command.
+    static let globalOptions: Set<String> = ["--hci", "--no-power", "--transport", "--capture"]
+
     /// Runs the command in `arguments` (without the program name) and returns the exit status.
     static func run(arguments: [String], output: inout OutputBuffer) async -> Int32 {
         var arguments = arguments[...]
@@ -57,11 +65,11 @@ enum BlectlCommand {
             }
             if option == "--transport" {
                 guard let word = arguments.popFirst() else {
-                    printError("blectl: --transport takes \(TransportChoice.forms)\n\n\(usage)")
+                    printError("blectl: --transport takes \(TransportChoice.forms)\n\(BlectlCommand.helpLine(nil))")
                     return 2
                 }
                 do { context.transport = try TransportChoice(parsing: word) } catch {
-                    printError("blectl: \(error)\n\n\(usage)")
+                    printError("blectl: \(error)\n\(BlectlCommand.helpLine(nil))")
                     return 2
                 }
                 if case .kernel(let hci) = context.transport { context.hci = hci }
@@ -69,7 +77,7 @@ enum BlectlCommand {
             }
             if option == "--capture" {
                 guard let path = arguments.popFirst() else {
-                    printError("blectl: --capture takes a file path\n\n\(usage)")
+                    printError("blectl: --capture takes a file path\n\(BlectlCommand.helpLine(nil))")
                     return 2
                 }
                 context.capture = path
@@ -78,7 +86,7 @@ enum BlectlCommand {
             // 0xFFFF is HCI_DEV_NONE, "no adapter", to the kernel.
             guard let text = arguments.popFirst(), let index = UInt16(text.hasPrefix("hci") ? String(text.dropFirst(3)) : text),
                   index < 0xFFFF else {
-                printError("blectl: --hci takes an adapter index, 0...65534 (0 for hci0)\n\n\(usage)")
+                printError("blectl: --hci takes an adapter index, 0...65534 (0 for hci0)\n\(BlectlCommand.helpLine(nil))")
                 return 2
             }
             context.hci = index
@@ -96,6 +104,14 @@ enum BlectlCommand {
             return 2
         }
         let rest = Array(arguments.dropFirst())
+        // One rule for every command: a global option after the command is a usage error that
+        // says where it goes (demo's own --capture excepted).
+        if let misplaced = rest.first(where: { Self.globalOptions.contains($0) && !(command == "demo" && $0 == "--capture") }),
+           !["help", "-h", "--help", "version", "--version"].contains(command) {
+            let form = misplaced == "--hci" ? "--hci N" : misplaced == "--transport" ? "--transport WORD" : misplaced == "--capture" ? "--capture FILE" : misplaced
+            printError("blectl \(command): \(misplaced) goes before the command: blectl \(form) \(command) ...\n\(helpLine(nil))")
+            return 2
+        }
         switch command {
         case "decode":
             return DecodeCommand.run(arguments: rest, output: &output)
@@ -125,10 +141,10 @@ enum BlectlCommand {
             output.line("blectl \(version) (LinuxBLE)")
             return 0
         case _ where command.hasPrefix("-"):
-            printError("blectl: unknown option '\(command)' (before the command: --hci N, --no-power, --transport WORD, --capture FILE)\n\n\(usage)")
+            printError("blectl: unknown option '\(command)' (before the command: --hci N, --no-power, --transport WORD, --capture FILE)\n\(BlectlCommand.helpLine(nil))")
             return 2
         default:
-            printError("blectl: unknown command '\(command)'\n\n\(usage)")
+            printError("blectl: unknown command '\(command)'\n\(BlectlCommand.helpLine(nil))")
             return 2
         }
     }

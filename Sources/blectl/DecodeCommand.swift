@@ -19,7 +19,7 @@ enum DecodeCommand {
                 output.line(usage)
                 return 0
             case _ where argument.hasPrefix("-") && argument != "-":
-                printError("blectl decode: unknown option '\(argument)'\n\n\(usage)")
+                printError("blectl decode: unknown option '\(argument)'\n\(BlectlCommand.helpLine("decode"))")
                 return 2
             default:
                 guard path == nil else {
@@ -30,7 +30,7 @@ enum DecodeCommand {
             }
         }
         guard let path else {
-            printError("blectl decode: which capture file?\n\n\(usage)")
+            printError("blectl decode: which capture file?\n\(BlectlCommand.helpLine("decode"))")
             return 2
         }
 

@@ -33,13 +33,13 @@ enum GATTScriptCommand {
                 }
                 databases = value
             case _ where argument.hasPrefix("-"):
-                printError("blectl gatt-script: unknown option '\(argument)'\n\n\(usage)")
+                printError("blectl gatt-script: unknown option '\(argument)'\n\(BlectlCommand.helpLine("gatt-script"))")
                 return 2
             default: files.append(argument)
             }
         }
         guard !files.isEmpty else {
-            printError("blectl gatt-script: which scripts?\n\n\(usage)")
+            printError("blectl gatt-script: which scripts?\n\(BlectlCommand.helpLine("gatt-script"))")
             return 2
         }
         var failed = 0

@@ -17,7 +17,7 @@ enum ListCommand {
                 output.line(usage)
                 return 0
             }
-            printError("blectl list: unknown argument '\(first)'\n\n\(usage)")
+            printError("blectl list: unknown argument '\(first)'\n\(BlectlCommand.helpLine("list"))")
             return 2
         }
         do {

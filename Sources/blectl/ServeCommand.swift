@@ -89,7 +89,7 @@ enum ServeCommand {
             case "--strict": inputErrors = .stop
             case "--db", "--bearer", "--security", "--name", "--manufacturer":
                 guard let value = rest.popFirst() else {
-                    printError("blectl serve: \(argument) needs a value\n\n\(usage)")
+                    printError("blectl serve: \(argument) needs a value\n\(BlectlCommand.helpLine("serve"))")
                     return 2
                 }
                 switch argument {
@@ -100,35 +100,35 @@ enum ServeCommand {
                 default: name = value
                 }
             default:
-                printError("blectl serve: unknown argument '\(argument)'\n\n\(usage)")
+                printError("blectl serve: unknown argument '\(argument)'\n\(BlectlCommand.helpLine("serve"))")
                 return 2
             }
         }
         guard let database else {
-            printError("blectl serve: which database? --db FILE.json\n\n\(usage)")
+            printError("blectl serve: which database? --db FILE.json\n\(BlectlCommand.helpLine("serve"))")
             return 2
         }
         guard let bearer else {
             guard inputErrors == nil else {
-                printError("blectl serve: --keep-going and --strict are for --bearer stdio's input lines\n\n\(usage)")
+                printError("blectl serve: --keep-going and --strict are for --bearer stdio's input lines\n\(BlectlCommand.helpLine("serve"))")
                 return 2
             }
             var options = KernelServe.Options(database: database, name: name)
             if let security {
                 guard let level = kernelSecurity(security) else {
-                    printError("blectl serve: --security takes low, medium or high in kernel mode (or none, encrypted, authenticated)\n\n\(usage)")
+                    printError("blectl serve: --security takes low, medium or high in kernel mode (or none, encrypted, authenticated)\n\(BlectlCommand.helpLine("serve"))")
                     return 2
                 }
                 options.security = level
             }
             if let manufacturer {
                 guard let data = KernelServe.manufacturer(manufacturer) else {
-                    printError("blectl serve: --manufacturer takes COMPANY:HEX (0xFFFF:0102)\n\n\(usage)")
+                    printError("blectl serve: --manufacturer takes COMPANY:HEX (0xFFFF:0102)\n\(BlectlCommand.helpLine("serve"))")
                     return 2
                 }
                 guard data.data.count <= ServeAdvertising.maximumManufacturerDataLength else {
                     printError("blectl serve: --manufacturer carries at most \(ServeAdvertising.maximumManufacturerDataLength) octets of data "
-                               + "after the company (the scan response is 31 octets); got \(data.data.count)\n\n\(usage)")
+                               + "after the company (the scan response is 31 octets); got \(data.data.count)\n\(BlectlCommand.helpLine("serve"))")
                     return 2
                 }
                 options.manufacturer = data
@@ -138,11 +138,11 @@ enum ServeCommand {
             return await KernelServe.run(options, context: context, output: &output)
         }
         guard bearer == "stdio" else {
-            printError("blectl serve: --bearer takes stdio (or leave it out for kernel mode)\n\n\(usage)")
+            printError("blectl serve: --bearer takes stdio (or leave it out for kernel mode)\n\(BlectlCommand.helpLine("serve"))")
             return 2
         }
         guard manufacturer == nil else {
-            printError("blectl serve: --manufacturer is kernel mode's (no --bearer): stdio has no advertising\n\n\(usage)")
+            printError("blectl serve: --manufacturer is kernel mode's (no --bearer): stdio has no advertising\n\(BlectlCommand.helpLine("serve"))")
             return 2
         }
         let offered: ATTSecurity

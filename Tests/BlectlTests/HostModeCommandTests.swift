@@ -114,3 +114,23 @@ final class Background: @unchecked Sendable {
         process.waitUntilExit()
     }
 }
+
+/// One rule for the global options, and short usage errors.
+@Suite("blectl usage errors")
+struct UsageRuleTests {
+    @Test("a global option after any command gets the same hint, and a usage error ends with one line naming the help")
+    func globalOptionsAfterTheCommand() throws {
+        for command in [["power", "on"], ["scan"], ["serve", "--db", "x.json"], ["list"], ["gatt", "00:AA:01:00:00:00"], ["decode", "f"]] {
+            let run = try BlectlRun(command + ["--hci", "0"])
+            #expect(run.status == 2, "\(command)")
+            #expect(run.error == "blectl \(command[0]): --hci goes before the command: blectl --hci N \(command[0]) ...\nrun 'blectl help' for the commands and the global options\n",
+                    "\(command): \(run.error)")
+        }
+        let transport = try BlectlRun(["scan", "--transport", "virtual"])
+        #expect(transport.error.hasPrefix("blectl scan: --transport goes before the command: blectl --transport WORD scan ..."))
+        let bad = try BlectlRun(["scan", "--duration", "x"])
+        #expect(bad.status == 2)
+        #expect(bad.error == "blectl scan: --duration takes seconds (0 < S <= 86400)\nrun 'blectl scan --help' for its options\n", "\(bad.error)")
+        #expect(bad.error.split(separator: "\n").count == 2, "the reason and where the help is, not the whole help")
+    }
+}

@@ -64,7 +64,7 @@ enum DemoCommand {
     }
 
     private static func usageError(_ message: String) -> Int32 {
-        printError("blectl demo: \(message)\n\n\(usage)")
+        printError("blectl demo: \(message)\n\(BlectlCommand.helpLine("demo"))")
         return 2
     }
 

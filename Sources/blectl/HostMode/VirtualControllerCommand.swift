@@ -88,7 +88,7 @@ enum VirtualControllerCommand {
     }
 
     private static func usageError(_ message: String) -> Int32 {
-        printError("blectl virtual-controller: \(message)\n\n\(usage)")
+        printError("blectl virtual-controller: \(message)\n\(BlectlCommand.helpLine("virtual-controller"))")
         return 2
     }
 }

@@ -47,7 +47,7 @@ enum GATTCommands {
             }
             return 0
         } catch let failure as UsageFailure {
-            printError("blectl \(command): \(failure.description)\n\n\(usage)")
+            printError("blectl \(command): \(failure.description)\n\(BlectlCommand.helpLine("\(command)"))")
             return 2
         } catch {
             printError("blectl \(command): \(error)")

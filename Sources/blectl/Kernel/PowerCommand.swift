@@ -13,7 +13,7 @@ enum PowerCommand {
 
     static func run(arguments: [String], context: KernelContext, output: inout OutputBuffer) async -> Int32 {
         guard arguments.count == 1, let word = arguments.first, ["on", "off", "-h", "--help"].contains(word) else {
-            printError("blectl power: say on or off\n\n\(usage)")
+            printError("blectl power: say on or off\n\(BlectlCommand.helpLine("power"))")
             return 2
         }
         if word == "-h" || word == "--help" {

@@ -37,18 +37,18 @@ enum ScanCommand {
             case "--json": json = true
             case "--service":
                 guard let text = rest.popFirst(), let uuid = BluetoothUUID(text) else {
-                    printError("blectl scan: --service takes a UUID (180D, or the 128-bit form)\n\n\(usage)")
+                    printError("blectl scan: --service takes a UUID (180D, or the 128-bit form)\n\(BlectlCommand.helpLine("scan"))")
                     return 2
                 }
                 parameters.serviceUUIDs.insert(uuid)
             case "--duration":
                 guard let text = rest.popFirst(), let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
-                    printError("blectl scan: --duration takes seconds (0 < S <= 86400)\n\n\(usage)")
+                    printError("blectl scan: --duration takes seconds (0 < S <= 86400)\n\(BlectlCommand.helpLine("scan"))")
                     return 2
                 }
                 duration = .milliseconds(Int64(seconds * 1000))
             default:
-                printError("blectl scan: unknown argument '\(argument)'\n\n\(usage)")
+                printError("blectl scan: unknown argument '\(argument)'\n\(BlectlCommand.helpLine("scan"))")
                 return 2
             }
         }
