@@ -27,7 +27,7 @@ VENV                  := $(BUILD)/venv
 # Google Bumble, pinned in Scripts/bumble/requirements.txt: the demo capture, the interop lane, make bench
 BUMBLE_VENV           := $(BUILD)/bumble-venv
 
-.PHONY: all deps build run test bench static install kernel-deps kernel-pins-test kernel-test assigned-numbers demo-capture clean
+.PHONY: all deps build run test example-test bench static install kernel-deps kernel-pins-test kernel-test assigned-numbers demo-capture clean
 
 all: build
 
@@ -54,7 +54,15 @@ run: build
 # skips it unless LINUXBLE_BUMBLE_PYTHON names that python.
 test: deps $(BUMBLE_VENV)/bin/python
 	LINUXBLE_CAPTURES="$(LINUXBLE_CAPTURES)" LINUXBLE_BUMBLE_PYTHON=$(abspath $(BUMBLE_VENV)/bin/python) $(SWIFT) test
+	$(MAKE) example-test
 	$(MAKE) kernel-test
+
+# README's "Use it as a library": Examples/LibraryQuickStart, a package of its own that depends on
+# this checkout by path, built and run as a user's package would be, its output compared.
+example-test: deps
+	$(SWIFT) run -q --package-path Examples/LibraryQuickStart > $(BUILD)/library-quickstart.out
+	diff -u Examples/LibraryQuickStart/expected-output.txt $(BUILD)/library-quickstart.out
+	@echo "example-test: Examples/LibraryQuickStart builds against the checkout and prints what README says"
 
 # The host-stack rows compare our client with Bumble's host from the pinned venv, in the same run.
 bench: deps $(BUMBLE_VENV)/bin/python

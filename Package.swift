@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "HCI", targets: ["HCI"]),
         .library(name: "L2CAP", targets: ["L2CAP"]),
         .library(name: "SMP", targets: ["SMP"]),
+        .library(name: "Host", targets: ["Host"]),
         .library(name: "ATT", targets: ["ATT"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "GATT", targets: ["GATT"]),
