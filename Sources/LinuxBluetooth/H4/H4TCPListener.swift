@@ -1,6 +1,5 @@
 import CBluetoothLinux
 import Dispatch
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,20 +22,10 @@ public final class H4TCPListener: Sendable {
     /// The port bound: the one asked for, or the one the kernel picked for port 0.
     public let port: UInt16
 
-    /// How long accepting pauses after a resource error (EMFILE, ENFILE, ENOBUFS, ENOMEM): the
-    /// connection stays queued and the socket readable, so retrying at once would spin. 100 ms.
-    static let resourcePause: DispatchTimeInterval = .milliseconds(100)
-
-    private struct State {
-        var reader: DispatchSourceRead?
-        var isPaused = false
-    }
-
     private let descriptor: Int32
     private let maximumPacketSize: Int
     private let input: AsyncStream<H4StreamTransport>.Continuation
-    private let queue = DispatchQueue(label: "LinuxBluetooth.H4TCPListener")
-    private let state = Mutex(State())
+    private let readiness = ListeningReadiness(label: "LinuxBluetooth.H4TCPListener")
 
     /// Listens on `host` port `port`.
     ///
@@ -61,14 +50,9 @@ public final class H4TCPListener: Sendable {
         self.port = bound
         self.maximumPacketSize = maximumPacketSize
         (connections, input) = AsyncStream.makeStream(of: H4StreamTransport.self)
-        let (queue, descriptor) = (self.queue, self.descriptor)
-        state.withLock { state in
-            let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-            source.setEventHandler { [weak self] in self?.acceptWaiting() }
-            source.setCancelHandler { _ = cbl_close(descriptor) }
-            state.reader = source
-            source.resume()
-        }
+        let descriptor = self.descriptor
+        readiness.start(descriptor: descriptor, onReadable: { [weak self] in self?.acceptWaiting() },
+                        onCancel: { _ = cbl_close(descriptor) })
     }
 
     /// Accepts every connection waiting (readiness said there is one).
@@ -89,28 +73,10 @@ public final class H4TCPListener: Sendable {
             case ECONNABORTED, EINTR, EPROTO:
                 continue                              // that one went away, or a signal: the next
             case EMFILE, ENFILE, ENOBUFS, ENOMEM:
-                pause()
+                readiness.pauseAfterResourceError()
                 return
             default:
                 return                                // EAGAIN: none left
-            }
-        }
-    }
-
-    /// Stops watching readiness for ``resourcePause``, then watches again.
-    private func pause() {
-        let paused = state.withLock { state -> Bool in
-            guard let reader = state.reader, !state.isPaused else { return false }
-            reader.suspend()
-            state.isPaused = true
-            return true
-        }
-        guard paused else { return }
-        queue.asyncAfter(deadline: .now() + Self.resourcePause) { [weak self] in
-            self?.state.withLock { state in
-                guard state.isPaused, let reader = state.reader else { return }
-                state.isPaused = false
-                reader.resume()
             }
         }
     }
@@ -119,12 +85,7 @@ public final class H4TCPListener: Sendable {
     /// just after the call returns); ``connections`` finishes. Accepted transports stay open.
     /// Closing again does nothing.
     public func close() {
-        let (reader, wasPaused) = state.withLock { state in
-            defer { state = State() }
-            return (state.reader, state.isPaused)
-        }
-        if wasPaused { reader?.resume() }                 // a suspended source never runs its cancel handler
-        reader?.cancel()
+        readiness.cancel()
         input.finish()
     }
 

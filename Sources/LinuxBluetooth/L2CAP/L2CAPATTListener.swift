@@ -1,7 +1,6 @@
 import BLECore
 import CBluetoothLinux
 import Dispatch
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,21 +32,10 @@ public final class L2CAPATTListener: Sendable {
         case failed(Int32)
     }
 
-    /// How long accepting pauses after a resource error (EMFILE, ENFILE, ENOBUFS, ENOMEM): the
-    /// waiting connection stays queued and the socket stays readable, so retrying at once would
-    /// spin. 100 ms.
-    static let resourcePause: DispatchTimeInterval = .milliseconds(100)
-
-    private struct State {
-        var reader: DispatchSourceRead?
-        var isPaused = false
-    }
-
     private let socket: BluetoothSocket
     private let input: AsyncStream<Connection>.Continuation
     private let accept: @Sendable (Int32) -> Accepted
-    private let queue = DispatchQueue(label: "LinuxBluetooth.L2CAPATTListener")
-    private let state = Mutex(State())
+    private let readiness = ListeningReadiness(label: "LinuxBluetooth.L2CAPATTListener")
 
     /// Listens on `adapter`'s ATT channel (nil: every adapter).
     ///
@@ -74,14 +62,8 @@ public final class L2CAPATTListener: Sendable {
         self.socket = socket
         self.accept = accept
         (connections, input) = AsyncStream.makeStream(of: Connection.self)
-        let queue = self.queue
-        state.withLock { state in
-            let reader = DispatchSource.makeReadSource(fileDescriptor: socket.descriptor, queue: queue)
-            reader.setEventHandler { [weak self] in self?.acceptWaiting() }
-            reader.setCancelHandler { socket.close() }
-            reader.resume()
-            state.reader = reader
-        }
+        readiness.start(descriptor: socket.descriptor, onReadable: { [weak self] in self?.acceptWaiting() },
+                        onCancel: { socket.close() })
     }
 
     /// accept4(2) on an L2CAP socket, with the peer's address and type.
@@ -102,7 +84,7 @@ public final class L2CAPATTListener: Sendable {
             case .failed(let code) where code == ECONNABORTED || code == EINTR:
                 continue                              // that one went away, or a signal: the next
             case .failed(let code) where code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM:
-                pause()
+                readiness.pauseAfterResourceError()
                 return
             case .failed:
                 return                                // EAGAIN: none left (or an error the next readiness retries)
@@ -110,33 +92,9 @@ public final class L2CAPATTListener: Sendable {
         }
     }
 
-    /// Stops watching readiness for ``resourcePause``, then watches again (a timer, not a poll:
-    /// the readiness source does the waiting once resumed).
-    private func pause() {
-        let paused = state.withLock { state -> Bool in
-            guard let reader = state.reader, !state.isPaused else { return false }
-            reader.suspend()
-            state.isPaused = true
-            return true
-        }
-        guard paused else { return }
-        queue.asyncAfter(deadline: .now() + Self.resourcePause) { [weak self] in
-            self?.state.withLock { state in
-                guard state.isPaused, let reader = state.reader else { return }
-                state.isPaused = false
-                reader.resume()
-            }
-        }
-    }
-
     /// Stops listening and closes the socket; ``connections`` finishes. Accepted bearers stay open.
     public func close() {
-        let (reader, wasPaused) = state.withLock { state in
-            defer { state = State() }
-            return (state.reader, state.isPaused)
-        }
-        if wasPaused { reader?.resume() }                 // a suspended source never runs its cancel handler
-        reader?.cancel()
+        readiness.cancel()
         input.finish()
     }
 
