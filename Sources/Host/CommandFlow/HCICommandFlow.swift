@@ -184,19 +184,11 @@ public actor HCICommandFlow {
         let clock = self.clock
         let timeout = commandTimeout
         return Task { [weak self] in
-            guard (try? await Self.sleep(on: clock, for: timeout)) != nil else { return }   // cancelled
+            guard (try? await TimeoutSleep.sleep(on: clock, for: timeout)) != nil else { return }   // cancelled
             await self?.timedOut(id)
         }
     }
 
-    /// The longest the timer sleeps: 100 years. A longer timeout (such as `.seconds(Int64.max)`
-    /// for "never") is the same wait in practice, and its deadline would pass the seconds a
-    /// clock's sleep can hold (the sleep traps).
-    private static let longestSleep: Duration = .seconds(100 * 365 * 24 * 3600)
-
-    private static func sleep<C: Clock>(on clock: C, for duration: Duration) async throws where C.Duration == Duration {
-        try await clock.sleep(until: clock.now.advanced(by: min(duration, longestSleep)), tolerance: nil)
-    }
 
     /// Sends queued commands while credits last, one at a time and in order.
     private func pump() {

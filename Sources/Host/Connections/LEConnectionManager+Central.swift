@@ -107,7 +107,7 @@ extension LEConnectionManager {
         }
         let clock = self.clock
         let timer = Task { [weak self] in
-            guard (try? await Self.sleep(on: clock, for: timeout)) != nil else { return }
+            guard (try? await TimeoutSleep.sleep(on: clock, for: timeout)) != nil else { return }
             await self?.cancelAttempt(pending, because: .connectionTimeout(after: timeout))
         }
         let outcome = await withTaskCancellationHandler {
@@ -167,14 +167,6 @@ extension LEConnectionManager {
     private func releaseConnectTurn() {
         connectTurnHeld = false
         if !connectTurnWaiters.isEmpty { connectTurnWaiters.removeFirst().resume() }
-    }
-
-    /// The longest a timer sleeps (a longer timeout is the same in practice, and its deadline
-    /// could pass what a clock's sleep holds).
-    private static let longestSleep: Duration = .seconds(100 * 365 * 24 * 3600)
-
-    static func sleep<C: Clock>(on clock: C, for duration: Duration) async throws where C.Duration == Duration {
-        try await clock.sleep(until: clock.now.advanced(by: min(duration, longestSleep)), tolerance: nil)
     }
 }
 

@@ -32,12 +32,11 @@ extension LEConnectionManager {
         }
         let connection = LEConnection(handle: handle, role: role, peerAddress: peerAddress, peerAddressType: peerAddressType,
                                       state: state, manager: self, attMTU: configuration.attMTU)
-        var link = Link(connection: connection,
-                        reassembler: ACLReassembler(configuration: .init(maximumPayloadLength: Int(configuration.attMTU),
-                                                                         maximumPendingHandles: 1)))
         flowControl.open(handle: handle)
-        links[handle] = link
-        link.reader = Task { [weak self] in
+        links[handle] = Link(connection: connection,
+                             reassembler: ACLReassembler(configuration: .init(maximumPayloadLength: Int(configuration.attMTU),
+                                                                              maximumPendingHandles: 1)))
+        links[handle]?.reader = Task { [weak self] in
             guard let route = await self?.flow.acl(handle: handle) else { return }
             for await delivery in route {
                 guard let self else { return }
@@ -45,7 +44,6 @@ extension LEConnectionManager {
             }
             await self?.aclEnded(handle)
         }
-        links[handle]?.reader = link.reader
         if role == .central, let pending = pendingConnect {
             pendingConnect = nil
             pending.finish(.success(connection))

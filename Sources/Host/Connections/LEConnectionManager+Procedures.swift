@@ -78,7 +78,7 @@ extension LEConnectionManager {
         let id = nextOperationID
         let clock = self.clock, timeout = configuration.procedureTimeout
         let timer = Task { [weak self] in
-            guard (try? await Self.sleep(on: clock, for: timeout)) != nil else { return }
+            guard (try? await TimeoutSleep.sleep(on: clock, for: timeout)) != nil else { return }
             await self?.endProcedure(handle, id, unregister, with: .failure(.procedureTimeout(what)))
         }
         defer { timer.cancel() }
@@ -117,7 +117,7 @@ extension LEConnectionManager {
         let packet = LESignalingPacket(identifier: identifier, command: command)
         let clock = self.clock, timeout = configuration.procedureTimeout
         let timer = Task { [weak self] in
-            guard (try? await Self.sleep(on: clock, for: timeout)) != nil else { return }
+            guard (try? await TimeoutSleep.sleep(on: clock, for: timeout)) != nil else { return }
             await self?.endSignaling(handle, identifier, with: .failure(.procedureTimeout(what)))
         }
         defer { timer.cancel() }
