@@ -83,9 +83,7 @@ enum BlectlCommand {
                 context.capture = path
                 continue
             }
-            // 0xFFFF is HCI_DEV_NONE, "no adapter", to the kernel.
-            guard let text = arguments.popFirst(), let index = UInt16(text.hasPrefix("hci") ? String(text.dropFirst(3)) : text),
-                  index < 0xFFFF else {
+            guard let text = arguments.popFirst(), let index = TransportChoice.adapterIndex(text[...]) else {
                 printError("blectl: --hci takes an adapter index, 0...65534 (0 for hci0)\n\(BlectlCommand.helpLine(nil))")
                 return 2
             }

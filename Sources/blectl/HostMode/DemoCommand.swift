@@ -193,12 +193,10 @@ enum DemoCommand {
     private static func kind(_ type: LEAddressType) -> String { type == .public ? "public" : "random" }
 
     private static func characteristicHandle(_ uuid: UInt16, in database: GATTDatabase) throws -> UInt16 {
-        for service in database.services {
-            if let characteristic = service.characteristics.first(where: { $0.uuid == BluetoothUUID(uuid) }) {
-                return characteristic.valueHandle
-            }
+        guard let characteristic = database.characteristics(BluetoothUUID(uuid)).first else {
+            throw Failure("the database has no characteristic \(BluetoothUUID(uuid))")
         }
-        throw Failure("the database has no characteristic \(BluetoothUUID(uuid))")
+        return characteristic.valueHandle
     }
 
     /// A Heart Rate Measurement (Heart Rate Service 1.0, 3.1): Flags 0x10 (UINT8 value, RR-Interval

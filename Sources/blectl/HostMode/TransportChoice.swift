@@ -28,11 +28,7 @@ enum TransportChoice: Equatable, CustomStringConvertible {
     ///
     /// - Throws: ``KernelContext/Failure`` naming the forms.
     init(parsing text: String) throws(KernelContext.Failure) {
-        func adapter(_ word: Substring) -> UInt16? {
-            let digits = word.hasPrefix("hci") ? word.dropFirst(3) : word
-            guard let index = UInt16(digits), index < 0xFFFF else { return nil }
-            return index
-        }
+        let adapter = Self.adapterIndex
         let bad = KernelContext.Failure("--transport takes \(Self.forms); got '\(text)'")
         if text == "virtual" { self = .virtual; return }
         guard let colon = text.firstIndex(of: ":") else { throw bad }
@@ -66,6 +62,14 @@ enum TransportChoice: Equatable, CustomStringConvertible {
         default:
             throw bad
         }
+    }
+
+    /// The adapter index of "hciN" or "N", 0...65534 (0xFFFF is HCI_DEV_NONE, "no adapter", to
+    /// the kernel); nil for anything else. `--hci` takes the same words.
+    static func adapterIndex(_ word: Substring) -> UInt16? {
+        let digits = word.hasPrefix("hci") ? word.dropFirst(3) : word
+        guard let index = UInt16(digits), index < 0xFFFF else { return nil }
+        return index
     }
 
     /// Whether this process owns the controller (host mode).
