@@ -51,6 +51,24 @@ public struct BTSnoopWriter: Sendable {
     /// - Throws: ``CaptureWriteError`` when the record cannot be expressed in the datalink,
     ///   its timestamp is out of range, or it is too long; the file is then unchanged.
     public mutating func append(_ record: CaptureRecord) throws(CaptureWriteError) {
+        try write(record, to: &writer)
+        recordCount += 1
+    }
+
+    /// One record's octets alone, without the file header: what ``append(_:)`` adds to
+    /// ``bytes``, for a writer that streams records to a file as they come
+    /// (``CapturingHCITransport``), so nothing accumulates.
+    ///
+    /// - Throws: as ``append(_:)``.
+    public func encode(_ record: CaptureRecord) throws(CaptureWriteError) -> [UInt8] {
+        var w = ByteWriter(capacity: 24 + 1 + record.capturedLength)
+        try write(record, to: &w)
+        return w.bytes
+    }
+
+    /// Writes `record` to `writer`, after every check: a record that cannot be written leaves
+    /// `writer` unchanged.
+    private func write(_ record: CaptureRecord, to writer: inout ByteWriter) throws(CaptureWriteError) {
         let index = record.index
         let (flags, prefix, payload) = try encodeFlags(record)
         let included = (prefix == nil ? 0 : 1) + payload.count
@@ -67,7 +85,6 @@ public struct BTSnoopWriter: Sendable {
         writer.writeBigEndian(UInt64(bitPattern: timestamp), count: 8)
         if let prefix { writer.writeUInt8(prefix) }
         writer.writeBytes(payload)
-        recordCount += 1
     }
 
     /// A whole file of `records`.

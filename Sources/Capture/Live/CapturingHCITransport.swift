@@ -22,6 +22,8 @@ public final class CapturingHCITransport: HCITransport, Sendable {
 
     private let inner: any HCITransport
     private let file: FileHandle
+    /// Encodes each record alone (the header went out first).
+    private let encoder: BTSnoopWriter
     private let state = Mutex((records: 0, error: String?.none, closed: false))
 
     /// Wraps `inner`, capturing to a new file at `path` (replaced when it exists).
@@ -33,11 +35,10 @@ public final class CapturingHCITransport: HCITransport, Sendable {
         }
         self.inner = inner
         self.file = file
-        let header: [UInt8]
-        do { header = try BTSnoopWriter(datalink: .btsnoopH4).bytes } catch { throw error }
+        encoder = try BTSnoopWriter(datalink: .btsnoopH4)
         let (stream, continuation) = AsyncStream.makeStream(of: HCIPacket.self)
         packets = stream
-        write(header, isRecord: false)
+        write(encoder.bytes, isRecord: false)     // the 16-octet file header
         let source = inner.packets
         Task { [self] in
             for await packet in source {
@@ -78,8 +79,8 @@ public final class CapturingHCITransport: HCITransport, Sendable {
         let record = CaptureRecord(index: 0, timestamp: Int64(now * 1_000_000), direction: direction,
                                    packet: .hci(type: HCIPacketType(rawValue: h4[0]), payload: Array(h4.dropFirst())),
                                    originalLength: h4.count, capturedLength: h4.count)
-        guard let encoded = try? BTSnoopWriter.encode([record], datalink: .btsnoopH4) else { return }
-        write(Array(encoded.dropFirst(BTSnoopParser.headerLength)), isRecord: true)
+        guard let encoded = try? encoder.encode(record) else { return }
+        write(encoded, isRecord: true)
     }
 
     private func write(_ octets: [UInt8], isRecord: Bool) {
