@@ -14,11 +14,8 @@ extension RadioWorld {
         guard command.scanningFilterPolicy.rawValue <= 0x01 else {
             return completeStatus(c, opcode, .unsupportedFeatureOrParameterValue)
         }
-        c.scan.active = command.leScanType == .active
-        c.scan.interval = Micros(command.leScanInterval.microseconds)
-        c.scan.window = Micros(command.leScanWindow.microseconds)
-        c.scan.ownAddressType = command.ownAddressType
-        c.scan.filterPolicy = command.scanningFilterPolicy
+        setScan(c, active: command.leScanType == .active, interval: command.leScanInterval, window: command.leScanWindow,
+                ownAddressType: command.ownAddressType, filterPolicy: command.scanningFilterPolicy)
         completeStatus(c, opcode, .success)
     }
 
@@ -54,12 +51,19 @@ extension RadioWorld {
         guard phys & 0b100 == 0, command.scanningFilterPolicy.rawValue <= 0x01,
               let le1M = command.parameters(for: .le1M)
         else { return completeStatus(c, opcode, .unsupportedFeatureOrParameterValue) }
-        c.scan.active = le1M.scanType == .active
-        c.scan.interval = Micros(le1M.scanInterval.microseconds)
-        c.scan.window = Micros(le1M.scanWindow.microseconds)
-        c.scan.ownAddressType = command.ownAddressType
-        c.scan.filterPolicy = command.scanningFilterPolicy
+        setScan(c, active: le1M.scanType == .active, interval: le1M.scanInterval, window: le1M.scanWindow,
+                ownAddressType: command.ownAddressType, filterPolicy: command.scanningFilterPolicy)
         completeStatus(c, opcode, .success)
+    }
+
+    /// The scan settings both families' parameter commands set (legacy 7.8.10, extended 7.8.64).
+    private func setScan(_ c: ControllerModel, active: Bool, interval: LESlotDuration, window: LESlotDuration,
+                         ownAddressType: LEOwnAddressType, filterPolicy: LEScanningFilterPolicy) {
+        c.scan.active = active
+        c.scan.interval = Micros(interval.microseconds)
+        c.scan.window = Micros(window.microseconds)
+        c.scan.ownAddressType = ownAddressType
+        c.scan.filterPolicy = filterPolicy
     }
 
     func setExtendedScanEnable(_ c: ControllerModel, _ command: HCILESetExtendedScanEnable) {
