@@ -13,6 +13,8 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/eventfd.h>
 
 unsigned int cbl_sockaddr_hci_size(void) { return (unsigned int)sizeof(struct sockaddr_hci); }
 
@@ -191,6 +193,32 @@ int cbl_set_nonblocking(int fd) {
     int descriptor_flags = (int)CBL_RESULT(fcntl(fd, F_GETFD));
     if (descriptor_flags < 0) return descriptor_flags;
     return (int)CBL_RESULT(fcntl(fd, F_SETFD, descriptor_flags | FD_CLOEXEC));
+}
+
+// MARK: Readiness on a thread of its own
+
+int cbl_wake_open(void) { return (int)CBL_RESULT(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)); }
+
+int cbl_wake_signal(int wake_fd) {
+    uint64_t one = 1;
+    ssize_t written = write(wake_fd, &one, sizeof one);
+    return written == (ssize_t)sizeof one ? 0 : -errno;
+}
+
+int cbl_wait_readable(int fd, int wake_fd) {
+    struct pollfd watched[2] = {
+        { .fd = fd, .events = POLLIN },
+        { .fd = wake_fd, .events = POLLIN },
+    };
+    while (1) {
+        int ready = poll(watched, 2, -1);
+        if (ready < 0) {
+            if (errno == EINTR) continue;
+            return -errno;
+        }
+        if (watched[1].revents != 0) return 0;
+        if (watched[0].revents != 0) return 1;
+    }
 }
 
 // MARK: Serial ports

@@ -113,6 +113,20 @@ int cbl_is_socket(int fd);
 /// Sets O_NONBLOCK and FD_CLOEXEC on `fd`: 0, or -errno.
 int cbl_set_nonblocking(int fd);
 
+// MARK: Readiness on a thread of its own
+
+/// eventfd(2) with EFD_CLOEXEC | EFD_NONBLOCK, counter 0: a descriptor to wake a
+/// cbl_wait_readable() with, or -errno.
+int cbl_wake_open(void);
+
+/// Adds 1 to the eventfd `wake_fd` (write(2) of 8 octets): 0, or -errno.
+int cbl_wake_signal(int wake_fd);
+
+/// poll(2) on `fd` for input (or hang-up, or an error) and on `wake_fd` for a wake-up, without a
+/// timeout; EINTR is retried. 1 when `fd` is ready, 0 when `wake_fd` was signalled (it is left
+/// signalled, so every later wait returns 0 at once), or -errno.
+int cbl_wait_readable(int fd, int wake_fd);
+
 // MARK: Serial ports (termios)
 
 /// open(2) `path` with O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC: a descriptor, or -errno.

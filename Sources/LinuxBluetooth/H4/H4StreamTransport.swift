@@ -1,5 +1,6 @@
 import CBluetoothLinux
 import Dispatch
+import Foundation
 import HCI
 import Host
 import Synchronization
@@ -13,20 +14,22 @@ import Glibc
 /// connection, or one end of a socket pair in tests. Open one with ``open(serial:)``,
 /// ``connect(host:port:timeout:maximumPacketSize:)``, ``H4TCPListener``, or adopt a descriptor.
 ///
-/// Reading is readiness-driven (a DispatchSource) and framed by an ``H4StreamReader``: garbage
+/// Reading is readiness-driven (poll(2) on a reader thread of the transport's own) and framed by an ``H4StreamReader``: garbage
 /// in the stream is skipped and reported (``diagnostics``, ``skippedOctetCount``,
 /// ``recentDiagnostics``), and the good packets around it still arrive on ``packets``.
 ///
 /// Sending is ordered: each packet is written whole, in the order ``send(_:)`` was called, even
-/// with concurrent senders; a partial write continues where it stopped when the descriptor is
-/// writable again (a DispatchSource), never interleaving with another packet. A send resumes once
+/// with concurrent senders. A packet with nothing queued ahead of it is written by its caller at
+/// once (the descriptor is non-blocking), with no thread hand-off; what the descriptor does not
+/// take then, and packets behind it, continue when it is writable again (a DispatchSource),
+/// never interleaving with another packet. A send resumes once
 /// its last octet is written to the descriptor (the kernel's buffer, not the wire). A send, once
 /// called, is not withdrawn when its task is cancelled: half a packet would break the framing.
 ///
 /// The stream ends when the peer closes (end of file; a pty or tty hang-up reads as EIO), on a
 /// read or write error (``endError``), or on ``close()``: ``packets`` and ``diagnostics`` finish,
 /// waiting and later sends throw ``HCITransportError/closed``, and the descriptor is closed once
-/// the readiness sources have stopped watching it.
+/// the reader thread and the write source have stopped watching it.
 public final class H4StreamTransport: HCITransport, Sendable {
     /// The packets from the peer, in stream order.
     public let packets: AsyncStream<HCIPacket>
@@ -49,15 +52,28 @@ public final class H4StreamTransport: HCITransport, Sendable {
 
     /// One packet waiting to be written, with the octets already written.
     private struct Outgoing {
+        let id: UInt64
         var octets: [UInt8]
         var written = 0
-        let continuation: CheckedContinuation<Result<Void, HCITransportError>, Never>
+        /// The caller, once it waits (it registers after queuing).
+        var continuation: CheckedContinuation<Result<Void, HCITransportError>, Never>?
     }
 
     private struct State {
-        var readSource: DispatchSourceRead?
         var writeSource: DispatchSourceWrite?
         var outgoing: [Outgoing] = []
+        var nextOutgoingID: UInt64 = 0
+        /// Outcomes of queued packets finished before their caller waited, by id.
+        var finished: [UInt64: Result<Void, HCITransportError>] = [:]
+
+        /// The caller to resume with `outcome` for `packet`, or nil after keeping the outcome
+        /// for a caller that is not waiting yet.
+        mutating func finish(_ packet: Outgoing, with outcome: Result<Void, HCITransportError>)
+            -> CheckedContinuation<Result<Void, HCITransportError>, Never>? {
+            if let continuation = packet.continuation { return continuation }
+            finished[packet.id] = outcome
+            return nil
+        }
         var isClosed = false
         var endError: LinuxBluetoothError?
         var skippedOctetCount = 0
@@ -68,6 +84,8 @@ public final class H4StreamTransport: HCITransport, Sendable {
     /// The descriptor (tests read a tty's settings back through it).
     let descriptor: Int32
     private let isSocket: Bool
+    /// The eventfd that wakes the reader thread when the stream ends.
+    private let wake: Int32
     private let queue: DispatchQueue
     private let sources = DispatchGroup()
     private let state = Mutex(State())
@@ -100,15 +118,24 @@ public final class H4StreamTransport: HCITransport, Sendable {
         (packets, input) = AsyncStream.makeStream(of: HCIPacket.self)
         (diagnostics, diagnosticInput) = AsyncStream.makeStream(of: H4SkippedOctets.self,
                                                                  bufferingPolicy: .bufferingNewest(Self.diagnosticsBufferLimit))
-        let (queue, sources) = (self.queue, self.sources)
-        state.withLock { state in
-            let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-            source.setEventHandler { [weak self] in self?.readAvailable() }
-            sources.enter()
-            source.setCancelHandler { sources.leave() }
-            state.readSource = source
-            source.resume()
+        let wake = cbl_wake_open()
+        guard wake >= 0 else {
+            _ = cbl_close(descriptor)
+            throw LinuxBluetoothError(.transfer("opening the H4 stream \(name)"), code: -wake)
         }
+        self.wake = wake
+        // The reader waits in poll(2) on a thread of its own and frames what it reads there: one
+        // wake-up per arrival, where a dispatch source costs two (its event thread, then the
+        // queue's). It holds the transport only while reading, so dropping the transport ends it.
+        sources.enter()
+        let thread = Thread { [weak self, sources] in
+            while cbl_wait_readable(descriptor, wake) == 1, let transport = self {
+                transport.readAvailable()
+            }
+            sources.leave()
+        }
+        thread.name = "H4 " + name
+        thread.start()
     }
 
     deinit { end(nil) }
@@ -137,16 +164,70 @@ public final class H4StreamTransport: HCITransport, Sendable {
     ///   which also ends the stream.
     public func send(_ packet: HCIPacket) async throws(HCITransportError) {
         let octets = packet.h4Encoded
+        // With nothing queued ahead of it, the packet is written here, at once (the descriptor
+        // is non-blocking): most sends cost one write(2) and no thread hand-off. What the
+        // descriptor cannot take now is queued, in order, for the write source.
+        let id: UInt64
+        switch writeNow(octets) {
+        case .written: return
+        case .closed: throw .closed
+        case .failed(let reason): throw .failed(reason)
+        case .queued(let queuedID): id = queuedID
+        }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, HCITransportError>, Never>) in
-            let queued = state.withLock { state -> Bool in
-                guard !state.isClosed else { return false }
-                state.outgoing.append(Outgoing(octets: octets, continuation: continuation))
-                return true
+            let outcome = state.withLock { state -> Result<Void, HCITransportError>? in
+                if let index = state.outgoing.firstIndex(where: { $0.id == id }) {
+                    state.outgoing[index].continuation = continuation
+                    return nil
+                }
+                // Written (or failed) by the write source before its caller was waiting.
+                return state.finished.removeValue(forKey: id) ?? .failure(.closed)
             }
-            guard queued else { continuation.resume(returning: .failure(.closed)); return }
-            queue.async { self.writePending() }
+            if let outcome { continuation.resume(returning: outcome) }
         }
         try result.get()
+    }
+
+    private enum DirectWrite {
+        case written
+        case queued(UInt64)
+        case closed
+        case failed(String)
+    }
+
+    /// Writes `octets` now when no packet waits ahead of them; otherwise, or for what the
+    /// descriptor does not take, queues them (by id) for ``writePending()``.
+    private func writeNow(_ octets: [UInt8]) -> DirectWrite {
+        let (outcome, error): (DirectWrite, LinuxBluetoothError?) = state.withLock { state in
+            guard !state.isClosed else { return (.closed, nil) }
+            var written = 0
+            if state.outgoing.isEmpty, state.writeSource == nil {
+                // Under the lock, so that no other sender's octets come between ours.
+                while written < octets.count {
+                    let count = octets.withUnsafeBytes { octets in
+                        cbl_write(descriptor, octets.baseAddress! + written, octets.count - written, isSocket ? 1 : 0)
+                    }
+                    if count > 0 { written += count; continue }
+                    if count == 0 || Int32(-count) == EAGAIN { break }
+                    if Int32(-count) == EINTR { continue }
+                    let code = Int32(-count)
+                    let error = LinuxBluetoothError(.transfer("writing to \(name)"), code: code)
+                    let peerGone = code == EPIPE || code == ECONNRESET || code == EIO
+                    return (peerGone ? .closed : .failed(error.description), error)
+                }
+                if written == octets.count { return (.written, nil) }
+            }
+            state.nextOutgoingID &+= 1
+            state.outgoing.append(Outgoing(id: state.nextOutgoingID, octets: octets, written: written))
+            return (.queued(state.nextOutgoingID), nil)
+        }
+        if let error { end(error) }
+        if case .queued = outcome {
+            // A partial write leaves the descriptor full: wait for room. Otherwise the queue's
+            // writer is already on its way, or this starts it.
+            queue.async { self.writePending() }
+        }
+        return outcome
     }
 
     /// Ends the stream: ``packets`` and ``diagnostics`` finish, packets not yet written are
@@ -156,7 +237,8 @@ public final class H4StreamTransport: HCITransport, Sendable {
 
     // MARK: Reading
 
-    /// Reads what is waiting (readiness said there is some), frames it and delivers it.
+    /// Reads what is waiting (readiness said there is some), frames it and delivers it. Runs on
+    /// the reader thread only.
     private func readAvailable() {
         var buffer = [UInt8](repeating: 0, count: Self.readSize)
         for _ in 0..<Self.readsPerEvent {
@@ -227,7 +309,7 @@ public final class H4StreamTransport: HCITransport, Sendable {
                     guard !state.isClosed, !state.outgoing.isEmpty else { return nil }
                     state.outgoing[0].written += count
                     guard state.outgoing[0].written == state.outgoing[0].octets.count else { return nil }
-                    return state.outgoing.removeFirst().continuation
+                    return state.finish(state.outgoing.removeFirst(), with: .success(()))
                 }
                 done?.resume(returning: .success(()))
                 continue
@@ -240,11 +322,12 @@ public final class H4StreamTransport: HCITransport, Sendable {
                 return
             case let code:
                 let error = LinuxBluetoothError(.transfer("writing to \(name)"), code: code)
-                let failed = state.withLock { state in
-                    state.isClosed || state.outgoing.isEmpty ? nil : state.outgoing.removeFirst().continuation
-                }
                 let peerGone = code == EPIPE || code == ECONNRESET || code == EIO
-                failed?.resume(returning: .failure(peerGone ? .closed : .failed(error.description)))
+                let outcome: Result<Void, HCITransportError> = .failure(peerGone ? .closed : .failed(error.description))
+                let failed = state.withLock { state in
+                    state.isClosed || state.outgoing.isEmpty ? nil : state.finish(state.outgoing.removeFirst(), with: outcome)
+                }
+                failed?.resume(returning: outcome)
                 end(error)
                 return
             }
@@ -274,24 +357,27 @@ public final class H4StreamTransport: HCITransport, Sendable {
 
     // MARK: The end
 
-    /// Ends the stream once: stops both sources, closes the descriptor once they no longer watch
-    /// it, finishes the streams, and fails the packets not yet written.
+    /// Ends the stream once: wakes the reader thread to stop, cancels the write source, closes
+    /// the descriptor once neither watches it, finishes the streams, and fails the packets not
+    /// yet written.
     private func end(_ error: LinuxBluetoothError?) {
         let waiting: [Outgoing]? = state.withLock { state in
             guard !state.isClosed else { return nil }
             state.isClosed = true
             state.endError = error
-            state.readSource?.cancel()
             state.writeSource?.cancel()
-            state.readSource = nil
             state.writeSource = nil
             defer { state.outgoing = [] }
             return state.outgoing
         }
         guard let waiting else { return }
-        sources.notify(queue: queue) { [descriptor] in _ = cbl_close(descriptor) }
+        _ = cbl_wake_signal(wake)
+        sources.notify(queue: queue) { [descriptor, wake] in
+            _ = cbl_close(descriptor)
+            _ = cbl_close(wake)
+        }
         input.finish()
         diagnosticInput.finish()
-        for packet in waiting { packet.continuation.resume(returning: .failure(.closed)) }
+        for packet in waiting { packet.continuation?.resume(returning: .failure(.closed)) }
     }
 }
