@@ -26,8 +26,8 @@ final class RadioWorld {
     private var anchorReal = ContinuousClock.now
     private var anchorVirtual: Micros = 0
     var driverTarget: Micros?
-    var driverWaiter: CheckedContinuation<Void, Never>?
-    var kickPending = false
+    /// Wakes the paced driver's thread.
+    let driverSignal = PacedDriverSignal()
 
     /// The RSSI of a pair no one has set, in dBm.
     static let defaultRSSI: Int8 = -60
@@ -45,6 +45,17 @@ final class RadioWorld {
         let elapsed = (ContinuousClock.now - anchorReal).microsRoundedUp
         let target = anchorVirtual + Micros(Double(elapsed) * speed)
         run(until: target)
+    }
+
+    /// The paced driver's step: runs every event due by the real clock plus `lead` of real
+    /// time, and returns the real time until the next event is due by that same measure (nil
+    /// when nothing is scheduled). Manual timing: nil.
+    func driverStep(lead: Duration) -> Duration? {
+        guard case .paced(let speed) = timing, !stopped else { return nil }
+        let elapsed = (ContinuousClock.now - anchorReal + lead).microsRoundedUp
+        let target = anchorVirtual + Micros(Double(elapsed) * speed)
+        run(until: max(now, target))
+        return queue.nextTime.map { .microseconds(Double($0 - max(now, target)) / speed) }
     }
 
     /// Runs every event due up to `target`, in order, then sets `now` to `target`.
@@ -86,14 +97,7 @@ final class RadioWorld {
         }
     }
 
-    func wakeDriver() {
-        if let waiter = driverWaiter {
-            driverWaiter = nil
-            waiter.resume()
-        } else {
-            kickPending = true
-        }
-    }
+    func wakeDriver() { driverSignal.kick() }
 
     func stop() {
         guard !stopped else { return }
