@@ -129,19 +129,32 @@ extension ATTEngine {
     // MARK: Timer
 
     /// Arms the transaction timer of `id` (Part F, 3.3.3), unless it is already answered.
+    ///
+    /// One timer task per lane serves every transaction on it: the transaction records its
+    /// deadline, and the lane's timer, when it wakes, fires if the pending transaction's deadline
+    /// has passed, sleeps on until it when a later transaction is pending, and ends when none is.
+    /// Back-to-back requests then arm no timer each (a task and a clock sleep per request cost
+    /// more than the request), and an answer cancels nothing.
     private func startTimer(_ lane: ATTLane, id: UInt64) {
         guard !isClosed, transaction(lane, id: id)?.isPending == true else { return }
-        let clock = self.clock
-        let timeout = transactionTimeout
-        let timer = Task {
-            guard (try? await Self.sleep(on: clock, for: timeout)) != nil else { return }   // cancelled
-            await self.timerFired(lane, id: id)
-        }
-        update(lane) { $0?.timer = timer }
+        let deadline = timerClock.elapsed() + transactionTimeout
+        update(lane) { $0?.deadline = deadline }
+        guard laneTimers[lane] == nil else { return }
+        laneTimers[lane] = Task { await self.runTimer(lane) }
     }
 
-    private static func sleep<C: Clock>(on clock: C, for duration: Duration) async throws where C.Duration == Duration {
-        try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
+    /// The lane's timer: see ``startTimer(_:id:)``.
+    private func runTimer(_ lane: ATTLane) async {
+        let clock = timerClock
+        while !isClosed, let current = update(lane, { $0 }), current.isPending, let deadline = current.deadline {
+            if clock.elapsed() >= deadline {
+                laneTimers[lane] = nil
+                await timerFired(lane, id: current.id)
+                return
+            }
+            do { try await clock.sleep(deadline) } catch { break }     // cancelled: the engine ended
+        }
+        laneTimers[lane] = nil
     }
 
     /// The transaction went unanswered: it fails with ``ATTError/timeout`` and the bearer ends
@@ -161,6 +174,8 @@ extension ATTEngine {
     func shutDown() async {
         guard !isShutDown else { return }
         isShutDown = true
+        for timer in laneTimers.values { timer.cancel() }
+        laneTimers = [:]
         endClientRole()
         inboxInput.finish()
         for waiter in closedWaiters {

@@ -95,6 +95,9 @@ public actor ATTEngine {
     public private(set) var hasExchangedMTU = false
 
     nonisolated let clock: any Clock<Duration>
+    nonisolated let timerClock: ATTTransactionClock
+    /// The transaction timer of each lane, while one runs (``startTimer(_:id:)``).
+    var laneTimers: [ATTLane: Task<Void, Never>] = [:]
     let serverInitiatedInput: AsyncStream<ATTPDU>.Continuation
     let mtuInput: AsyncStream<Int>.Continuation
     let inboxInput: AsyncStream<ATTInbound>.Continuation
@@ -137,6 +140,7 @@ public actor ATTEngine {
                 server: ServerHandler? = nil) {
         self.bearer = bearer
         self.clock = clock
+        timerClock = ATTTransactionClock(clock)
         self.transactionTimeout = transactionTimeout
         (serverInitiated, serverInitiatedInput) = AsyncStream.makeStream(of: ATTPDU.self,
                                                                           bufferingPolicy: serverInitiatedBuffering)

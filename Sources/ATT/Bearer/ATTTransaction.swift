@@ -27,8 +27,9 @@ struct ATTTransaction {
     private(set) var outcome: ATTOutcome?
     /// The sender, while it waits for ``outcome``.
     var waiter: CheckedContinuation<ATTOutcome, Never>?
-    /// The transaction timer, cancelled when the outcome arrives.
-    var timer: Task<Void, Never>?
+    /// When the transaction times out, as time elapsed on the engine's clock; nil until the
+    /// PDU is sent.
+    var deadline: Duration?
     /// Called once, on the engine, when the answer arrives, before any later PDU from the peer
     /// is taken in (``ATTEngine/indicate(_:whenConfirmed:)``).
     let onAnswer: (@Sendable () -> Void)?
@@ -42,15 +43,13 @@ struct ATTTransaction {
     /// Whether the transaction is still waiting for its answer.
     var isPending: Bool { outcome == nil }
 
-    /// Records `result` if no outcome is recorded yet, stops the timer, and returns the waiter
+    /// Records `result` if no outcome is recorded yet, and returns the waiter
     /// to resume (nil if none waits yet, or if the transaction was already complete).
     ///
     /// - Returns: whether `result` was recorded, and the waiter to resume with it.
     mutating func complete(with result: ATTOutcome) -> (recorded: Bool, waiter: CheckedContinuation<ATTOutcome, Never>?) {
         guard outcome == nil else { return (false, nil) }
         outcome = result
-        timer?.cancel()
-        timer = nil
         let waiting = waiter
         waiter = nil
         return (true, waiting)

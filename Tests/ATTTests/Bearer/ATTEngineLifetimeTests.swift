@@ -42,6 +42,29 @@ struct ATTEngineLifetimeTests {
         await peer.expectEnd()
     }
 
+    @Test("each request gets its own 30 s from its sending, though one timer serves the lane")
+    func laterRequestKeepsItsOwnDeadline() async throws {
+        let clock = TestClock()
+        let (engine, peerSide) = engineAndPeer(clock: clock)
+        var peer = peerSide
+        let first = Task { try await engine.request(readRequest(0x0003)) }
+        await peer.expect("0a 0300")
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(20))
+        try peer.inject("0b 01")
+        #expect(try await first.value == readResponse([0x01]))
+
+        let second = Task { try await engine.request(readRequest(0x0004)) }
+        await peer.expect("0a 0400")                 // sent at 20 s: its deadline is 50 s
+        clock.advance(by: .seconds(15))              // 35 s: past the first deadline only
+        #expect(await eventually { clock.sleeperCount == 1 }, "the lane's timer sleeps on to the second deadline")
+        #expect(await engine.isClosed == false)
+        clock.advance(by: .seconds(15))              // 50 s
+        await #expect(throws: ATTError.timeout) { try await second.value }
+        #expect(await engine.isClosed)
+        #expect(await engine.unresumedContinuations == 0)
+    }
+
     @Test("an answer stops the timer: a later 30 s does nothing")
     func answeredInTime() async throws {
         let clock = TestClock()
@@ -53,8 +76,8 @@ struct ATTEngineLifetimeTests {
         clock.advance(by: .seconds(29))
         try peer.inject("0b 01")
         #expect(try await read.value == readResponse([0x01]))
-        #expect(await eventually { clock.sleeperCount == 0 }, "the timer was cancelled")
         clock.advance(by: .seconds(60))
+        #expect(await eventually { clock.sleeperCount == 0 }, "the lane's timer woke, found nothing pending and ended")
         #expect(await engine.isClosed == false)
         await engine.close()
     }
