@@ -74,6 +74,12 @@ public enum HCICommandValue: Hashable, Sendable, CustomStringConvertible {
     case leSetPHY(HCILESetPHY)
     /// HCI_LE_Long_Term_Key_Request_Reply, opcode 0x201A.
     case leLongTermKeyRequestReply(HCILELongTermKeyRequestReply)
+    /// HCI_Set_Controller_To_Host_Flow_Control, opcode 0x0C31.
+    case setControllerToHostFlowControl(HCISetControllerToHostFlowControl)
+    /// HCI_Host_Buffer_Size, opcode 0x0C33.
+    case hostBufferSize(HCIHostBufferSize)
+    /// HCI_Host_Number_Of_Completed_Packets, opcode 0x0C35.
+    case hostNumberOfCompletedPackets(HCIHostNumberOfCompletedPackets)
     /// HCI_Read_Buffer_Size, opcode 0x1005.
     case readBufferSize(HCIReadBufferSize)
     /// HCI_Read_RSSI, opcode 0x1405.
@@ -148,6 +154,9 @@ public enum HCICommandValue: Hashable, Sendable, CustomStringConvertible {
         case .leReadPHY: self = .leReadPHY(try .init(packet: p))
         case .leSetPHY: self = .leSetPHY(try .init(packet: p))
         case .leLongTermKeyRequestReply: self = .leLongTermKeyRequestReply(try .init(packet: p))
+        case .setControllerToHostFlowControl: self = .setControllerToHostFlowControl(try .init(packet: p))
+        case .hostBufferSize: self = .hostBufferSize(try .init(packet: p))
+        case .hostNumberOfCompletedPackets: self = .hostNumberOfCompletedPackets(try .init(packet: p))
         case .readBufferSize: self = .readBufferSize(try .init(packet: p))
         case .readRSSI: self = .readRSSI(try .init(packet: p))
         case .leReadFilterAcceptListSize: self = .leReadFilterAcceptListSize(try .init(packet: p))
@@ -217,6 +226,9 @@ public enum HCICommandValue: Hashable, Sendable, CustomStringConvertible {
         case .leReadPHY(let c): return c
         case .leSetPHY(let c): return c
         case .leLongTermKeyRequestReply(let c): return c
+        case .setControllerToHostFlowControl(let c): return c
+        case .hostBufferSize(let c): return c
+        case .hostNumberOfCompletedPackets(let c): return c
         case .readBufferSize(let c): return c
         case .readRSSI(let c): return c
         case .leReadFilterAcceptListSize(let c): return c
@@ -288,6 +300,9 @@ public enum HCICommandValue: Hashable, Sendable, CustomStringConvertible {
         case .leReadPHY: return HCILEReadPHY.self
         case .leSetPHY: return HCILESetPHY.self
         case .leLongTermKeyRequestReply: return HCILELongTermKeyRequestReply.self
+        case .setControllerToHostFlowControl: return HCISetControllerToHostFlowControl.self
+        case .hostBufferSize: return HCIHostBufferSize.self
+        case .hostNumberOfCompletedPackets: return HCIHostNumberOfCompletedPackets.self
         case .readBufferSize: return HCIReadBufferSize.self
         case .readRSSI: return HCIReadRSSI.self
         case .leReadFilterAcceptListSize: return HCILEReadFilterAcceptListSize.self

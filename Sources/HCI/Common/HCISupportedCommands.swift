@@ -50,6 +50,9 @@ public struct HCISupportedCommands: HCIParameterLayout, CustomStringConvertible 
         case .readRemoteVersionInformation: index = 23
         case .setEventMask: index = 46
         case .reset: index = 47
+        case .setControllerToHostFlowControl: index = 85
+        case .hostBufferSize: index = 86
+        case .hostNumberOfCompletedPackets: index = 87
         case .readLocalVersionInformation: index = 115
         case .readLocalSupportedCommands: index = 116
         case .readLocalSupportedFeatures: index = 117
