@@ -17,7 +17,8 @@ struct ConnectedPair {
 
     static func make(seed: UInt64 = 1, centralConfiguration: VirtualControllerConfiguration = configuration(1),
                      peripheralConfiguration: VirtualControllerConfiguration = configuration(2),
-                     parameters: LEConnectionParameters = connectionParameters()) async throws -> ConnectedPair {
+                     parameters: LEConnectionParameters = connectionParameters(),
+                     beforeConnecting centralSetUp: (TestHost) async throws -> Void = { _ in }) async throws -> ConnectedPair {
         let radio = VirtualRadio(seed: seed, timing: .manual)
         let centralController = radio.makeController(configuration: centralConfiguration)
         let peripheralController = radio.makeController(configuration: peripheralConfiguration)
@@ -25,6 +26,7 @@ struct ConnectedPair {
         let peripheral = TestHost(peripheralController)
         try await central.bringUp()
         try await peripheral.bringUp()
+        try await centralSetUp(central)
         try await peripheral.command(advertisingParameters())
         try await peripheral.command(HCILESetAdvertisingEnable(enable: true))
         let create = try await central.command(createConnection(to: peripheralConfiguration.publicAddress!, parameters: parameters))

@@ -130,11 +130,25 @@ final class ControllerModel {
     var connections: [UInt16: ConnectionEnd] = [:]
     /// ACL packets from the host held in controller buffers, not yet acknowledged over the air.
     var buffersInUse = 0
+    /// Flow control from the controller to the host (Vol 4, Part E, 4.2, 7.3.38-7.3.40): on
+    /// with HCI_Set_Controller_To_Host_Flow_Control 0x01 or 0x03.
+    var hostFlowControl = false
+    /// HCI_Host_Buffer_Size's Host_Total_Num_ACL_Data_Packets.
+    var hostACLBufferCount = 0
+    /// ACL packets handed to the host and not yet returned by HCI_Host_Number_Of_Completed_Packets,
+    /// per connection handle.
+    var hostBuffersInUse: [UInt16: Int] = [:]
     /// LE Write Suggested Default Data Length (7.8.35): octets new connections start with.
     var suggestedTxOctets: UInt16 = 27
     var suggestedTxTime: UInt16 = 328
     /// LE Set Default PHY (7.8.48), as given.
     var defaultPHY = HCILESetDefaultPHY(allPHYs: [.noTXPreference, .noRXPreference], txPHYs: [], rxPHYs: [])
+
+    /// Whether the host can take one more ACL data packet: always without flow control from the
+    /// controller to the host, else while it holds fewer than its declared buffers.
+    var hostHasRoom: Bool {
+        !hostFlowControl || hostBuffersInUse.values.reduce(0, +) < hostACLBufferCount
+    }
 
     init(index: Int, configuration: VirtualControllerConfiguration) {
         self.index = index
@@ -164,6 +178,9 @@ final class ControllerModel {
         filterAcceptList = []
         connections = [:]
         buffersInUse = 0
+        hostFlowControl = false
+        hostACLBufferCount = 0
+        hostBuffersInUse = [:]
         suggestedTxOctets = 27
         suggestedTxTime = 328
         defaultPHY = HCILESetDefaultPHY(allPHYs: [.noTXPreference, .noRXPreference], txPHYs: [], rxPHYs: [])

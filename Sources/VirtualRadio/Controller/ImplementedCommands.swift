@@ -24,11 +24,17 @@ enum ImplementedCommands {
         .leSetExtendedScanParameters, .leSetExtendedScanEnable, .leExtendedCreateConnection,
     ]
 
+    /// Flow control from the controller to the host (Vol 4, Part E, 7.3.38-7.3.40).
+    static let controllerToHostFlowControl: [HCIOpcode] = [
+        .setControllerToHostFlowControl, .hostBufferSize, .hostNumberOfCompletedPackets,
+    ]
+
     /// The opcodes `configuration` implements.
     static func opcodes(for configuration: VirtualControllerConfiguration) -> Set<HCIOpcode> {
         var set = Set(base)
         if configuration.supportsExtendedAdvertising { set.formUnion(extended) }
         if configuration.supportsReadBufferSizeV2 { set.insert(.leReadBufferSizeV2) }
+        if configuration.supportsControllerToHostFlowControl { set.formUnion(controllerToHostFlowControl) }
         return set
     }
 

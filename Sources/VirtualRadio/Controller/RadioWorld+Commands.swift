@@ -29,6 +29,9 @@ extension RadioWorld {
         }
         switch value {
         case .reset: reset(c)
+        case .setControllerToHostFlowControl(let command): setControllerToHostFlowControl(command, c)
+        case .hostBufferSize(let command): hostBufferSize(command, c)
+        case .hostNumberOfCompletedPackets(let command): hostNumberOfCompletedPackets(command, c)
         case .setEventMask(let command):
             c.eventMask = command.eventMask
             completeStatus(c, opcode, .success)

@@ -23,6 +23,10 @@ public struct VirtualControllerConfiguration: Hashable, Sendable {
     public var supportsExtendedAdvertising: Bool
     /// Whether HCI_LE_Read_Buffer_Size [v2] (7.8.2) is implemented, or only [v1].
     public var supportsReadBufferSizeV2: Bool
+    /// Whether flow control from the controller to the host is implemented:
+    /// HCI_Set_Controller_To_Host_Flow_Control, HCI_Host_Buffer_Size and
+    /// HCI_Host_Number_Of_Completed_Packets (7.3.38-7.3.40; optional in the specification).
+    public var supportsControllerToHostFlowControl = true
     /// Whether LE data shares the BR/EDR ACL buffers: LE Read Buffer Size then returns length 0
     /// and count 0, and the host must use HCI_Read_Buffer_Size (7.4.5). When false, LE has its
     /// own buffers and HCI_Read_Buffer_Size reports none (this LE-only controller has no BR/EDR).

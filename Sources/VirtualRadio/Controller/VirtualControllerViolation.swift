@@ -18,6 +18,9 @@ public struct VirtualControllerViolation: Hashable, Sendable, CustomStringConver
         case aclInvalidBroadcastFlag(handle: UInt16, flag: UInt8)
         /// A packet type a host does not send to an LE controller (SCO, ISO, or an event).
         case unsupportedPacketType(HCIPacketType)
+        /// HCI_Host_Number_Of_Completed_Packets returned `returned` buffers of a handle that
+        /// held only `held` (Vol 4, Part E, 7.3.40); the count is set to zero.
+        case hostReturnedTooMany(handle: UInt16, returned: Int, held: Int)
     }
 
     /// What was wrong.
@@ -47,6 +50,8 @@ public struct VirtualControllerViolation: Hashable, Sendable, CustomStringConver
             text = "ACL packet on handle \(hex(handle)) with Broadcast_Flag 0b\(String(flag, radix: 2)) (LE is point-to-point)"
         case .unsupportedPacketType(let type):
             text = "packet of type \(type) sent to an LE controller"
+        case .hostReturnedTooMany(let handle, let returned, let held):
+            text = "Host Number Of Completed Packets returned \(returned) buffers of handle \(hex(handle)), which held \(held)"
         }
         return "\(time): \(text)"
     }

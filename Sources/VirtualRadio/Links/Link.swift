@@ -95,9 +95,6 @@ final class Link {
     /// The side (0 central, 1 peripheral) of controller `controller`.
     func side(of controller: Int) -> Int? { controllers.firstIndex(of: controller) }
 
-    /// Whether a connection event has anything to carry.
-    var hasTraffic: Bool { !queues[0].isEmpty || !queues[1].isEmpty || !procedures.isEmpty }
-
     /// The time of connection event `counter`.
     func time(ofCounter counter: UInt64) -> Micros { anchor + Micros(counter - anchorCounter) * interval }
 

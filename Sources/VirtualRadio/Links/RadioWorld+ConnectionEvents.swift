@@ -24,7 +24,7 @@ extension RadioWorld {
         let central = controllers[link.controllers[0]], peripheral = controllers[link.controllers[1]]
         guard canHear(central, peripheral) else { return }
         let counter: UInt64
-        if link.hasTraffic {
+        if hasSendableTraffic(link) {
             counter = link.firstCounter(notBefore: now)
         } else if let instant = link.instants.map(\.counter).min() {
             counter = max(instant, link.firstCounter(notBefore: now))
@@ -73,8 +73,8 @@ extension RadioWorld {
                 if run(procedure, on: link, counter: counter) { return }   // terminated
                 continue
             }
-            // Central to peripheral.
-            let centralPDU = nextPDU(link, side: 0)
+            // Central to peripheral (data the peripheral's host has no room for waits).
+            let centralPDU = canSend(link, side: 0) ? nextPDU(link, side: 0) : nil
             if chance(peripheral.faults.packetDropRate) {
                 ended = true
                 break
@@ -85,7 +85,7 @@ extension RadioWorld {
                 link.inFlight[0] = pdu.data.count
             }
             // Peripheral to central: its PDU carries the acknowledgement of the central's.
-            let peripheralPDU = nextPDU(link, side: 1)
+            let peripheralPDU = canSend(link, side: 1) ? nextPDU(link, side: 1) : nil
             if chance(central.faults.packetDropRate) {
                 ended = true
                 break
@@ -97,7 +97,7 @@ extension RadioWorld {
             }
             budget -= Self.airTime(octets: centralPDU?.data.count ?? 0, phy: link.txPHY[0])
                 + Self.airTime(octets: peripheralPDU?.data.count ?? 0, phy: link.txPHY[1]) + 2 * Self.interFrameSpace
-        } while budget > 0 && link.hasTraffic && !ended
+        } while budget > 0 && hasSendableTraffic(link) && !ended
         if heard {
             link.lastHeard = now
             link.failing = false
@@ -127,7 +127,9 @@ extension RadioWorld {
 
     /// Hands a received PDU to the host of side `receiver` as one ACL packet.
     func deliver(_ pdu: HCIACLDataPacket, on link: Link, to receiver: Int) {
-        send(.acl(pdu), to: controllers[link.controllers[receiver]])
+        let c = controllers[link.controllers[receiver]]
+        hostTookACL(c, handle: pdu.handle)
+        send(.acl(pdu), to: c)
     }
 
     /// The peer acknowledged `octets` of side `side`'s head packet; returns 1 when that
@@ -294,6 +296,7 @@ extension RadioWorld {
             guard c.connections[link.handles[side]]?.link == link.id else { continue }
             c.connections[link.handles[side]] = nil
             c.buffersInUse = max(0, c.buffersInUse - link.queues[side].count)
+            c.hostBuffersInUse[link.handles[side]] = nil      // freed with the link (Vol 4, Part E, 4.2)
             if let reason = reasons[side] {
                 emit(HCIEvent.DisconnectionComplete(connectionHandle: link.handles[side], reason: reason).packet, to: c)
             }

@@ -15,10 +15,24 @@ final class RadioCore: Sendable {
     }
 
     /// Runs `body` on the world after every event already due (paced timing) has run.
+    ///
+    /// In paced timing it then runs what falls due within ``driverLead`` (often what `body`
+    /// scheduled: a host's packet makes a connection event due a fraction of a µs of real time
+    /// later at 20,000x), here, on the caller's thread, rather than waking the driver's thread
+    /// for it.
     func withWorld<R: Sendable>(_ body: (RadioWorld) -> R) -> R {
         state.withLock { world in
             world.catchUp()
-            return body(world)
+            world.inEntry = true
+            let result = body(world)
+            world.inEntry = false
+            _ = world.driverStep(lead: Self.driverLead)
+            // What is still ahead, the driver must know of.
+            if case .paced = world.timing, let next = world.queue.nextTime, world.driverTarget.map({ next < $0 }) ?? true {
+                world.driverTarget = next
+                world.wakeDriver()
+            }
+            return result
         }
     }
 

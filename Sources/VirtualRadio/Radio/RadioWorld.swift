@@ -26,6 +26,8 @@ final class RadioWorld {
     private var anchorReal = ContinuousClock.now
     private var anchorVirtual: Micros = 0
     var driverTarget: Micros?
+    /// Whether a host's entry (``RadioCore/withWorld(_:)``) is running its body.
+    var inEntry = false
     /// Wakes the paced driver's thread.
     let driverSignal = PacedDriverSignal()
 
@@ -91,7 +93,11 @@ final class RadioWorld {
     func schedule(at time: Micros, _ kind: RadioEventKind) {
         let due = max(time, now)
         queue.schedule(at: due, kind)
-        if case .paced = timing, driverTarget.map({ due < $0 }) ?? true {
+        // Inside a host's entry (``RadioCore/withWorld(_:)``), an event due within the driver's
+        // lead runs when the entry ends (or, if it is still ahead then, the entry wakes the
+        // driver for it): the driver need not wake now.
+        if case .paced(let speed) = timing, driverTarget.map({ due < $0 }) ?? true,
+           !(inEntry && Double(due - now) <= Double(RadioCore.driverLead.microsRoundedUp) * speed) {
             driverTarget = due
             wakeDriver()
         }
