@@ -25,7 +25,7 @@ struct HCIRouterTests {
     }
 
     /// Takes `count` deliveries from `stream`.
-    static func take<P>(_ count: Int, from stream: AsyncStream<HCIRouted<P>>) async -> [HCIRouted<P>] {
+    static func take<P, S: AsyncSequence<HCIRouted<P>, Never>>(_ count: Int, from stream: S) async -> [HCIRouted<P>] {
         var taken: [HCIRouted<P>] = []
         for await delivery in stream {
             taken.append(delivery)

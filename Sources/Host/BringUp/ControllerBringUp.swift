@@ -15,6 +15,12 @@ import HCI
 ///    length means shared buffers, read with HCI_Read_Buffer_Size (7.4.5).
 /// 6. HCI_Set_Event_Mask (7.3.1) and HCI_LE_Set_Event_Mask (7.8.1) for exactly the events host
 ///    mode handles (``eventMask`` and ``leEventMask(for:)``).
+/// 7. When the controller lists them: HCI_Host_Buffer_Size (7.3.39) with ``hostACLBuffers``
+///    buffers, then HCI_Set_Controller_To_Host_Flow_Control (7.3.38) for ACL data, so that the
+///    controller holds data back while the host's queues are full instead of the host dropping
+///    it (4.2); the flow then returns buffers as readers take packets
+///    (``HCICommandFlow/returnACLBuffers(hostTotal:)``). This step is optional: a controller
+///    that refuses it runs without, and the bring-up goes on.
 ///
 /// A command answered with an error, or not answered within the flow's command timeout, ends the
 /// bring-up with ``ControllerBringUpError/command(_:)``, whose message names the command.
@@ -43,6 +49,13 @@ public enum ControllerBringUp {
         case .extended: return links.union([.extendedAdvertisingReport, LEEventMask(enabling: .advertisingSetTerminated)])
         }
     }
+
+    /// The ACL buffers the host declares for flow control from the controller to the host: 256,
+    /// the router's queue per link, so that no queue can overflow whatever the links.
+    public static let hostACLBuffers = HCIRouter.defaultACLCapacity
+    /// The largest ACL data payload the host declares it accepts, in octets: 1,024 (LE data
+    /// PDUs carry at most 251; the reassembler takes any length).
+    public static let hostACLDataPacketLength: UInt16 = 1024
 
     /// The smallest LE ACL payload a controller may offer, in octets (Vol 4, Part E, 7.8.2:
     /// LE_ACL_Data_Packet_Length is at least 27).
@@ -82,10 +95,11 @@ public enum ControllerBringUp {
                 ownAddressType = .random
                 try await flow.send(HCILESetRandomAddress(randomAddress: address))
             }
+            let hostBuffers = await controllerToHostFlowControl(flow, commands: commands)
             return ControllerInformation(version: version, lmpFeatures: lmpFeatures, capabilities: capabilities,
                                          publicAddress: bdAddr == .zero ? nil : bdAddr, address: address,
                                          ownAddressType: ownAddressType, aclBuffers: buffers,
-                                         eventMask: eventMask, leEventMask: leMask)
+                                         eventMask: eventMask, leEventMask: leMask, hostACLBuffers: hostBuffers)
         } catch let error as ControllerBringUpError {
             throw error
         } catch let error as HCICommandError {
@@ -93,6 +107,22 @@ public enum ControllerBringUp {
         } catch {
             preconditionFailure("unreachable: every throw above is typed")
         }
+    }
+
+    /// Step 7: the host's buffers declared and flow control from the controller to the host on;
+    /// the buffers declared, or nil when the controller lacks the commands or refuses them.
+    private static func controllerToHostFlowControl(_ flow: HCICommandFlow, commands: HCISupportedCommands) async -> Int? {
+        guard commands.supports(.hostBufferSize) == true, commands.supports(.setControllerToHostFlowControl) == true,
+              commands.supports(.hostNumberOfCompletedPackets) == true else { return nil }
+        do {
+            try await flow.send(HCIHostBufferSize(hostACLDataPacketLength: hostACLDataPacketLength,
+                                                  hostTotalNumACLDataPackets: UInt16(hostACLBuffers)))
+            try await flow.send(HCISetControllerToHostFlowControl(flowControlEnable: HCISetControllerToHostFlowControl.aclOnly))
+        } catch {
+            return nil
+        }
+        await flow.returnACLBuffers(hostTotal: hostACLBuffers)
+        return hostACLBuffers
     }
 
     /// HCI_LE_Read_Maximum_Advertising_Data_Length, or 31 octets from a controller that lists

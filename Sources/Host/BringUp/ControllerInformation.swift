@@ -26,11 +26,17 @@ public struct ControllerInformation: Hashable, Sendable, CustomStringConvertible
     public var eventMask: HCIEventMask
     /// The LE_Event_Mask the host set (7.8.1).
     public var leEventMask: LEEventMask
+    /// The ACL buffers the host declared for flow control from the controller to the host
+    /// (Host_Total_Num_ACL_Data_Packets, 7.3.39, with the control on, 7.3.38); nil when the
+    /// controller lacks those commands or refused them, and the router's bounded queues count
+    /// what they must drop instead.
+    public var hostACLBuffers: Int?
 
     /// Information from its values.
     public init(version: HCIReadLocalVersionInformation.ReturnParameters, lmpFeatures: LMPFeatures,
                 capabilities: LEControllerCapabilities, publicAddress: BluetoothAddress?, address: BluetoothAddress,
-                ownAddressType: LEOwnAddressType, aclBuffers: ACLBufferSize, eventMask: HCIEventMask, leEventMask: LEEventMask) {
+                ownAddressType: LEOwnAddressType, aclBuffers: ACLBufferSize, eventMask: HCIEventMask, leEventMask: LEEventMask,
+                hostACLBuffers: Int? = nil) {
         self.version = version
         self.lmpFeatures = lmpFeatures
         self.capabilities = capabilities
@@ -40,6 +46,7 @@ public struct ControllerInformation: Hashable, Sendable, CustomStringConvertible
         self.aclBuffers = aclBuffers
         self.eventMask = eventMask
         self.leEventMask = leEventMask
+        self.hostACLBuffers = hostACLBuffers
     }
 
     /// One line: address, version, family and buffers.
@@ -47,5 +54,6 @@ public struct ControllerInformation: Hashable, Sendable, CustomStringConvertible
         let kind = ownAddressType == .public ? "public" : "static random"
         return "\(address) (\(kind)), HCI version \(version.hciVersion), manufacturer 0x\(String(version.companyIdentifier, radix: 16, uppercase: true)), "
             + "\(capabilities.commandFamily) advertising and scanning, ACL \(aclBuffers)"
+            + (hostACLBuffers.map { ", host flow control (\($0) buffers)" } ?? "")
     }
 }

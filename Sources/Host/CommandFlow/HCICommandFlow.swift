@@ -58,7 +58,7 @@ public actor HCICommandFlow {
     private var pumping = false
     private var isClosed = false
     private var nextID: UInt64 = 0
-    private var router = HCIRouter()
+    private var router: HCIRouter
 
     /// A flow over `transport`, which it reads from now on (it is the transport's one reader).
     ///
@@ -70,6 +70,7 @@ public actor HCICommandFlow {
         self.transport = transport
         self.clock = clock
         self.commandTimeout = commandTimeout
+        router = HCIRouter(bufferReturn: HCIHostBufferReturn(transport: transport))
         let packets = transport.packets
         Task { [weak self] in
             for await packet in packets {
@@ -267,10 +268,25 @@ public actor HCICommandFlow {
     /// Disconnection Complete, or when the transport closes. A link has one reader.
     ///
     /// - Returns: nil when the link already has its reader.
-    public func acl(handle: UInt16) -> AsyncStream<HCIRouted<HCIACLDataPacket>>? {
-        guard !isClosed else { return AsyncStream { $0.finish() } }
+    public func acl(handle: UInt16) -> HCIACLRoute? {
+        guard !isClosed else {
+            return HCIACLRoute(stream: AsyncStream { $0.finish() }, link: 0, bufferReturn: router.bufferReturn)
+        }
         return router.claimACL(handle: handle)
     }
+
+    /// Turns on the host's half of flow control from the controller to the host (Core v5.4,
+    /// Vol 4, Part E, 4.2), once the controller has accepted HCI_Host_Buffer_Size with
+    /// `hostTotal` ACL buffers and HCI_Set_Controller_To_Host_Flow_Control: from then on each ACL
+    /// packet a reader takes from its route goes back to the controller, in batches of an eighth
+    /// of `hostTotal`, with HCI_Host_Number_Of_Completed_Packets. ``ControllerBringUp`` calls it.
+    public func returnACLBuffers(hostTotal: Int) { router.bufferReturn.enable(hostTotal: hostTotal) }
+
+    /// Whether the flow returns ACL buffers to the controller (``returnACLBuffers(hostTotal:)``).
+    public var returnsACLBuffers: Bool { router.bufferReturn.isOn }
+
+    /// How many ACL buffers the flow has returned to the controller.
+    public var returnedACLBufferCount: Int { router.bufferReturn.returnedCount }
 
     /// What the router could not deliver since the flow started: events no route took, ACL
     /// data for unknown handles, and each route's overflow.

@@ -22,8 +22,10 @@ struct HCIRouter {
 
     /// A link's ACL queue and, until a reader claims it, the reader's end.
     private struct ACLLink {
+        /// The router's number for the link (handles are reused; links are not).
+        var id: UInt64
         var queue: HCIRouteQueue<HCIACLDataPacket>
-        var stream: AsyncStream<HCIRouted<HCIACLDataPacket>>?
+        var stream: HCIACLRoute?
         var isOpen = true
     }
 
@@ -40,6 +42,11 @@ struct HCIRouter {
     /// The handles of ended links whose reader never came, oldest first (one entry a link).
     private var endedUnclaimed: [UInt16] = []
     private(set) var statistics = HCIRoutingStatistics()
+    private var lastLinkID: UInt64 = 0
+    /// Flow control from the controller to the host: the buffers readers take go back.
+    let bufferReturn: HCIHostBufferReturn
+
+    init(bufferReturn: HCIHostBufferReturn) { self.bufferReturn = bufferReturn }
 
     // MARK: Routes
 
@@ -62,7 +69,7 @@ struct HCIRouter {
     /// The reader's end of the oldest unclaimed link on `handle`: the queue opened by its
     /// connection event, or a new one when no connection event was seen (a controller that had
     /// the link before this host, or a test). Nil when every link on `handle` has its reader.
-    mutating func claimACL(handle: UInt16, capacity: Int = HCIRouter.defaultACLCapacity) -> AsyncStream<HCIRouted<HCIACLDataPacket>>? {
+    mutating func claimACL(handle: UInt16, capacity: Int = HCIRouter.defaultACLCapacity) -> HCIACLRoute? {
         if var list = links[handle], let index = list.firstIndex(where: { $0.stream != nil }) {
             let stream = list[index].stream
             list[index].stream = nil
@@ -74,9 +81,19 @@ struct HCIRouter {
             return stream
         }
         if links[handle]?.last?.isOpen == true { return nil }
+        var (link, route) = makeLink(handle, capacity: capacity)
+        link.stream = nil
+        links[handle, default: []].append(link)
+        return route
+    }
+
+    /// A new open link on `handle` and its reader's route.
+    private mutating func makeLink(_ handle: UInt16, capacity: Int) -> (ACLLink, HCIACLRoute) {
+        lastLinkID &+= 1
         let (queue, stream) = HCIRouteQueue<HCIACLDataPacket>.make(capacity: capacity, label: Self.aclLabel(handle))
-        links[handle, default: []].append(ACLLink(queue: queue, stream: nil))
-        return stream
+        bufferReturn.open(link: lastLinkID, handle: handle)
+        let route = HCIACLRoute(stream: stream, link: lastLinkID, bufferReturn: bufferReturn)
+        return (ACLLink(id: lastLinkID, queue: queue, stream: route), route)
     }
 
     private static func aclLabel(_ handle: UInt16) -> String { "ACL 0x" + String(handle, radix: 16, uppercase: true) }
@@ -129,14 +146,14 @@ struct HCIRouter {
 
     private mutating func openLink(_ handle: UInt16) {
         if links[handle]?.last?.isOpen == true { closeLink(handle) }   // a controller that missed a disconnection
-        let (queue, stream) = HCIRouteQueue<HCIACLDataPacket>.make(capacity: Self.defaultACLCapacity, label: Self.aclLabel(handle))
-        links[handle, default: []].append(ACLLink(queue: queue, stream: stream))
+        links[handle, default: []].append(makeLink(handle, capacity: Self.defaultACLCapacity).0)
     }
 
     private mutating func closeLink(_ handle: UInt16) {
         guard var list = links[handle], let index = list.lastIndex(where: { $0.isOpen }) else { return }
         list[index].queue.finish()
         list[index].isOpen = false
+        bufferReturn.close(link: list[index].id)
         record(list[index].queue)
         if list[index].stream == nil {
             list.remove(at: index)          // its reader has it all
@@ -157,16 +174,26 @@ struct HCIRouter {
     private mutating func route(_ acl: HCIACLDataPacket) {
         guard var list = links[acl.handle], let index = list.lastIndex(where: { $0.isOpen }) else {
             statistics.unroutedACLPackets[acl.handle, default: 0] += 1
+            returnBuffers(bufferReturn.discarded(handle: acl.handle))
             return
         }
         if !list[index].queue.deliver(acl) {
-            // The reader stopped reading: later data on this link has nowhere to go.
+            // The reader stopped reading: later data on this link has nowhere to go, and what
+            // its queue held will not be taken.
             list[index].isOpen = false
+            returnBuffers(bufferReturn.abandoned(link: list[index].id, delivered: list[index].queue.delivered + 1))
             record(list[index].queue)
             list.remove(at: index)
             statistics.unroutedACLPackets[acl.handle, default: 0] += 1
         }
         links[acl.handle] = list.isEmpty ? nil : list
+    }
+
+    /// Sends a due batch of returned buffers (rare: packets no reader takes).
+    private func returnBuffers(_ entries: [HCIHostNumberOfCompletedPackets.Entry]?) {
+        guard let entries else { return }
+        let bufferReturn = self.bufferReturn
+        Task { await bufferReturn.send(entries) }
     }
 
     private mutating func record<P>(_ queue: HCIRouteQueue<P>) {

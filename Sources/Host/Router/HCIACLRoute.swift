@@ -1,0 +1,34 @@
+import HCI
+
+/// The ACL data of one link, in arrival order, as its reader takes it from the router's queue
+/// (``HCICommandFlow/acl(handle:)``): packets, and ``HCIRouted/overflow(dropped:)`` where the
+/// queue was full. With flow control from the controller to the host on, each packet taken
+/// returns its buffer to the controller (in batches; Core v5.4, Vol 4, Part E, 4.2), and the
+/// queue cannot overflow.
+public struct HCIACLRoute: AsyncSequence, Sendable {
+    /// A packet, or a report of packets dropped before it.
+    public typealias Element = HCIRouted<HCIACLDataPacket>
+
+    let stream: AsyncStream<Element>
+    let link: UInt64
+    let bufferReturn: HCIHostBufferReturn
+
+    /// Takes the route's elements in order; nil once the link's queue has finished.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncStream<Element>.Iterator
+        let link: UInt64
+        let bufferReturn: HCIHostBufferReturn
+
+        /// The next element, waiting for it; nil when the route has ended.
+        public mutating func next() async -> Element? {
+            let element = await base.next()
+            if case .packet? = element { await bufferReturn.taken(link: link) }
+            return element
+        }
+    }
+
+    /// An iterator over the route.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: stream.makeAsyncIterator(), link: link, bufferReturn: bufferReturn)
+    }
+}
