@@ -58,7 +58,7 @@ public final class CapturingHCITransport: HCITransport, Sendable {
     /// Writes the packet, then sends it.
     ///
     /// - Throws: the wrapped transport's error.
-    public func send(_ packet: HCIPacket) async throws(HCITransportError) {
+    public nonisolated(nonsending) func send(_ packet: HCIPacket) async throws(HCITransportError) {
         record(packet, direction: .hostToController)
         try await inner.send(packet)
     }

@@ -60,7 +60,8 @@ public actor HCICommandFlow {
     private var nextID: UInt64 = 0
     private var router: HCIRouter
 
-    /// A flow over `transport`, which it reads from now on (it is the transport's one reader).
+    /// A flow over `transport`, which it reads from now on (it is the transport's one reader),
+    /// until the transport ends.
     ///
     /// - Parameters:
     ///   - clock: the clock for command timeouts (a test clock in tests).
@@ -72,13 +73,14 @@ public actor HCICommandFlow {
         self.commandTimeout = commandTimeout
         router = HCIRouter(bufferReturn: HCIHostBufferReturn(transport: transport))
         let packets = transport.packets
-        Task { [weak self] in
-            for await packet in packets {
-                guard let self else { return }
-                await self.receive(packet)
-            }
-            await self?.transportEnded()
-        }
+        // The reading loop runs on the flow's actor (one hop per packet from the transport, not
+        // two), and keeps the flow until the transport ends (``close()`` ends it).
+        Task { [weak self] in await self?.read(packets) }
+    }
+
+    private func read(_ packets: AsyncStream<HCIPacket>) async {
+        for await packet in packets { receive(packet) }
+        transportEnded()
     }
 
     /// The number of command credits: how many commands the flow may send now.
@@ -137,11 +139,12 @@ public actor HCICommandFlow {
     }
 
     /// Sends an ACL data packet at once (no command credit is involved; ACL flow control, by
-    /// Number Of Completed Packets, belongs to the connection layer).
+    /// Number Of Completed Packets, belongs to the connection layer). It runs on the caller's
+    /// executor, straight to the transport, without a hop to the flow's actor.
     ///
-    /// - Throws: the transport's error.
-    public func send(acl packet: HCIACLDataPacket) async throws(HCITransportError) {
-        guard !isClosed else { throw .closed }
+    /// - Throws: the transport's error (``HCITransportError/closed`` once the flow has closed
+    ///   its transport, or the transport has ended).
+    public nonisolated(nonsending) func send(acl packet: HCIACLDataPacket) async throws(HCITransportError) {
         try await transport.send(.acl(packet))
     }
 

@@ -18,11 +18,27 @@ extension LEConnectionManager {
             await withCheckedContinuation { roomWaiters[handle, default: []].append($0) }
         }
         guard let ticket = flowControl.enqueue(pdu, on: handle) else { throw .disconnected(reason: .unknownConnectionIdentifier) }
+        if !pumping {
+            // Hand the controller what credits allow now, in this task: no task of its own to
+            // start and wait for (the usual case, a link with credits to spare).
+            pumping = true
+            await drain()
+        }
+        if let outcome = finishedTickets.removeValue(forKey: ticket) { return try outcome.get() }
         let result = await withCheckedContinuation { (waiter: CheckedContinuation<Result<Void, LEConnectionError>, Never>) in
             ticketWaiters[ticket] = waiter
-            pump()
         }
         try result.get()
+    }
+
+    /// Ends the send of `ticket` with `outcome`: resumes its waiter, or keeps the outcome for
+    /// a sender that drained the queue itself and has not started waiting.
+    func completeTicket(_ ticket: ACLFlowControl.Ticket, _ outcome: Result<Void, LEConnectionError>) {
+        if let waiter = ticketWaiters.removeValue(forKey: ticket) {
+            waiter.resume(returning: outcome)
+        } else {
+            finishedTickets[ticket] = outcome
+        }
     }
 
     /// Queues `payload` on `channel` without waiting; false when the link's queue is full or
@@ -48,7 +64,7 @@ extension LEConnectionManager {
         Task { await self.drain() }
     }
 
-    private func drain() async {
+    func drain() async {
         defer { pumping = false }
         while endCause == nil, let transmission = flowControl.next() {
             let handle = transmission.packet.handle
@@ -56,14 +72,12 @@ extension LEConnectionManager {
                 try await flow.send(acl: transmission.packet)
             } catch {
                 flowControl.unsent(handle: handle)
-                if let ticket = transmission.completedTicket {
-                    ticketWaiters.removeValue(forKey: ticket)?.resume(returning: .failure(.ended(.transportClosed)))
-                }
+                if let ticket = transmission.completedTicket { completeTicket(ticket, .failure(.ended(.transportClosed))) }
                 end(.transportClosed)
                 return
             }
             if let ticket = transmission.completedTicket {
-                ticketWaiters.removeValue(forKey: ticket)?.resume(returning: .success(()))
+                completeTicket(ticket, .success(()))
                 for waiter in roomWaiters.removeValue(forKey: handle) ?? [] { waiter.resume() }
             }
         }

@@ -36,14 +36,7 @@ extension LEConnectionManager {
         links[handle] = Link(connection: connection,
                              reassembler: ACLReassembler(configuration: .init(maximumPayloadLength: Int(configuration.attMTU),
                                                                               maximumPendingHandles: 1)))
-        links[handle]?.reader = Task { [weak self] in
-            guard let route = await self?.flow.acl(handle: handle) else { return }
-            for await delivery in route {
-                guard let self else { return }
-                await self.receive(delivery, on: handle)
-            }
-            await self?.aclEnded(handle)
-        }
+        links[handle]?.reader = Task { [weak self] in await self?.readLink(handle) }
         if role == .central, let pending = pendingConnect {
             pendingConnect = nil
             pending.finish(.success(connection))
@@ -60,7 +53,7 @@ extension LEConnectionManager {
         link.dropped = reason
         let error = LEConnectionError.disconnected(reason: reason)
         if let closed = flowControl.close(handle: handle) {
-            for ticket in closed.droppedTickets { ticketWaiters.removeValue(forKey: ticket)?.resume(returning: .failure(error)) }
+            for ticket in closed.droppedTickets { completeTicket(ticket, .failure(error)) }
         }
         for waiter in roomWaiters.removeValue(forKey: handle) ?? [] { waiter.resume() }
         for waiter in link.signalingWaiters.values { waiter.resume(returning: .failure(error)) }
@@ -118,5 +111,14 @@ extension LEConnectionManager {
         for waiter in link.phyWaiters.values { waiter.resume(returning: result) }
         link.phyWaiters = [:]
         links[c.connectionHandle] = link
+    }
+
+    /// Reads the link's ACL route until it ends, on the manager's actor: each packet goes from
+    /// the route's queue to ``receive(_:on:)`` with one hop, not two. The route ends with the
+    /// link (its Disconnection Complete) or the transport, and the loop with it.
+    func readLink(_ handle: UInt16) async {
+        guard let route = await flow.acl(handle: handle) else { return }
+        for await delivery in route { receive(delivery, on: handle) }
+        aclEnded(handle)
     }
 }

@@ -113,6 +113,8 @@ public actor LEConnectionManager {
     var flowControl: ACLFlowControl
     var links: [UInt16: Link] = [:]
     var ticketWaiters: [ACLFlowControl.Ticket: CheckedContinuation<Result<Void, LEConnectionError>, Never>] = [:]
+    /// Outcomes of sends that finished while their sender was draining the queue itself.
+    var finishedTickets: [ACLFlowControl.Ticket: Result<Void, LEConnectionError>] = [:]
     var roomWaiters: [UInt16: [CheckedContinuation<Void, Never>]] = [:]
     var pumping = false
     var diagnosticsValue = Diagnostics()
@@ -141,13 +143,14 @@ public actor LEConnectionManager {
                                         .leMeta(.enhancedConnectionCompleteV2), .leMeta(.connectionUpdateComplete),
                                         .leMeta(.dataLengthChange), .leMeta(.phyUpdateComplete)],
                                        capacity: 1024, label: "connections")
-        eventReader = Task { [weak self] in
-            for await delivery in events {
-                guard let self else { return }
-                await self.receive(delivery)
-            }
-            await self?.end(.transportClosed)
-        }
+        eventReader = Task { [weak self] in await self?.readEvents(events) }
+    }
+
+    /// Reads the manager's event route on its actor (one hop per event) until the route ends
+    /// with the transport; the manager lives as long.
+    private func readEvents(_ events: AsyncStream<HCIRouted<HCIEventPacket>>) async {
+        for await delivery in events { receive(delivery) }
+        end(.transportClosed)
     }
 
     /// The links up now.

@@ -21,7 +21,7 @@ public protocol HCITransport: AnyObject, Sendable {
     ///
     /// - Throws: ``HCITransportError/closed`` once the transport is closed (by ``close()`` or
     ///   by the controller side); ``HCITransportError/failed(_:)`` when the link refused it.
-    func send(_ packet: HCIPacket) async throws(HCITransportError)
+    nonisolated(nonsending) func send(_ packet: HCIPacket) async throws(HCITransportError)
 
     /// The packets from the controller (events, ACL, ...), in the order received. The stream
     /// finishes when the transport closes, at either end. It has one reader.

@@ -116,7 +116,7 @@ public final class ScriptedHCITransport: HCITransport {
     /// Checks `packet` against the next step and delivers the injections that follow.
     ///
     /// - Throws: ``HCITransportError/closed`` after ``close()`` or ``finish()``.
-    public func send(_ packet: HCIPacket) async throws(HCITransportError) {
+    public nonisolated(nonsending) func send(_ packet: HCIPacket) async throws(HCITransportError) {
         let outcome: Result<([HCIPacket], [CheckedContinuation<Void, Never>]), HCITransportError> = state.withLock { state in
             guard !state.closed else { return .failure(.closed) }
             state.sent.append(packet)

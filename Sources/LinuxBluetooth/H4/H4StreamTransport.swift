@@ -162,7 +162,7 @@ public final class H4StreamTransport: HCITransport, Sendable {
     ///   the packet is written; a peer gone, EPIPE, ECONNRESET or EIO, counts as ended);
     ///   ``HCITransportError/failed(_:)`` with the system's reason for another write error,
     ///   which also ends the stream.
-    public func send(_ packet: HCIPacket) async throws(HCITransportError) {
+    public nonisolated(nonsending) func send(_ packet: HCIPacket) async throws(HCITransportError) {
         let octets = packet.h4Encoded
         // With nothing queued ahead of it, the packet is written here, at once (the descriptor
         // is non-blocking): most sends cost one write(2) and no thread hand-off. What the

@@ -122,7 +122,7 @@ public final class HCIUserChannelTransport: HCITransport, Sendable {
     /// - Throws: ``HCITransportError/closed`` once closed (by ``close()``, or the adapter went
     ///   away); ``HCITransportError/failed(_:)`` with the kernel's reason (EINVAL for a packet
     ///   type the channel does not carry).
-    public func send(_ packet: HCIPacket) async throws(HCITransportError) {
+    public nonisolated(nonsending) func send(_ packet: HCIPacket) async throws(HCITransportError) {
         guard !channel.isClosed else { throw .closed }
         do { try await channel.send(packet.h4Encoded, what: "sending an HCI packet to hci\(adapterIndex)'s user channel") } catch {
             if channel.isClosed || error.code == EPIPE || error.code == EBADF || error.code == ENODEV { throw .closed }

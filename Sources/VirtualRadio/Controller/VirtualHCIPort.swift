@@ -27,7 +27,7 @@ public final class VirtualHCIPort: HCITransport {
     ///
     /// - Throws: ``HCITransportError/closed`` after ``close()``, after a later attach, or when
     ///   the radio has stopped.
-    public func send(_ packet: HCIPacket) async throws(HCITransportError) {
+    public nonisolated(nonsending) func send(_ packet: HCIPacket) async throws(HCITransportError) {
         let delivered: Bool = lifetime.core.withWorld { world in
             let model = world.controllers[controller]
             guard !world.stopped, model.attachment == attachment, model.port != nil else { return false }
