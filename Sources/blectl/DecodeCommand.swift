@@ -42,9 +42,9 @@ enum DecodeCommand {
             printError("blectl decode: \(path): \(error)")
             return 1
         }
-        if let linkType = file.linkType, !linkType.isDecoded {
-            printError("blectl decode: \(path): \(linkType) is not a Bluetooth link type this decoder reads "
-                       + "(H4 187/201, Linux monitor 254, LE link layer 251/256, PPI); its records are listed, not decoded")
+        let decodesLinkType = file.linkType.map(file.format.decodedLinkTypes.contains) ?? true
+        if let linkType = file.linkType, !decodesLinkType {
+            printError(notDecoded(path, format: file.format, linkType: linkType))
         }
         var reader = file.makeReader()
         var dissector = Dissector()
@@ -94,8 +94,17 @@ enum DecodeCommand {
             return 1
         }
         if failure != nil { return 1 }
-        if let linkType = file.linkType, !linkType.isDecoded { return 1 }
+        if !decodesLinkType { return 1 }
         return 0
+    }
+
+    /// The line for a file whose link type this decoder does not read, with the ones it reads in
+    /// that file's format: btsnoop datalinks for a btsnoop file, LINKTYPE values for pcap and pcapng.
+    static func notDecoded(_ path: String, format: CaptureFormat, linkType: LinkType) -> String {
+        let name = format.linkTypeName
+        let read = format.decodedLinkTypes.map(\.description).joined(separator: ", ")
+        return "blectl decode: \(path): \(format) \(name) \(linkType.rawValue) is not a Bluetooth \(name) this decoder reads "
+            + "(\(read)); its records are listed, not decoded"
     }
 
     static let usage = """
