@@ -39,7 +39,7 @@ enum DecodeCommand {
             file = path == "-" ? try CaptureFile(readingFileDescriptor: 0, name: "standard input")
                                : try CaptureFile(contentsOf: path)
         } catch {
-            printError("blectl decode: \(path): \(error)")
+            printError(openingFailure(path, error))
             return 1
         }
         let decodesLinkType = file.linkType.map(file.format.decodedLinkTypes.contains) ?? true
@@ -96,6 +96,13 @@ enum DecodeCommand {
         if failure != nil { return 1 }
         if !decodesLinkType { return 1 }
         return 0
+    }
+
+    /// The line for a file that could not be opened: an unreadable file's error already names
+    /// the path ("cannot read F: No such file or directory"); any other is prefixed with it.
+    static func openingFailure(_ path: String, _ error: CaptureError) -> String {
+        if case .unreadableFile = error { return "blectl decode: \(error)" }
+        return "blectl decode: \(path): \(error)"
     }
 
     /// The line for a file whose link type this decoder does not read, with the ones it reads in

@@ -93,6 +93,15 @@ struct DecodeCommandTests {
                 "\(run.error)")
     }
 
+    @Test("a file that cannot be opened is named once, with the system's reason")
+    func missingFileNamedOnce() throws {
+        let missing = try Self.blectl("decode", "/nonexistent/capture.btsnoop")
+        #expect(missing.status == 1)
+        #expect(missing.error == "blectl decode: cannot read /nonexistent/capture.btsnoop: No such file or directory\n", "\(missing.error)")
+        let directory = try Self.blectl("decode", "/tmp")
+        #expect(directory.error == "blectl decode: cannot read /tmp: it is a directory\n", "\(directory.error)")
+    }
+
     @Test("output that cannot be written (a full disk) is an error, not a silent success")
     func fullDisk() throws {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
