@@ -7,32 +7,19 @@ import Capture
 /// then the error with its file offset, and exits 1. When the reader of standard output goes
 /// away (piped into `head`), it stops quietly with status 0.
 enum DecodeCommand {
+    static let json = CommandOption.flag("--json")
+    static let noSummary = CommandOption.flag("--no-summary")
+    static let syntax = CommandSyntax(name: "decode", operands: "FILE", options: [json, noSummary], help: usage)
+
     static func run(arguments: [String], output: inout OutputBuffer) -> Int32 {
-        var path: String?
-        var json = false
-        var summary = true
-        for argument in arguments {
-            switch argument {
-            case "--json": json = true
-            case "--no-summary": summary = false
-            case "-h", "--help":
-                output.line(usage)
-                return 0
-            case _ where argument.hasPrefix("-") && argument != "-":
-                printError("blectl decode: unknown option '\(argument)'\n\(BlectlCommand.helpLine("decode"))")
-                return 2
-            default:
-                guard path == nil else {
-                    printError("blectl decode: one capture file at a time ('\(path!)' and '\(argument)')")
-                    return 2
-                }
-                path = argument
-            }
+        let parsed: ParsedArguments
+        do { parsed = try syntax.parse(arguments, output: &output) } catch { return error.status }
+        let json = parsed.contains(Self.json)
+        let summary = !parsed.contains(noSummary)
+        guard parsed.operands.count <= 1 else {
+            return syntax.usageError("one capture file at a time ('\(parsed.operands[0])' and '\(parsed.operands[1])')")
         }
-        guard let path else {
-            printError("blectl decode: which capture file?\n\(BlectlCommand.helpLine("decode"))")
-            return 2
-        }
+        guard let path = parsed.operands.first else { return syntax.usageError("which capture file?") }
 
         let file: CaptureFile
         do {
