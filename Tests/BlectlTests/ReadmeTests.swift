@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// README.md cannot drift from the code: its library example is the example package's code.
+/// README.md cannot drift from the code: its library example is the example package's code, and
+/// its command examples marked runnable (``ReadmeExample``) run, their output compared.
 @Suite("README")
 struct ReadmeTests {
     static func readme() throws -> String {
@@ -21,5 +22,41 @@ struct ReadmeTests {
         #expect(String(block[code.upperBound...]).hasSuffix("```\n"))
         #expect(String(block[code.upperBound...].dropLast(4)) == main)
         #expect(readme.contains("$ swift run --package-path Examples/LibraryQuickStart\n" + expected + "```"))
+    }
+
+    @Test("every command example README marks runnable exits 0 and prints what README shows")
+    func runnableExamplesRun() throws {
+        let examples = try ReadmeExample.all(in: try Self.readme())
+        #expect(examples.count >= 3, "README marks \(examples.count) examples \(ReadmeExample.marker); it had decode, serve and gatt-script")
+        for example in examples {
+            let run = try Self.shell(example.shellCommand)
+            #expect(run.status == 0, "README.md line \(example.line): `\(example.command)` exited \(run.status): \(run.error)")
+            if let mismatch = example.mismatch(run.output) {
+                Issue.record("\(mismatch)\n(the example: `\(example.command)`; its standard error: \(run.error))")
+            }
+        }
+    }
+
+    /// Runs `command` in /bin/sh from the repository's root, with the built blectl first on the PATH.
+    static func shell(_ command: String) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.currentDirectoryURL = BlectlRun.root
+        var environment = ProcessInfo.processInfo.environment
+        let folder = URL(fileURLWithPath: try BlectlRun.executable()).deletingLastPathComponent().path
+        environment["PATH"] = folder + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // As in BlectlRun: the examples write little to standard error, so it cannot fill its pipe
+        // while standard output is read to its end.
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let error = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
     }
 }
