@@ -37,6 +37,18 @@ struct ReadmeTests {
         }
     }
 
+    @Test("README's count of the kernel lane's pinned guest packages is the number of pins in Tests/Kernel/guest-packages.txt")
+    func pinnedPackageCount() throws {
+        let readme = try Self.readme()
+        let pins = try String(contentsOf: BlectlRun.root.appendingPathComponent("Tests/Kernel/guest-packages.txt"), encoding: .utf8)
+            .split(separator: "\n").map { $0.prefix { $0 != "#" }.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let phrase = try #require(readme.range(of: #"the \d+ packages pinned in"#, options: .regularExpression),
+                                  "README.md no longer says 'the N packages pinned in' Tests/Kernel/guest-packages.txt")
+        let line = readme[..<phrase.lowerBound].filter { $0 == "\n" }.count + 1
+        let said = Int(readme[phrase].split(separator: " ")[1])
+        #expect(said == pins.count, "README.md line \(line) says the \(said ?? 0) packages pinned; Tests/Kernel/guest-packages.txt pins \(pins.count)")
+    }
+
     /// Runs `command` in /bin/sh from the repository's root, with the built blectl first on the PATH.
     static func shell(_ command: String) throws -> (status: Int32, output: String, error: String) {
         let process = Process()
