@@ -7,44 +7,31 @@ import Capture
 /// then the error with its file offset, and exits 1. When the reader of standard output goes
 /// away (piped into `head`), it stops quietly with status 0.
 enum DecodeCommand {
+    static let json = CommandOption.flag("--json")
+    static let noSummary = CommandOption.flag("--no-summary")
+    static let syntax = CommandSyntax(name: "decode", operands: "FILE", options: [json, noSummary], help: usage)
+
     static func run(arguments: [String], output: inout OutputBuffer) -> Int32 {
-        var path: String?
-        var json = false
-        var summary = true
-        for argument in arguments {
-            switch argument {
-            case "--json": json = true
-            case "--no-summary": summary = false
-            case "-h", "--help":
-                output.line(usage)
-                return 0
-            case _ where argument.hasPrefix("-") && argument != "-":
-                printError("blectl decode: unknown option '\(argument)'\n\(BlectlCommand.helpLine("decode"))")
-                return 2
-            default:
-                guard path == nil else {
-                    printError("blectl decode: one capture file at a time ('\(path!)' and '\(argument)')")
-                    return 2
-                }
-                path = argument
-            }
+        let parsed: ParsedArguments
+        do { parsed = try syntax.parse(arguments, output: &output) } catch { return error.status }
+        let json = parsed.contains(Self.json)
+        let summary = !parsed.contains(noSummary)
+        guard parsed.operands.count <= 1 else {
+            return syntax.usageError("one capture file at a time ('\(parsed.operands[0])' and '\(parsed.operands[1])')")
         }
-        guard let path else {
-            printError("blectl decode: which capture file?\n\(BlectlCommand.helpLine("decode"))")
-            return 2
-        }
+        guard let path = parsed.operands.first else { return syntax.usageError("which capture file?") }
 
         let file: CaptureFile
         do {
             file = path == "-" ? try CaptureFile(readingFileDescriptor: 0, name: "standard input")
                                : try CaptureFile(contentsOf: path)
         } catch {
-            printError("blectl decode: \(path): \(error)")
+            printError(openingFailure(path, error))
             return 1
         }
-        if let linkType = file.linkType, !linkType.isDecoded {
-            printError("blectl decode: \(path): \(linkType) is not a Bluetooth link type this decoder reads "
-                       + "(H4 187/201, Linux monitor 254, LE link layer 251/256, PPI); its records are listed, not decoded")
+        let decodesLinkType = file.linkType.map(file.format.decodedLinkTypes.contains) ?? true
+        if let linkType = file.linkType, !decodesLinkType {
+            printError(notDecoded(path, format: file.format, linkType: linkType))
         }
         var reader = file.makeReader()
         var dissector = Dissector()
@@ -94,8 +81,24 @@ enum DecodeCommand {
             return 1
         }
         if failure != nil { return 1 }
-        if let linkType = file.linkType, !linkType.isDecoded { return 1 }
+        if !decodesLinkType { return 1 }
         return 0
+    }
+
+    /// The line for a file that could not be opened: an unreadable file's error already names
+    /// the path ("cannot read F: No such file or directory"); any other is prefixed with it.
+    static func openingFailure(_ path: String, _ error: CaptureError) -> String {
+        if case .unreadableFile = error { return "blectl decode: \(error)" }
+        return "blectl decode: \(path): \(error)"
+    }
+
+    /// The line for a file whose link type this decoder does not read, with the ones it reads in
+    /// that file's format: btsnoop datalinks for a btsnoop file, LINKTYPE values for pcap and pcapng.
+    static func notDecoded(_ path: String, format: CaptureFormat, linkType: LinkType) -> String {
+        let name = format.linkTypeName
+        let read = format.decodedLinkTypes.map(\.description).joined(separator: ", ")
+        return "blectl decode: \(path): \(format) \(name) \(linkType.rawValue) is not a Bluetooth \(name) this decoder reads "
+            + "(\(read)); its records are listed, not decoded"
     }
 
     static let usage = """

@@ -15,33 +15,17 @@ enum GATTScriptCommand {
     error.
     """
 
+    static let databasesOption = CommandOption.value("--databases", "DIR", takes: "a folder")
+    static let verboseOption = CommandOption.flag("--verbose")
+    static let syntax = CommandSyntax(name: "gatt-script", operands: "FILE...", options: [databasesOption, verboseOption], help: usage)
+
     static func run(arguments: [String], output: inout OutputBuffer) async -> Int32 {
-        var files: [String] = []
-        var databases: String?
-        var verbose = false
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "-h", "--help":
-                output.line(usage)
-                return 0
-            case "--verbose": verbose = true
-            case "--databases":
-                guard let value = rest.popFirst() else {
-                    printError("blectl gatt-script: --databases needs a folder")
-                    return 2
-                }
-                databases = value
-            case _ where argument.hasPrefix("-"):
-                printError("blectl gatt-script: unknown option '\(argument)'\n\(BlectlCommand.helpLine("gatt-script"))")
-                return 2
-            default: files.append(argument)
-            }
-        }
-        guard !files.isEmpty else {
-            printError("blectl gatt-script: which scripts?\n\(BlectlCommand.helpLine("gatt-script"))")
-            return 2
-        }
+        let parsed: ParsedArguments
+        do { parsed = try syntax.parse(arguments, output: &output) } catch { return error.status }
+        let files = parsed.operands
+        let databases = parsed.value(of: databasesOption)
+        let verbose = parsed.contains(verboseOption)
+        guard !files.isEmpty else { return syntax.usageError("which scripts?") }
         var failed = 0
         for file in files {
             let url = URL(fileURLWithPath: file)

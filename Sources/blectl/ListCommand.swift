@@ -11,15 +11,12 @@ enum ListCommand {
     capability. Exit status: 0 listed (possibly none), 1 the kernel could not be asked.
     """
 
+    static let syntax = CommandSyntax(name: "list", help: usage)
+
     static func run(arguments: [String], output: inout OutputBuffer) -> Int32 {
-        if let first = arguments.first {
-            if first == "-h" || first == "--help" {
-                output.line(usage)
-                return 0
-            }
-            printError("blectl list: unknown argument '\(first)'\n\(BlectlCommand.helpLine("list"))")
-            return 2
-        }
+        let parsed: ParsedArguments
+        do { parsed = try syntax.parse(arguments, output: &output) } catch { return error.status }
+        if let extra = parsed.operands.first { return syntax.usageError("unknown argument '\(extra)'") }
         do {
             let adapters = try HCIAdapters.list()
             if adapters.isEmpty { printError("blectl list: the kernel has no Bluetooth adapter") }

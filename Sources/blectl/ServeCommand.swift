@@ -72,64 +72,43 @@ enum ServeCommand {
         return "blectl serve: \(path): \(error)"
     }
 
+    static let database = CommandOption.value("--db", "FILE.json", takes: "a database file (docs/gatt-database-json.md)", required: true)
+    static let name = CommandOption.value("--name", "NAME", takes: "the GAP Device Name")
+    static let security = CommandOption.value("--security", "LEVEL", takes: "low, medium or high (with --bearer stdio also the permission words: none, encrypted, authenticated, authorized, key-size N)")
+    static let manufacturer = CommandOption.value("--manufacturer", "COMPANY:HEX", takes: "COMPANY:HEX (0xFFFF:0102)")
+    static let bearer = CommandOption.value("--bearer", "stdio", takes: "stdio (or leave it out for kernel mode)")
+    static let keepGoing = CommandOption.flag("--keep-going")
+    static let strict = CommandOption.flag("--strict")
+    static let syntax = CommandSyntax(name: "serve", options: [database, name, security, manufacturer, bearer, keepGoing, strict], help: usage)
+
     static func run(arguments: [String], context: KernelContext, output: inout OutputBuffer) async -> Int32 {
-        var database: String?
-        var bearer: String?
-        var security: String?
-        var name = "LinuxBLE"
-        var manufacturer: String?
-        var inputErrors: StdioATTBearer.InputErrors?
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "-h", "--help":
-                output.line(usage)
-                return 0
-            case "--keep-going": inputErrors = .keepGoing
-            case "--strict": inputErrors = .stop
-            case "--db", "--bearer", "--security", "--name", "--manufacturer":
-                guard let value = rest.popFirst() else {
-                    printError("blectl serve: \(argument) needs a value\n\(BlectlCommand.helpLine("serve"))")
-                    return 2
-                }
-                switch argument {
-                case "--db": database = value
-                case "--bearer": bearer = value
-                case "--security": security = value
-                case "--manufacturer": manufacturer = value
-                default: name = value
-                }
-            default:
-                printError("blectl serve: unknown argument '\(argument)'\n\(BlectlCommand.helpLine("serve"))")
-                return 2
-            }
-        }
-        guard let database else {
-            printError("blectl serve: which database? --db FILE.json\n\(BlectlCommand.helpLine("serve"))")
-            return 2
-        }
+        let parsed: ParsedArguments
+        do { parsed = try syntax.parse(arguments, output: &output) } catch { return error.status }
+        if let extra = parsed.operands.first { return syntax.usageError("unknown argument '\(extra)'") }
+        let bearer = parsed.value(of: Self.bearer)
+        let security = parsed.value(of: Self.security)
+        let name = parsed.value(of: Self.name) ?? "LinuxBLE"
+        let manufacturer = parsed.value(of: Self.manufacturer)
+        let inputErrors: StdioATTBearer.InputErrors? = parsed.last(of: [keepGoing, strict]).map { $0 == strict ? .stop : .keepGoing }
+        guard let database = parsed.value(of: Self.database) else { return syntax.usageError("which database? --db FILE.json") }
         guard let bearer else {
             guard inputErrors == nil else {
-                printError("blectl serve: --keep-going and --strict are for --bearer stdio's input lines\n\(BlectlCommand.helpLine("serve"))")
-                return 2
+                return syntax.usageError("--keep-going and --strict are for --bearer stdio's input lines")
             }
             var options = KernelServe.Options(database: database, name: name)
             if let security {
                 guard let level = kernelSecurity(security) else {
-                    printError("blectl serve: --security takes low, medium or high in kernel mode (or none, encrypted, authenticated)\n\(BlectlCommand.helpLine("serve"))")
-                    return 2
+                    return syntax.usageError("--security takes low, medium or high in kernel mode (or none, encrypted, authenticated)")
                 }
                 options.security = level
             }
             if let manufacturer {
                 guard let data = KernelServe.manufacturer(manufacturer) else {
-                    printError("blectl serve: --manufacturer takes COMPANY:HEX (0xFFFF:0102)\n\(BlectlCommand.helpLine("serve"))")
-                    return 2
+                    return syntax.usageError(Self.manufacturer.expectation)
                 }
                 guard data.data.count <= ServeAdvertising.maximumManufacturerDataLength else {
-                    printError("blectl serve: --manufacturer carries at most \(ServeAdvertising.maximumManufacturerDataLength) octets of data "
-                               + "after the company (the scan response is 31 octets); got \(data.data.count)\n\(BlectlCommand.helpLine("serve"))")
-                    return 2
+                    return syntax.usageError("--manufacturer carries at most \(ServeAdvertising.maximumManufacturerDataLength) octets of data "
+                                             + "after the company (the scan response is 31 octets); got \(data.data.count)")
                 }
                 options.manufacturer = data
             }
@@ -138,17 +117,14 @@ enum ServeCommand {
             return await KernelServe.run(options, context: context, output: &output)
         }
         guard bearer == "stdio" else {
-            printError("blectl serve: --bearer takes stdio (or leave it out for kernel mode)\n\(BlectlCommand.helpLine("serve"))")
-            return 2
+            return syntax.usageError(Self.bearer.expectation)
         }
         guard manufacturer == nil else {
-            printError("blectl serve: --manufacturer is kernel mode's (no --bearer): stdio has no advertising\n\(BlectlCommand.helpLine("serve"))")
-            return 2
+            return syntax.usageError("--manufacturer is kernel mode's (no --bearer): stdio has no advertising")
         }
         let offered: ATTSecurity
         do { offered = try PDUScriptRunner.parseSecurity(security.map(stdioSecurity) ?? "none") } catch {
-            printError("blectl serve: --security: \(error)")
-            return 2
+            return syntax.usageError("--security: \(error)")
         }
         let server: GATTServer
         do {

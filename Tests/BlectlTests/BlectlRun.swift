@@ -26,14 +26,18 @@ struct BlectlRun {
         case closedPipe
     }
 
-    /// Runs blectl with `arguments`, writing `input` (if any) to its standard input and then closing it.
-    init(_ arguments: [String], input: String? = nil, output target: Output = .captured) throws {
+    /// The path of the blectl built beside the test bundle.
+    static func executable() throws -> String {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let candidates = [directory, directory.deletingLastPathComponent()].map { $0.appendingPathComponent("blectl").path }
-        let executable = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
-                                      "blectl is not built next to the tests (\(candidates))")
+        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
+                            "blectl is not built next to the tests (\(candidates))")
+    }
+
+    /// Runs blectl with `arguments`, writing `input` (if any) to its standard input and then closing it.
+    init(_ arguments: [String], input: String? = nil, output target: Output = .captured) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = URL(fileURLWithPath: try Self.executable())
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
         switch target {

@@ -73,8 +73,33 @@ struct DecodeCommandTests {
         try Data(bytes).write(to: file)
         let run = try Self.blectl("decode", file.path)
         #expect(run.status == 1)
-        #expect(run.error.contains("link type 1 is not a Bluetooth link type"))
+        #expect(run.error == "blectl decode: \(file.path): pcap link type 1 is not a Bluetooth link type this decoder reads "
+                + "(BLUETOOTH_HCI_H4 (187), BLUETOOTH_HCI_H4_WITH_PHDR (201), BLUETOOTH_LINUX_MONITOR (254), BLUETOOTH_LE_LL (251), "
+                + "BLUETOOTH_LE_LL_WITH_PHDR (256), PPI (192)); its records are listed, not decoded\n", "\(run.error)")
         #expect(run.packetLines.count == 1)
+    }
+
+    @Test("an unknown btsnoop datalink is answered with the btsnoop datalinks this decoder reads, not pcap's link types")
+    func unknownBTSnoopDatalink() throws {
+        // btsnoop header: "btsnoop\0", version 1, datalink 999 (none assigned); no record.
+        let bytes: [UInt8] = Array("btsnoop".utf8) + [0, 0, 0, 0, 1, 0, 0, 0x03, 0xE7]
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("blectl-datalink-\(getpid()).btsnoop")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(bytes).write(to: file)
+        let run = try Self.blectl("decode", "--no-summary", file.path)
+        #expect(run.status == 1)
+        #expect(run.error == "blectl decode: \(file.path): btsnoop datalink 999 is not a Bluetooth datalink this decoder reads "
+                + "(btsnoop HCI (1001), btsnoop H4 (1002), btsnoop Linux monitor (2001)); its records are listed, not decoded\n",
+                "\(run.error)")
+    }
+
+    @Test("a file that cannot be opened is named once, with the system's reason")
+    func missingFileNamedOnce() throws {
+        let missing = try Self.blectl("decode", "/nonexistent/capture.btsnoop")
+        #expect(missing.status == 1)
+        #expect(missing.error == "blectl decode: cannot read /nonexistent/capture.btsnoop: No such file or directory\n", "\(missing.error)")
+        let directory = try Self.blectl("decode", "/tmp")
+        #expect(directory.error == "blectl decode: cannot read /tmp: it is a directory\n", "\(directory.error)")
     }
 
     @Test("output that cannot be written (a full disk) is an error, not a silent success")

@@ -18,7 +18,7 @@ struct ScanCommandTests {
         #expect(duration.status == 2)
         let unknown = try BlectlRun(["scan", "--frobnicate"])
         #expect(unknown.status == 2)
-        #expect(unknown.error.contains("unknown argument '--frobnicate'"))
+        #expect(unknown.error.contains("unknown option '--frobnicate'"))
         guard !FileManager.default.fileExists(atPath: "/sys/class/bluetooth") else { return }   // the kernel lane's job
         let run = try BlectlRun(["scan", "--duration", "1", "--json"])
         #expect(run.status == 1)

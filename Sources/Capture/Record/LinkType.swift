@@ -43,17 +43,12 @@ public struct LinkType: RawRepresentable, Hashable, Sendable, CustomStringConver
     /// (upper 16 bits) and the monitor opcode (lower 16 bits).
     public static let btsnoopMonitor = LinkType(rawValue: 2001)
 
-    /// Whether records of this link type are Bluetooth the decoder reads: H4 (187, 201), the
-    /// Linux monitor (254), the LE link layer (251, 256, and PPI or USER0 around it), and btsnoop
-    /// 1001, 1002 and 2001. Anything else (Ethernet, say) is kept raw and not decoded.
+    /// Whether records of this link type are Bluetooth the decoder reads in some format: H4
+    /// (187, 201), the Linux monitor (254), the LE link layer (251, 256, and PPI around it), and
+    /// btsnoop 1001, 1002 and 2001 (``CaptureFormat/decodedLinkTypes``, which also says in which
+    /// format). Anything else (Ethernet, say, or USER0 outside PPI) is kept raw and not decoded.
     public var isDecoded: Bool {
-        switch self {
-        case .user0, .bluetoothHCIH4, .ppi, .bluetoothHCIH4WithPHDR, .bluetoothLELL, .bluetoothLinuxMonitor,
-             .bluetoothLELLWithPHDR, .btsnoopHCI, .btsnoopH4, .btsnoopMonitor:
-            return true
-        default:
-            return false
-        }
+        CaptureFormat.allCases.contains { $0.decodedLinkTypes.contains(self) }
     }
 
     public var description: String {

@@ -7,7 +7,7 @@ import HCI
 import Host
 import VirtualRadio
 
-/// `blectl demo [--capture FILE] [--speed X]`: the whole stack in host mode on the virtual radio,
+/// `blectl demo [--capture FILE] [--speed X] [--db FILE.json]`: the whole stack in host mode on the virtual radio,
 /// with no privileges and no Bluetooth hardware. A heart-rate sensor (our GATT server and
 /// advertiser on one virtual controller) and a central (our scanner and GATT client on another)
 /// scan, connect, exchange MTU, discover, read Body Sensor Location, subscribe, print ten Heart
@@ -29,30 +29,21 @@ enum DemoCommand {
 
     static let name = "LinuxBLE HR"
 
+    static let captureOption = CommandOption.value("--capture", "FILE", takes: "a file path")
+    static let speedOption = CommandOption.value("--speed", "X", takes: "a factor, 0 < X <= 10000")
+    static let databaseOption = CommandOption.value("--db", "FILE.json", takes: "a file path")
+    static let syntax = CommandSyntax(name: "demo", options: [captureOption, speedOption, databaseOption], help: usage)
+
     static func run(arguments: [String], context: KernelContext, output: inout OutputBuffer) async -> Int32 {
-        var capture = context.capture
+        let parsed: ParsedArguments
+        do { parsed = try syntax.parse(arguments, output: &output) } catch { return error.status }
+        if let extra = parsed.operands.first { return syntax.usageError("unknown argument '\(extra)'") }
+        let capture = parsed.value(of: captureOption) ?? context.capture
+        let databasePath = parsed.value(of: databaseOption) ?? "Fixtures/gatt-databases/heart-rate-sensor.json"
         var speed = 20.0
-        var databasePath = "Fixtures/gatt-databases/heart-rate-sensor.json"
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "-h", "--help":
-                output.line(usage)
-                return 0
-            case "--capture":
-                guard let path = rest.popFirst() else { return usageError("--capture takes a file path") }
-                capture = path
-            case "--speed":
-                guard let word = rest.popFirst(), let value = Double(word), value > 0, value <= 10_000 else {
-                    return usageError("--speed takes a factor, 0 < X <= 10000")
-                }
-                speed = value
-            case "--db":
-                guard let path = rest.popFirst() else { return usageError("--db takes a file path") }
-                databasePath = path
-            default:
-                return usageError("unknown argument '\(argument)'")
-            }
+        if let word = parsed.value(of: speedOption) {
+            guard let value = Double(word), value > 0, value <= 10_000 else { return syntax.usageError(speedOption.expectation) }
+            speed = value
         }
         do {
             try await demo(databasePath: databasePath, capture: capture, speed: speed, output: &output)
@@ -61,11 +52,6 @@ enum DemoCommand {
             printError("blectl demo: \(error)")
             return 1
         }
-    }
-
-    private static func usageError(_ message: String) -> Int32 {
-        printError("blectl demo: \(message)\n\(BlectlCommand.helpLine("demo"))")
-        return 2
     }
 
     struct Failure: Error, CustomStringConvertible {

@@ -21,32 +21,31 @@ enum VirtualControllerCommand {
     Ctrl-C ends.
     """
 
+    static let listen = CommandOption.value("--listen", "tcp:HOST:PORT", takes: "tcp:HOST:PORT", repeatable: true, required: true)
+    static let seedOption = CommandOption.value("--seed", "N", takes: "a number")
+    static let speedOption = CommandOption.value("--speed", "X", takes: "a factor, 0 < X <= 1000000")
+    static let syntax = CommandSyntax(name: "virtual-controller", options: [listen, seedOption, speedOption], help: usage)
+
     static func run(arguments: [String], output: inout OutputBuffer) async -> Int32 {
+        let parsed: ParsedArguments
+        do { parsed = try syntax.parse(arguments, output: &output) } catch { return error.status }
+        if let extra = parsed.operands.first { return syntax.usageError("unknown argument '\(extra)'") }
         var listens: [(host: String, port: UInt16)] = []
-        var seed: UInt64 = 1
-        var speed = 1.0
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "-h", "--help":
-                output.line(usage)
-                return 0
-            case "--listen":
-                guard let word = rest.popFirst(), let listen = endpoint(word) else { return usageError("--listen takes tcp:HOST:PORT") }
-                listens.append(listen)
-            case "--seed":
-                guard let word = rest.popFirst(), let value = UInt64(word) else { return usageError("--seed takes a number") }
-                seed = value
-            case "--speed":
-                guard let word = rest.popFirst(), let value = Double(word), value > 0, value <= 1_000_000 else {
-                    return usageError("--speed takes a factor, 0 < X <= 1000000")
-                }
-                speed = value
-            default:
-                return usageError("unknown argument '\(argument)'")
-            }
+        for word in parsed.values(of: listen) {
+            guard let endpoint = endpoint(word) else { return syntax.usageError(listen.expectation) }
+            listens.append(endpoint)
         }
-        guard !listens.isEmpty else { return usageError("give at least one --listen tcp:HOST:PORT") }
+        var seed: UInt64 = 1
+        if let word = parsed.value(of: seedOption) {
+            guard let value = UInt64(word) else { return syntax.usageError(seedOption.expectation) }
+            seed = value
+        }
+        var speed = 1.0
+        if let word = parsed.value(of: speedOption) {
+            guard let value = Double(word), value > 0, value <= 1_000_000 else { return syntax.usageError(speedOption.expectation) }
+            speed = value
+        }
+        guard !listens.isEmpty else { return syntax.usageError("give at least one --listen tcp:HOST:PORT") }
         let radio = VirtualRadio(seed: seed, timing: .paced(speed: speed))
         var listeners: [H4TCPListener] = []
         var serving: [Task<Void, Never>] = []
@@ -85,10 +84,5 @@ enum VirtualControllerCommand {
               let port = UInt16(word[word.index(after: colon)...]) else { return nil }
         let host = word[word.index(word.startIndex, offsetBy: 4)..<colon].trimmingCharacters(in: ["[", "]"])
         return host.isEmpty ? nil : (String(host), port)
-    }
-
-    private static func usageError(_ message: String) -> Int32 {
-        printError("blectl virtual-controller: \(message)\n\(BlectlCommand.helpLine("virtual-controller"))")
-        return 2
     }
 }

@@ -33,58 +33,72 @@ enum GATTCommands {
                       Read Blob and Prepare Write requests)
     """
 
-    static func run(_ command: String, arguments: [String], context: KernelContext, output: inout OutputBuffer) async -> Int32 {
-        if arguments.contains("-h") || arguments.contains("--help") {
-            output.line(usage)
-            return 0
+    static let withoutResponse = CommandOption.flag("--without-response")
+    static let indicate = CommandOption.flag("--indicate")
+    static let json = CommandOption.flag("--json")
+    static let shared = KernelContext.ConnectOptions.declared
+    static let gattSyntax = CommandSyntax(name: "gatt", operands: "ADDR", sharedOptions: shared, help: usage)
+    static let readSyntax = CommandSyntax(name: "read", operands: "ADDR HANDLE|UUID", sharedOptions: shared, help: usage)
+    static let writeSyntax = CommandSyntax(name: "write", operands: "ADDR HANDLE|UUID HEX", options: [withoutResponse], sharedOptions: shared, help: usage)
+    static let subscribeSyntax = CommandSyntax(name: "subscribe", operands: "ADDR UUID", options: [indicate, json], sharedOptions: shared, help: usage)
+
+    /// One GATT procedure on its parsed arguments; a ``UsageError`` it throws is a usage error.
+    typealias Procedure = @Sendable (ParsedArguments, KernelContext, inout OutputBuffer) async throws -> Void
+
+    /// The four commands, each its syntax and its procedure.
+    static let commands = [command(gattSyntax, gatt), command(readSyntax, read), command(writeSyntax, write),
+                           command(subscribeSyntax, subscribe)]
+
+    /// A command that parses its arguments with `syntax`, then runs `procedure` on them.
+    static func command(_ syntax: CommandSyntax, _ procedure: @escaping Procedure) -> Command {
+        Command(syntax) { arguments, context, output in
+            await run(syntax, procedure, arguments: arguments, context: context, output: &output)
         }
+    }
+
+    /// Parses `arguments` with `syntax` and runs `procedure`: exit 0 when it succeeds, 2 for a
+    /// usage error, 1 for any other failure (its message names what to do).
+    static func run(_ syntax: CommandSyntax, _ procedure: Procedure, arguments: [String], context: KernelContext,
+                    output: inout OutputBuffer) async -> Int32 {
+        let parsed: ParsedArguments
+        do { parsed = try syntax.parse(arguments, output: &output) } catch { return error.status }
         do {
-            switch command {
-            case "gatt": try await gatt(arguments, context, &output)
-            case "read": try await read(arguments, context, &output)
-            case "write": try await write(arguments, context, &output)
-            default: try await subscribe(arguments, context, &output)
-            }
+            try await procedure(parsed, context, &output)
             return 0
-        } catch let failure as UsageFailure {
-            printError("blectl \(command): \(failure.description)\n\(BlectlCommand.helpLine("\(command)"))")
-            return 2
+        } catch let failure as UsageError {
+            return syntax.usageError(failure.description)
         } catch {
-            printError("blectl \(command): \(error)")
+            printError("blectl \(syntax.name): \(error)")
             return 1
         }
     }
 
-    /// A mistake in the command line (exit status 2).
-    struct UsageFailure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    static func options(_ arguments: [String], count: Int, flags: Set<String> = []) throws -> KernelContext.ConnectOptions {
+    /// The connection options in `parsed`, after a check that it holds `count` operands.
+    static func options(_ parsed: ParsedArguments, count: Int) throws(UsageError) -> KernelContext.ConnectOptions {
         let options: KernelContext.ConnectOptions
-        do { options = try KernelContext.ConnectOptions(arguments, flags: flags) } catch { throw UsageFailure(description: error.description) }
-        guard options.positional.count == count else {
-            throw UsageFailure(description: "expected \(count) argument\(count == 1 ? "" : "s"), got \(options.positional.count)")
+        do { options = try KernelContext.ConnectOptions(parsed) } catch { throw UsageError(error.description) }
+        guard parsed.operands.count == count else {
+            throw UsageError("expected \(count) argument\(count == 1 ? "" : "s"), got \(parsed.operands.count)")
         }
         return options
     }
 
     static func address(_ text: String) throws -> BluetoothAddress {
         guard let address = BluetoothAddress(text) else {
-            throw UsageFailure(description: "'\(text)' is not a device address (AA:BB:CC:DD:EE:FF)")
+            throw UsageError("'\(text)' is not a device address (AA:BB:CC:DD:EE:FF)")
         }
         return address
     }
 
     static func target(_ text: String) throws -> KernelContext.Target {
-        do { return try KernelContext.Target(text) } catch { throw UsageFailure(description: error.description) }
+        do { return try KernelContext.Target(text) } catch { throw UsageError(error.description) }
     }
 
     // MARK: gatt
 
-    static func gatt(_ arguments: [String], _ context: KernelContext, _ output: inout OutputBuffer) async throws {
-        let options = try options(arguments, count: 1)
-        let connection = try await context.connect(address(options.positional[0]), options)
+    static func gatt(_ parsed: ParsedArguments, _ context: KernelContext, _ output: inout OutputBuffer) async throws {
+        let options = try options(parsed, count: 1)
+        let connection = try await context.connect(address(parsed.operands[0]), options)
         let client = connection.client
         let services: [RemoteService]
         do { services = try await client.discoverDatabase() } catch { throw KernelContext.failure(error, options) }
@@ -94,10 +108,10 @@ enum GATTCommands {
 
     // MARK: read
 
-    static func read(_ arguments: [String], _ context: KernelContext, _ output: inout OutputBuffer) async throws {
-        let options = try options(arguments, count: 2)
-        let target = try target(options.positional[1])
-        let connection = try await context.connect(address(options.positional[0]), options)
+    static func read(_ parsed: ParsedArguments, _ context: KernelContext, _ output: inout OutputBuffer) async throws {
+        let options = try options(parsed, count: 2)
+        let target = try target(parsed.operands[1])
+        let connection = try await context.connect(address(parsed.operands[0]), options)
         let client = connection.client
         let handle = try await KernelContext.valueHandle(target, on: client, options)
         let value: [UInt8]
@@ -108,17 +122,17 @@ enum GATTCommands {
 
     // MARK: write
 
-    static func write(_ arguments: [String], _ context: KernelContext, _ output: inout OutputBuffer) async throws {
-        let options = try options(arguments, count: 3, flags: ["--without-response"])
-        let target = try target(options.positional[1])
-        guard let value = Hex.decode(options.positional[2]) else {
-            throw UsageFailure(description: "'\(options.positional[2])' is not hexadecimal octets")
+    static func write(_ parsed: ParsedArguments, _ context: KernelContext, _ output: inout OutputBuffer) async throws {
+        let options = try options(parsed, count: 3)
+        let target = try target(parsed.operands[1])
+        guard let value = Hex.decode(parsed.operands[2]) else {
+            throw UsageError("'\(parsed.operands[2])' is not hexadecimal octets")
         }
-        let connection = try await context.connect(address(options.positional[0]), options)
+        let connection = try await context.connect(address(parsed.operands[0]), options)
         let client = connection.client
         let handle = try await KernelContext.valueHandle(target, on: client, options)
         do {
-            if options.flags.contains("--without-response") {
+            if parsed.contains(withoutResponse) {
                 try await client.writeWithoutResponse(value, to: handle)
             } else if value.count > (await client.mtu) - 3 {
                 try await client.writeLong(value, to: handle)
@@ -134,27 +148,28 @@ enum GATTCommands {
 
     // MARK: subscribe
 
-    static func subscribe(_ arguments: [String], _ context: KernelContext, _ output: inout OutputBuffer) async throws {
-        let options = try options(arguments, count: 2, flags: ["--indicate", "--json"])
-        guard case .uuid(let uuid) = try target(options.positional[1]) else {
-            throw UsageFailure(description: "subscribe takes a characteristic UUID")
+    static func subscribe(_ parsed: ParsedArguments, _ context: KernelContext, _ output: inout OutputBuffer) async throws {
+        let options = try options(parsed, count: 2)
+        let json = parsed.contains(Self.json)
+        guard case .uuid(let uuid) = try target(parsed.operands[1]) else {
+            throw UsageError("subscribe takes a characteristic UUID")
         }
-        let connection = try await context.connect(address(options.positional[0]), options)
+        let connection = try await context.connect(address(parsed.operands[0]), options)
         let client = connection.client
         let characteristic = try await KernelContext.characteristic(uuid, on: client, options)
-        let kind: GATTClientSubscription.Kind = options.flags.contains("--indicate") ? .indication : .notification
+        let kind: GATTClientSubscription.Kind = parsed.contains(indicate) ? .indication : .notification
         let subscription: GATTClientSubscription
         do { subscription = try await client.notifications(for: characteristic, kind: kind) } catch {
             throw KernelContext.failure(error, options)
         }
-        output.line(options.flags.contains("--json")
+        output.line(json
                     ? JSONValue.object([("subscribed", .string(uuid.description)), ("handle", .int(Int(characteristic.valueHandle)))]).description
                     : "subscribed to \(characteristic.uuid.descriptionWithName) at \(Hex.hex16(characteristic.valueHandle)); Ctrl-C ends")
         output.flush()
         // Ctrl-C (or SIGTERM) ends the subscription: the CCCD is written back to 0x0000.
         let interrupt = Interrupt { Task { await subscription.cancel(); await client.close() } }
         for await value in subscription {
-            output.line(options.flags.contains("--json") ? GATTTreeText.json(value, uuid: uuid) : GATTTreeText.line(value))
+            output.line(json ? GATTTreeText.json(value, uuid: uuid) : GATTTreeText.line(value))
             output.flush()
             if output.isClosed { break }
         }

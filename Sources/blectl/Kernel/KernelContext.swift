@@ -23,43 +23,40 @@ struct KernelContext {
     }
 
     /// The options every connecting command takes: `--random`, `--security low|medium|high`,
-    /// `--timeout SECONDS`, `--mtu OCTETS`; the other arguments are returned in order.
+    /// `--timeout SECONDS`, `--mtu OCTETS` (``declared``, which gatt, read, write and subscribe
+    /// share).
     struct ConnectOptions {
+        static let randomOption = CommandOption.flag("--random")
+        static let securityOption = CommandOption.value("--security", "low|medium|high", takes: "low, medium or high")
+        static let timeoutOption = CommandOption.value("--timeout", "S", takes: "seconds (0 < s <= 3600)")
+        static let mtuOption = CommandOption.value("--mtu", "OCTETS", takes: "octets, 23...517")
+        /// The options, in the order the help shows them.
+        static let declared = [randomOption, securityOption, timeoutOption, mtuOption]
+
         var random = false
         var security = L2CAPATTChannel.Security.low
         var timeout: Duration = .seconds(20)
         /// The Rx MTU offered in the MTU exchange, in octets (`--mtu`, 23...517).
         var mtu: UInt16 = 517
-        var positional: [String] = []
-        var flags: Set<String> = []
 
-        /// Parses `arguments`; `flags` lists the command's own switches (kept in ``flags``).
-        init(_ arguments: [String], flags known: Set<String> = []) throws(Failure) {
-            var rest = arguments[...]
-            while let argument = rest.popFirst() {
-                switch argument {
-                case "--random": random = true
-                case "--security":
-                    guard let word = rest.popFirst(), let level = L2CAPATTChannel.Security.allCases.first(where: { $0.description == word }) else {
-                        throw Failure("--security takes low, medium or high")
-                    }
-                    security = level
-                case "--timeout":
-                    guard let word = rest.popFirst(), let seconds = Double(word), seconds > 0, seconds <= 3600 else {
-                        throw Failure("--timeout takes seconds (0 < s <= 3600)")
-                    }
-                    timeout = .milliseconds(Int64(seconds * 1000))
-                case "--mtu":
-                    guard let word = rest.popFirst(), let value = UInt16(word), (23...517).contains(value) else {
-                        throw Failure("--mtu takes octets, 23...517")
-                    }
-                    mtu = value
-                case _ where known.contains(argument): flags.insert(argument)
-                case "--hci", "--no-power":
-                    throw Failure("\(argument) goes before the command: blectl \(argument == "--hci" ? "--hci N" : argument) COMMAND ...")
-                case _ where argument.hasPrefix("--"): throw Failure("unknown option '\(argument)'")
-                default: positional.append(argument)
+        /// The connection options in `parsed`, checked.
+        ///
+        /// - Throws: ``Failure`` naming the option whose value is wrong and what it takes.
+        init(_ parsed: ParsedArguments) throws(Failure) {
+            random = parsed.contains(Self.randomOption)
+            if let word = parsed.value(of: Self.securityOption) {
+                guard let level = L2CAPATTChannel.Security.allCases.first(where: { $0.description == word }) else {
+                    throw Failure(Self.securityOption.expectation)
                 }
+                security = level
+            }
+            if let word = parsed.value(of: Self.timeoutOption) {
+                guard let seconds = Double(word), seconds > 0, seconds <= 3600 else { throw Failure(Self.timeoutOption.expectation) }
+                timeout = .milliseconds(Int64(seconds * 1000))
+            }
+            if let word = parsed.value(of: Self.mtuOption) {
+                guard let value = UInt16(word), (23...517).contains(value) else { throw Failure(Self.mtuOption.expectation) }
+                mtu = value
             }
         }
     }

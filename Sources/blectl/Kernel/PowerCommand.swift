@@ -11,14 +11,13 @@ enum PowerCommand {
     Commands that need a powered adapter power it on themselves unless --no-power is given.
     """
 
+    static let syntax = CommandSyntax(name: "power", operands: "on|off", help: usage)
+
     static func run(arguments: [String], context: KernelContext, output: inout OutputBuffer) async -> Int32 {
-        guard arguments.count == 1, let word = arguments.first, ["on", "off", "-h", "--help"].contains(word) else {
-            printError("blectl power: say on or off\n\(BlectlCommand.helpLine("power"))")
-            return 2
-        }
-        if word == "-h" || word == "--help" {
-            output.line(usage)
-            return 0
+        let parsed: ParsedArguments
+        do { parsed = try syntax.parse(arguments, output: &output) } catch { return error.status }
+        guard parsed.operands.count == 1, let word = parsed.operands.first, ["on", "off"].contains(word) else {
+            return syntax.usageError("say on or off")
         }
         do {
             let settings = try await context.power(on: word == "on")

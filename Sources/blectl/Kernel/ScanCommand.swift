@@ -22,35 +22,28 @@ enum ScanCommand {
       --duration S   stop after S seconds (default: until Ctrl-C)
     """
 
+    static let passive = CommandOption.flag("--passive")
+    static let duplicates = CommandOption.flag("--duplicates")
+    static let service = CommandOption.value("--service", "UUID", takes: "a UUID (180D, or the 128-bit form)", repeatable: true)
+    static let jsonOption = CommandOption.flag("--json")
+    static let durationOption = CommandOption.value("--duration", "S", takes: "seconds (0 < S <= 86400)")
+    static let syntax = CommandSyntax(name: "scan", options: [passive, duplicates, service, jsonOption, durationOption], help: usage)
+
     static func run(arguments: [String], context: KernelContext, output: inout OutputBuffer) async -> Int32 {
-        var parameters = LEScanParameters(scanType: .active, filterDuplicates: true)
-        var json = false
+        let parsed: ParsedArguments
+        do { parsed = try syntax.parse(arguments, output: &output) } catch { return error.status }
+        if let extra = parsed.operands.first { return syntax.usageError("unknown argument '\(extra)'") }
+        var parameters = LEScanParameters(scanType: parsed.contains(passive) ? .passive : .active,
+                                          filterDuplicates: !parsed.contains(duplicates))
+        for text in parsed.values(of: service) {
+            guard let uuid = BluetoothUUID(text) else { return syntax.usageError(service.expectation) }
+            parameters.serviceUUIDs.insert(uuid)
+        }
+        let json = parsed.contains(jsonOption)
         var duration: Duration?
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "-h", "--help":
-                output.line(usage)
-                return 0
-            case "--passive": parameters.scanType = .passive
-            case "--duplicates": parameters.filterDuplicates = false
-            case "--json": json = true
-            case "--service":
-                guard let text = rest.popFirst(), let uuid = BluetoothUUID(text) else {
-                    printError("blectl scan: --service takes a UUID (180D, or the 128-bit form)\n\(BlectlCommand.helpLine("scan"))")
-                    return 2
-                }
-                parameters.serviceUUIDs.insert(uuid)
-            case "--duration":
-                guard let text = rest.popFirst(), let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
-                    printError("blectl scan: --duration takes seconds (0 < S <= 86400)\n\(BlectlCommand.helpLine("scan"))")
-                    return 2
-                }
-                duration = .milliseconds(Int64(seconds * 1000))
-            default:
-                printError("blectl scan: unknown argument '\(argument)'\n\(BlectlCommand.helpLine("scan"))")
-                return 2
-            }
+        if let text = parsed.value(of: durationOption) {
+            guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else { return syntax.usageError(durationOption.expectation) }
+            duration = .milliseconds(Int64(seconds * 1000))
         }
 
         if context.transport.isHostMode {

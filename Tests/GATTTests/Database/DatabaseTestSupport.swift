@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import BLECore
 @testable import GATT
@@ -31,6 +32,11 @@ enum DBTest {
         var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(4)   // Tests/GATTTests/Database/DatabaseTestSupport.swift
         return parts.joined(separator: "/") + "/Fixtures/gatt-databases"
+    }()
+
+    /// The file names of the JSON databases in ``fixtures``, sorted (empty when the folder cannot be read).
+    static let fixtureNames: [String] = {
+        ((try? FileManager.default.contentsOfDirectory(atPath: fixtures)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
     }()
 
     /// Loads a database fixture by file name.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ATT
 import BLECore
@@ -7,7 +8,8 @@ import BLECore
 /// errors with member paths.
 @Suite("GATT database JSON")
 struct JSONTests {
-    static let fixtures = ["small.json", "heart-rate-demo.json", "core-v5.4-appendix-b.json", "reference.json"]
+    /// Every database in Fixtures/gatt-databases/, read from the folder so that a new one is tested too.
+    static let fixtures = DBTest.fixtureNames
 
     @Test("small.json: the attribute table it describes")
     func small() throws {
