@@ -78,7 +78,7 @@ let package = Package(
         // installs) as a peer over H4/TCP on a controller of our virtual radio, in both roles.
         .testTarget(name: "InteropTests", dependencies: ["BLECore", "HCI", "Host", "ATT", "GATT", "VirtualRadio", "LinuxBluetooth"]),
         // The BLE API on the virtual radio: a CentralManager against GATT servers on host-mode stacks.
-        .testTarget(name: "BLETests", dependencies: ["BLE", "BLECore", "HCI", "Host", "ATT", "GATT", "VirtualRadio"]),
+        .testTarget(name: "BLETests", dependencies: ["BLE", "BLECore", "HCI", "Host", "ATT", "GATT", "VirtualRadio", "LinuxBluetooth"]),
         .testTarget(name: "BlectlTests", dependencies: ["blectl"]),
         .testTarget(name: "LinuxBluetoothTests", dependencies: ["BLECore", "ATT", "GATT", "LinuxBluetooth", "CBluetoothLinux"]),
     ],
