@@ -21,7 +21,9 @@ struct ConnectingTests {
         #expect(peripheral.maximumWriteValueLength(for: .withResponse) == 512)
         #expect(peripheral.canSendWriteWithoutResponse)
         #expect(testbed.central.retrieveConnectedPeripherals(withServices: []) == [peripheral])
-        #expect(testbed.central.retrieveConnectedPeripherals(withServices: [TestDatabase.heartRate]).isEmpty, "services not discovered")
+        _ = try await peripheral.discoverServices([TestDatabase.heartRate])
+        #expect(testbed.central.retrieveConnectedPeripherals(withServices: [TestDatabase.heartRate]) == [peripheral])
+        #expect(testbed.central.retrieveConnectedPeripherals(withServices: [TestDatabase.battery]).isEmpty)
 
         try await testbed.central.connect(peripheral)   // already connected: returns at once
         await testbed.central.cancelPeripheralConnection(peripheral)
@@ -32,6 +34,7 @@ struct ConnectingTests {
         #expect(await link.disconnected() == .remoteUserTerminatedConnection)
         #expect(peripheral.services == nil)
         #expect(peripheral.mtu == 23)
+        await #expect(throws: BLEError.notConnected) { try await peripheral.discoverServices() }
         await #expect(throws: BLEError.notConnected) { try await peripheral.readRSSI() }
         await testbed.shutDown()
     }
@@ -92,20 +95,27 @@ struct ConnectingTests {
         await testbed.shutDown()
     }
 
-    @Test("the peripheral ending the link: events carry its reason, and it connects again")
+    @Test("the peripheral ending the link: events carry its reason, the tree is gone, old attributes are refused after reconnecting")
     func peripheralDisconnects() async throws {
         let testbed = try await BLETestbed.make(seed: 45)
         var events = testbed.central.events.makeAsyncIterator()
-        let (peripheral, link) = try await testbed.connect()
+        let (peripheral, link) = try await testbed.connectAndDiscover()
         _ = await events.next()
+        let battery = try peripheral.characteristic(TestDatabase.batteryLevel)
+        #expect(try await peripheral.readValue(for: battery) == Data([0x64]))
         try await link.disconnect(reason: .remoteDeviceTerminatedPowerOff)
         guard case .disconnected(let gone, let error) = await events.next() else { throw TestSensorError.stopped }
         #expect(gone === peripheral)
         #expect(error == .disconnected(.remoteDeviceTerminatedPowerOff))
         #expect(peripheral.state == .disconnected)
         #expect(peripheral.services == nil)
+        #expect(!battery.isNotifying)
+
         _ = try await testbed.connect()
-        #expect(peripheral.state == .connected)
+        await #expect(throws: BLEError.characteristicNotFound(TestDatabase.batteryLevel)) { try await peripheral.readValue(for: battery) }
+        let fresh = try #require(try await peripheral.discoverServices([TestDatabase.battery]).first)
+        let level = try #require(try await peripheral.discoverCharacteristics(for: fresh).first)
+        #expect(try await peripheral.readValue(for: level) == Data([0x64]))
         await testbed.shutDown()
     }
 

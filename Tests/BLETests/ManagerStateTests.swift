@@ -59,10 +59,10 @@ struct ManagerStateTests {
         radio.shutDown()
     }
 
-    @Test("a Hardware Error in the middle of a scan: resetting, then poweredOff; the scan fails and the links drop with Hardware Failure")
+    @Test("a Hardware Error in the middle of a scan: resetting, then poweredOff; the scan fails, a pending call and the link end with Hardware Failure")
     func hardwareErrorDuringScan() async throws {
         // The central's controller is served over H4/TCP, so the test holds it (and the TCP transport is exercised).
-        let radio = VirtualRadio(seed: 3, timing: .paced(speed: 200))
+        let radio = VirtualRadio(seed: 3, timing: .paced(speed: 50))
         let gatt = try TestDatabase()
         let sensor = try await TestSensor.start(on: radio, database: gatt.database,
                                                 advertisingData: [.localName(ADLocalName(bytes: Array("Sensor".utf8)))])
@@ -75,6 +75,10 @@ struct ManagerStateTests {
         let central = try await BLETestbed.poweredOn(CentralManager(transport: .tcp(host: "127.0.0.1", port: listener.port)))
         let peripheral = central.retrievePeripherals(withIdentifiers: [sensor.identifier])[0]
         try await central.connect(peripheral, options: ConnectOptions(timeout: .seconds(20)))
+        let alerts = try #require(try await peripheral.discoverServices([TestDatabase.custom]).first)
+        let characteristic = try #require(try await peripheral.discoverCharacteristics([TestDatabase.longValue], for: alerts).first)
+        _ = sensor.hold { $0.first == 0x0A }   // the read below stays pending
+        let read = Task { try await peripheral.readValue(for: characteristic) }
         var events = central.events.makeAsyncIterator()
         _ = await events.next()
 
@@ -86,6 +90,7 @@ struct ManagerStateTests {
         #expect(await states.next() == .resetting)
         #expect(await states.next() == .poweredOff)
         await #expect(throws: BLEError.poweredOff) { while try await scan.next() != nil {} }
+        await #expect(throws: BLEError.disconnected(.hardwareFailure)) { try await read.value }
         guard case .disconnected(_, let error) = await events.next() else { throw TestSensorError.stopped }
         #expect(error == .disconnected(.hardwareFailure))
         #expect(peripheral.state == PeripheralState.disconnected)

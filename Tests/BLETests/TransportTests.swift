@@ -48,6 +48,13 @@ struct TransportTests {
         #expect(Transport.tcp(host: "::1", port: 1).description == "tcp:[::1]:1")
     }
 
+    @Test("import BLE alone gives BluetoothUUID, BluetoothAddress and VirtualRadio")
+    func reexports() {
+        #expect(BluetoothUUID("180D") == BluetoothUUID(0x180D))
+        #expect(BluetoothAddress("C0:FF:EE:00:00:01")?.description == "C0:FF:EE:00:00:01")
+        #expect(VirtualRadio(timing: .manual).now == .zero)
+    }
+
     @Test("only kernel mode leaves the controller to the kernel; two virtual transports are equal only on one radio")
     func modesAndRadios() {
         let radio = VirtualRadio(timing: .manual)

@@ -27,7 +27,7 @@ final class HostModeBackend: CentralBackend {
         let stack: HostStack
         do {
             stack = try await HostStack.start(on: opened.transport, configuration: LEConnectionManager.Configuration(attMTU: attMTU),
-                                              clock: opened.clock)
+                                              commandTimeout: opened.commandTimeout, clock: opened.clock)
         } catch {
             throw HostTransportOpening.failure(error, transport: transport)
         }

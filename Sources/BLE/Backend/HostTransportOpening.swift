@@ -10,10 +10,15 @@ import Glibc
 /// Opens the HCI transport of a host-mode ``Transport`` and names, as a ``ManagerState`` and a
 /// ``BLEError``, why it could not.
 enum HostTransportOpening {
-    /// What was opened: the transport, and the clock its timeouts run on.
+    /// What was opened: the transport, the clock its timeouts run on, and how long an HCI
+    /// command may wait for its answer.
     struct Opened: Sendable {
         var transport: any HCITransport
         var clock: any Clock<Duration>
+        /// 2 s (``HCICommandFlow/defaultCommandTimeout``) for a real controller; 30 s of radio
+        /// time for a virtual one, which answers every command at once at its current time, so
+        /// that only a host that falls behind a fast-paced radio could time out.
+        var commandTimeout: Duration = HCICommandFlow.defaultCommandTimeout
     }
 
     /// Why a transport could not be opened or brought up: the state it leaves the manager in,
@@ -48,7 +53,7 @@ enum HostTransportOpening {
             case let .tcp(host, port):
                 return Opened(transport: try await H4StreamTransport.connect(host: host, port: port), clock: ContinuousClock())
             case .virtual(let radio):
-                return Opened(transport: radio.makeController().attach(), clock: radio.clock)
+                return Opened(transport: radio.makeController().attach(), clock: radio.clock, commandTimeout: .seconds(30))
             }
         } catch let failure as Failure {
             throw failure

@@ -99,7 +99,9 @@ actor CentralCore {
         for attempt in attempts.values { attempt.cancel() }
         let backend = self.backend
         self.backend = nil
+        let links = live.values.compactMap { peripheral in peripheral.record.withLock { $0.link } }
         await backend?.close()
+        for link in links { await link.settled.wait() }   // their peripherals are disconnected now
         broadcast.set(.poweredOff)
         broadcast.finish()
         eventInput.finish()

@@ -9,6 +9,7 @@ final class StateBroadcast: Sendable {
         var nextID: UInt64 = 0
         var subscribers: [UInt64: AsyncStream<ManagerState>.Continuation] = [:]
         var settledWaiters: [CheckedContinuation<Void, Never>] = []
+        var finished = false
     }
 
     private let state = Mutex(State())
@@ -35,17 +36,21 @@ final class StateBroadcast: Sendable {
     }
 
     /// A stream that starts with the current state and then gives each change; it finishes
-    /// when the manager closes (``finish()``), and stops when its iteration ends.
+    /// when the manager closes (``finish()``; at once after it), and stops when its iteration ends.
     func updates() -> AsyncStream<ManagerState> {
         let (stream, continuation) = AsyncStream.makeStream(of: ManagerState.self, bufferingPolicy: .bufferingNewest(16))
         let id: UInt64? = state.withLock { state in
             continuation.yield(state.current)
+            guard !state.finished else { return nil }
             state.nextID &+= 1
             state.subscribers[state.nextID] = continuation
             return state.nextID
         }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
         continuation.onTermination = { [weak self] _ in
-            guard let id else { return }
             _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
         }
         return stream
@@ -78,6 +83,7 @@ final class StateBroadcast: Sendable {
     /// Finishes every subscriber's stream.
     func finish() {
         let subscribers = state.withLock { state -> [AsyncStream<ManagerState>.Continuation] in
+            state.finished = true
             defer { state.subscribers = [:] }
             return Array(state.subscribers.values)
         }

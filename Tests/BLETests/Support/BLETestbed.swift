@@ -14,9 +14,10 @@ struct BLETestbed {
     let sensor: TestSensor
     let gatt: TestDatabase
 
-    /// The radio (paced at `speed` times real time, so timeouts run on virtual time), a central
+    /// The radio (paced at `speed` times real time, 50 by default: ATT's 30 s transaction timer
+    /// is then 0.6 s of real time, room for a loaded machine; timeouts run on virtual time), a central
     /// powered on, and a sensor advertising "Sensor" with the Heart Rate service.
-    static func make(seed: UInt64 = 21, speed: Double = 200, options: CentralManager.Options = .init(),
+    static func make(seed: UInt64 = 21, speed: Double = 50, options: CentralManager.Options = .init(),
                      sensorConfiguration: VirtualControllerConfiguration = .init()) async throws -> BLETestbed {
         let radio = VirtualRadio(seed: seed, timing: .paced(speed: speed))
         let gatt = try TestDatabase()
@@ -44,6 +45,17 @@ struct BLETestbed {
         async let link = sensor.nextLink()
         try await central.connect(peripheral, options: ConnectOptions(timeout: .seconds(20)))
         return (peripheral, try await link)
+    }
+
+    /// Connects, then discovers every service and, in each, every characteristic and descriptor.
+    func connectAndDiscover() async throws -> (peripheral: Peripheral, link: LEConnection) {
+        let connected = try await connect()
+        for service in try await connected.peripheral.discoverServices() {
+            for characteristic in try await connected.peripheral.discoverCharacteristics(for: service) {
+                _ = try await connected.peripheral.discoverDescriptors(for: characteristic)
+            }
+        }
+        return connected
     }
 
     /// Ends the central and the radio.

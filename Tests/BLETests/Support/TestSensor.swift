@@ -33,7 +33,7 @@ final class TestSensor: Sendable {
     static func start(on radio: VirtualRadio, database: GATTDatabase, advertisingData: [ADStructure],
                       configuration: VirtualControllerConfiguration = .init()) async throws -> TestSensor {
         let controller = radio.makeController(configuration: configuration)
-        let stack = try await HostStack.start(on: controller.attach(), clock: radio.clock)
+        let stack = try await HostStack.start(on: controller.attach(), commandTimeout: .seconds(30), clock: radio.clock)
         let server = try GATTServer(database: database)
         let advertiser = stack.makeAdvertiser()
         let (links, input) = AsyncStream.makeStream(of: LEConnection.self)
