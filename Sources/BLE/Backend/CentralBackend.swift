@@ -49,6 +49,10 @@ struct BackendEnd: Sendable {
 protocol BackendLink: AnyObject, Sendable {
     /// The ATT bearer on the link's fixed channel 0x0004 (Vol 3, Part A, 2.1).
     var attBearer: any ATTBearer { get }
+    /// The peer's address.
+    var peerAddress: BluetoothAddress { get }
+    /// The peer's address type (public or random, or a resolved identity).
+    var peerAddressType: LEAddressType { get }
     /// The Reason of the link's Disconnection Complete once it has dropped; nil while it is up.
     /// Set before ``attBearer`` closes, so a call that finds the bearer closed can name the reason.
     var disconnectionReason: HCIStatus? { get }

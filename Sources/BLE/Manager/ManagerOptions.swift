@@ -1,7 +1,7 @@
 import Foundation
 
-/// How a manager (``CentralManager``, and the peripheral manager to come) is set up: state
-/// restoration, where its state lives, and the ATT MTU it offers.
+/// How a manager (``CentralManager``, ``PeripheralManager``) is set up: state restoration,
+/// where its state lives, the ATT MTU it offers, and a peripheral manager's request deadline.
 ///
 /// ```swift
 /// let central = CentralManager(transport: .userChannel(hci: 0), options: .init(attMTU: 247))
@@ -18,12 +18,18 @@ public struct ManagerOptions: Sendable, Hashable {
     /// The Rx MTU each link's ATT bearer offers in ATT_EXCHANGE_MTU_REQ, in octets (23...517;
     /// 517 by default; Core v5.4, Vol 3, Part F, 3.4.2).
     public var attMTU: UInt16
+    /// How long a peripheral manager waits for the application to answer a request before the
+    /// stack answers Unlikely Error (0x0E) itself: 10 s by default, well before the central's
+    /// 30 s transaction timer would end the bearer (Vol 3, Part F, 3.3.3).
+    public var requestDeadline: Duration
 
     /// Options; every parameter is described at its property.
-    public init(restoreIdentifier: String? = nil, stateDirectory: URL = ManagerOptions.defaultStateDirectory, attMTU: UInt16 = 517) {
+    public init(restoreIdentifier: String? = nil, stateDirectory: URL = ManagerOptions.defaultStateDirectory, attMTU: UInt16 = 517,
+                requestDeadline: Duration = .seconds(10)) {
         self.restoreIdentifier = restoreIdentifier
         self.stateDirectory = stateDirectory
         self.attMTU = min(max(attMTU, 23), 517)
+        self.requestDeadline = requestDeadline
     }
 
     /// `$XDG_STATE_HOME/linuxble`, else `~/.local/state/linuxble`.
