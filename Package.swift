@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "PDUScript", targets: ["PDUScript"]),
         .library(name: "LinuxBluetooth", targets: ["LinuxBluetooth"]),
         .library(name: "VirtualRadio", targets: ["VirtualRadio"]),
+        .library(name: "BLE", targets: ["BLE"]),
         .executable(name: "blectl", targets: ["blectl"]),
     ],
     targets: [
@@ -50,7 +51,10 @@ let package = Package(
         // virtual clock. Host only for the HCITransport protocol.
         .target(name: "VirtualRadio", dependencies: ["BLECore", "HCI", "Host"]),
 
-        .executableTarget(name: "blectl", dependencies: ["BLECore", "HCI", "Host", "ATT", "GATT", "PDUScript", "Capture", "LinuxBluetooth", "VirtualRadio"]),
+        // The Core-Bluetooth-shaped API on top of everything: CentralManager, Peripheral, ...
+        .target(name: "BLE", dependencies: ["BLECore", "HCI", "Host", "ATT", "GATT", "LinuxBluetooth", "VirtualRadio"]),
+
+        .executableTarget(name: "blectl", dependencies: ["BLE", "BLECore", "HCI", "Host", "ATT", "GATT", "PDUScript", "Capture", "LinuxBluetooth", "VirtualRadio"]),
         .executableTarget(name: "BLEBenchmarks", dependencies: ["BLECore", "HCI", "Host", "L2CAP", "ATT", "GATT", "Capture", "VirtualRadio", "LinuxBluetooth"]),
 
         // Shared by the test targets: the real captures' location and the tshark runner.
@@ -73,6 +77,8 @@ let package = Package(
         // The interop lane: Google Bumble's host (Tests/Interop/*.py, in the venv that `make test`
         // installs) as a peer over H4/TCP on a controller of our virtual radio, in both roles.
         .testTarget(name: "InteropTests", dependencies: ["BLECore", "HCI", "Host", "ATT", "GATT", "VirtualRadio", "LinuxBluetooth"]),
+        // The BLE API on the virtual radio: a CentralManager against GATT servers on host-mode stacks.
+        .testTarget(name: "BLETests", dependencies: ["BLE", "BLECore", "HCI", "Host", "ATT", "GATT", "VirtualRadio", "LinuxBluetooth"]),
         .testTarget(name: "BlectlTests", dependencies: ["blectl"]),
         .testTarget(name: "LinuxBluetoothTests", dependencies: ["BLECore", "ATT", "GATT", "LinuxBluetooth", "CBluetoothLinux"]),
     ],

@@ -1,4 +1,4 @@
-import Foundation
+import BLE
 import Capture
 import Host
 import LinuxBluetooth
@@ -22,55 +22,30 @@ enum TransportChoice: Equatable, CustomStringConvertible {
     case virtual
 
     /// The words `--transport` takes, for messages.
-    static let forms = "kernel:hciN, user:hciN, h4:/dev/ttyX[@BAUD][,rtscts], tcp:HOST:PORT or virtual"
+    static let forms = Transport.forms
 
-    /// Parses one `--transport` word.
+    /// Parses one `--transport` word, with the BLE API's parser (``Transport/init(_:)``).
     ///
     /// - Throws: ``KernelContext/Failure`` naming the forms.
     init(parsing text: String) throws(KernelContext.Failure) {
-        let adapter = Self.adapterIndex
-        let bad = KernelContext.Failure("--transport takes \(Self.forms); got '\(text)'")
-        if text == "virtual" { self = .virtual; return }
-        guard let colon = text.firstIndex(of: ":") else { throw bad }
-        let kind = text[..<colon], rest = text[text.index(after: colon)...]
-        switch kind {
-        case "kernel":
-            guard let index = adapter(rest) else { throw bad }
-            self = .kernel(hci: index)
-        case "user":
-            guard let index = adapter(rest) else { throw bad }
-            self = .user(hci: index)
-        case "h4":
-            var path = rest, baud = 1_000_000, rtscts = false
-            if let comma = path.firstIndex(of: ",") {
-                guard path[path.index(after: comma)...] == "rtscts" else { throw bad }
-                rtscts = true
-                path = path[..<comma]
-            }
-            if let at = path.firstIndex(of: "@") {
-                guard let rate = Int(path[path.index(after: at)...]) else { throw bad }
-                baud = rate
-                path = path[..<at]
-            }
-            guard path.hasPrefix("/") else { throw bad }
-            self = .serial(path: String(path), baudRate: baud, rtscts: rtscts)
-        case "tcp":
-            guard let last = rest.lastIndex(of: ":"), let port = UInt16(rest[rest.index(after: last)...]), port > 0 else { throw bad }
-            let host = rest[..<last].trimmingCharacters(in: ["[", "]"])
-            guard !host.isEmpty else { throw bad }
-            self = .tcp(host: String(host), port: port)
-        default:
-            throw bad
+        let parsed: Transport
+        do {
+            parsed = try Transport(text)
+        } catch {
+            throw KernelContext.Failure("--transport takes \(Self.forms); got '\(text)'")
+        }
+        switch parsed {
+        case .kernel(let hci): self = .kernel(hci: hci)
+        case .userChannel(let hci): self = .user(hci: hci)
+        case let .serial(path, baudRate, flowControl): self = .serial(path: path, baudRate: baudRate, rtscts: flowControl == .rtsCts)
+        case let .tcp(host, port): self = .tcp(host: host, port: port)
+        case .virtual: self = .virtual
         }
     }
 
-    /// The adapter index of "hciN" or "N", 0...65534 (0xFFFF is HCI_DEV_NONE, "no adapter", to
-    /// the kernel); nil for anything else. `--hci` takes the same words.
-    static func adapterIndex(_ word: Substring) -> UInt16? {
-        let digits = word.hasPrefix("hci") ? word.dropFirst(3) : word
-        guard let index = UInt16(digits), index < 0xFFFF else { return nil }
-        return index
-    }
+    /// The adapter index of "hciN" or "N", 0...65534 (``Transport/adapterIndex(_:)``); nil for
+    /// anything else. `--hci` takes the same words.
+    static func adapterIndex(_ word: Substring) -> UInt16? { Transport.adapterIndex(word) }
 
     /// Whether this process owns the controller (host mode).
     var isHostMode: Bool {

@@ -1,0 +1,38 @@
+import BLECore
+import Foundation
+import Synchronization
+
+/// A descriptor of a connected peripheral's characteristic (Core v5.4, Vol 3, Part G, 3.3.3),
+/// found by ``Peripheral/discoverDescriptors(for:)``: 0x2902 Client Characteristic
+/// Configuration, 0x2901 Characteristic User Description, 0x2904 Presentation Format, ...
+///
+/// A reference, for the connection's life (see ``Service``); ``value`` is the last value read
+/// with ``Peripheral/readValue(for:)-descriptor``.
+public final class Descriptor: Sendable, Hashable, CustomStringConvertible {
+    /// The descriptor's type.
+    public let uuid: BluetoothUUID
+    /// The descriptor's attribute handle.
+    let handle: UInt16
+    /// The connection it was discovered on.
+    let generation: UInt64
+    private let current = Mutex<Data?>(nil)
+
+    init(handle: UInt16, uuid: BluetoothUUID, generation: UInt64) {
+        self.handle = handle
+        self.uuid = uuid
+        self.generation = generation
+    }
+
+    /// The last value read or written; nil before either.
+    public var value: Data? { current.withLock { $0 } }
+
+    func setValue(_ value: Data) { current.withLock { $0 = value } }
+
+    /// Identity: the same object.
+    public static func == (lhs: Descriptor, rhs: Descriptor) -> Bool { lhs === rhs }
+    /// Hashes the identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// "Descriptor 2902 (Client Characteristic Configuration)".
+    public var description: String { "Descriptor \(uuid.descriptionWithName)" }
+}

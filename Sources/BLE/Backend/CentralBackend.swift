@@ -1,0 +1,69 @@
+import ATT
+import BLECore
+import HCI
+import Host
+
+/// What a ``CentralManager`` needs from a mode (kernel mode or host mode, docs/architecture.md):
+/// scanning, connecting to an ATT bearer, the link's RSSI and end, and the mode's own end. One
+/// implementation per mode; the manager and ``Peripheral`` never know which runs.
+protocol CentralBackend: AnyObject, Sendable {
+    /// The clock of connection and ATT transaction timeouts (a virtual radio's clock on
+    /// ``Transport/virtual(_:)``).
+    var clock: any Clock<Duration> { get }
+
+    /// Starts scanning actively (Core v5.4, Vol 6, Part B, 4.4.3.2); with `filterDuplicates`
+    /// the controller and the host drop reports that change nothing. The stream finishes when
+    /// the scan stops or the mode ends.
+    ///
+    /// - Throws: ``BLEError/controllerError(_:)`` when the controller refuses.
+    func startScan(filterDuplicates: Bool) async throws(BLEError) -> AsyncStream<LEDiscovery>
+
+    /// Stops scanning; does nothing when no scan runs.
+    func stopScan() async
+
+    /// Connects as central to the peer at `address` within `timeout`.
+    ///
+    /// - Throws: ``BLEError/connectionTimeout``, ``BLEError/connectionFailed(_:)``,
+    ///   ``BLEError/cancelled`` (the calling task was cancelled), ``BLEError/poweredOff``,
+    ///   ``BLEError/controllerError(_:)``.
+    func connect(to address: BluetoothAddress, addressType: LEAddressType, timeout: Duration) async throws(BLEError) -> any BackendLink
+
+    /// Returns once the mode has ended (the controller reset or went away, or ``close()``),
+    /// with the state that follows and the error calls get from then on.
+    func ended() async -> BackendEnd
+
+    /// Ends the links and the scan and closes the transport.
+    func close() async
+}
+
+/// How a mode ended: the manager's state from then on, and what its calls throw.
+struct BackendEnd: Sendable {
+    /// The states passed through, in order (``ManagerState/resetting`` then
+    /// ``ManagerState/poweredOff`` after a Hardware Error).
+    var states: [ManagerState]
+    /// What calls throw from then on.
+    var error: BLEError
+}
+
+/// One LE link as a mode gives it: its ATT bearer (L2CAP CID 0x0004), its end, its RSSI.
+protocol BackendLink: AnyObject, Sendable {
+    /// The ATT bearer on the link's fixed channel 0x0004 (Vol 3, Part A, 2.1).
+    var attBearer: any ATTBearer { get }
+    /// The peer's address.
+    var peerAddress: BluetoothAddress { get }
+    /// The peer's address type (public or random, or a resolved identity).
+    var peerAddressType: LEAddressType { get }
+    /// The Reason of the link's Disconnection Complete once it has dropped; nil while it is up.
+    /// Set before ``attBearer`` closes, so a call that finds the bearer closed can name the reason.
+    var disconnectionReason: HCIStatus? { get }
+    /// Waits until the link drops and returns the Reason (Vol 4, Part E, 7.7.5).
+    func disconnected() async -> HCIStatus
+    /// Ends the link (HCI_Disconnect with Remote User Terminated Connection, Vol 4, Part E,
+    /// 7.1.6) and waits for its end; does nothing more when it has already ended.
+    func terminate() async
+    /// The link's RSSI in dBm (HCI_Read_RSSI, Vol 4, Part E, 7.5.4).
+    ///
+    /// - Throws: ``BLEError/disconnected(_:)``, ``BLEError/controllerError(_:)``,
+    ///   ``BLEError/unsupported(_:)`` where the mode cannot read it.
+    func signalStrength() async throws(BLEError) -> Int
+}

@@ -1,0 +1,156 @@
+import ATT
+import BLECore
+import HCI
+import Host
+
+/// Host mode behind a ``CentralManager`` or a ``PeripheralManager``: a ``HostStack`` on the
+/// opened transport (bring-up, the router, ACL flow control, L2CAP), its scanner, its
+/// advertiser, and its connection manager (Core v5.4, Vol 4, Part E; Vol 3, Part A).
+final class HostModeBackend: CentralBackend, PeripheralBackend {
+    /// Which manager it serves: a central ends links it did not make; a peripheral hands them on.
+    enum Role: Sendable { case central, peripheral }
+
+    let stack: HostStack
+    let clock: any Clock<Duration>
+    let role: Role
+    /// The links centrals made (the peripheral role); finishes when the stack ends.
+    let incoming: AsyncStream<any BackendLink>
+    private let incomingInput: AsyncStream<any BackendLink>.Continuation
+    private let scanner: LEScanner
+    private let advertiser: LEAdvertiser
+    private let end = Once<BackendEnd>()
+
+    private init(stack: HostStack, clock: any Clock<Duration>, role: Role) {
+        self.stack = stack
+        self.clock = clock
+        self.role = role
+        scanner = stack.makeScanner()
+        advertiser = stack.makeAdvertiser()
+        (incoming, incomingInput) = AsyncStream.makeStream(of: (any BackendLink).self)
+    }
+
+    /// Opens `transport` and brings its controller up.
+    ///
+    /// - Parameter attMTU: the Rx MTU the links' ATT bearers offer, in octets (23...517).
+    /// - Throws: ``HostTransportOpening/Failure`` with the state and error to report.
+    static func start(_ transport: Transport, attMTU: UInt16, role: Role = .central) async throws(HostTransportOpening.Failure) -> HostModeBackend {
+        let opened = try await HostTransportOpening.open(transport)
+        let stack: HostStack
+        do {
+            stack = try await HostStack.start(on: opened.transport, configuration: LEConnectionManager.Configuration(attMTU: attMTU),
+                                              commandTimeout: opened.commandTimeout, clock: opened.clock)
+        } catch {
+            throw HostTransportOpening.failure(error, transport: transport)
+        }
+        let backend = HostModeBackend(stack: stack, clock: opened.clock, role: role)
+        backend.watchIncoming()
+        return backend
+    }
+
+    /// A central opens links only through ``connect(to:addressType:timeout:)``, so it ends any
+    /// other link (a peripheral link, or a central link no call waits for); a peripheral hands
+    /// its links to ``incoming``. The stream finishes when the connection manager ends, which
+    /// ends this backend.
+    private func watchIncoming() {
+        let connections = stack.connections
+        Task { [end, role, incomingInput] in
+            for await link in connections.incomingConnections {
+                if role == .peripheral, link.role == .peripheral {
+                    incomingInput.yield(link)
+                } else {
+                    Task { _ = try? await link.disconnect() }
+                }
+            }
+            incomingInput.finish()
+            let cause = await connections.ended ?? .transportClosed
+            end.resolve(Self.end(cause))
+        }
+    }
+
+    /// The states and error that follow the connection manager's end.
+    static func end(_ cause: LEConnectionManager.EndCause) -> BackendEnd {
+        switch cause {
+        case .hardwareError, .eventsLost: return BackendEnd(states: [.resetting, .poweredOff], error: .poweredOff)
+        case .transportClosed, .closedByHost: return BackendEnd(states: [.poweredOff], error: .poweredOff)
+        }
+    }
+
+    func startScan(filterDuplicates: Bool) async throws(BLEError) -> AsyncStream<LEDiscovery> {
+        do {
+            return try await scanner.start(stack.scanParameters(scanType: .active, filterDuplicates: filterDuplicates))
+        } catch {
+            throw .controllerError(error.description)
+        }
+    }
+
+    func stopScan() async {
+        try? await scanner.stop()
+    }
+
+    func connect(to address: BluetoothAddress, addressType: LEAddressType, timeout: Duration) async throws(BLEError) -> any BackendLink {
+        do {
+            return try await stack.connections.connect(to: address, addressType: addressType, timeout: timeout)
+        } catch {
+            throw Self.error(error)
+        }
+    }
+
+    func startAdvertising(_ structures: [ADStructure], connectable: Bool) async throws(BLEError) {
+        await stopAdvertising()
+        do {
+            try await advertiser.start(stack.advertisingParameters(advertisingData: structures, isConnectable: connectable))
+        } catch .dataTooLong(_, let length, let maximum, _) {
+            throw .advertisingDataTooLong(needed: length, available: maximum)
+        } catch .encoding(_, let error) {
+            throw .invalidArgument(error.description)
+        } catch {
+            throw .controllerError(error.description)
+        }
+    }
+
+    func stopAdvertising() async {
+        try? await advertiser.stop()
+    }
+
+    func ended() async -> BackendEnd { await end.wait() }
+
+    func close() async {
+        await stopScan()
+        await stopAdvertising()
+        await stack.close()
+    }
+
+    /// The BLE error for a host-mode connection error.
+    static func error(_ error: LEConnectionError) -> BLEError {
+        switch error {
+        case .disconnected(let reason): return .disconnected(reason)
+        case .connectionTimeout: return .connectionTimeout
+        case .connectionFailed(let status): return .connectionFailed(status)
+        case .cancelled, .command(.cancelled): return .cancelled
+        case .command(.closed): return .poweredOff
+        case .command(let command): return .controllerError(command.description)
+        case .wrongRole, .parametersRejected, .procedureTimeout: return .controllerError(error.description)
+        case .invalidParameters(let why): return .invalidArgument(why)
+        case .ended: return .poweredOff
+        }
+    }
+}
+
+extension LEConnection: BackendLink {
+    var attBearer: any ATTBearer { att }
+
+    func terminate() async {
+        _ = try? await disconnect(reason: .remoteUserTerminatedConnection)
+        _ = await disconnected()
+    }
+
+    func signalStrength() async throws(BLEError) -> Int {
+        do {
+            return Int(try await readRSSI())
+        } catch .ended {
+            throw .disconnected(.hardwareFailure)
+        } catch {
+            throw HostModeBackend.error(error)
+        }
+    }
+}

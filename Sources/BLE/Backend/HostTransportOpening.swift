@@ -1,0 +1,84 @@
+import Foundation
+import Host
+import LinuxBluetooth
+import VirtualRadio
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opens the HCI transport of a host-mode ``Transport`` and names, as a ``ManagerState`` and a
+/// ``BLEError``, why it could not.
+enum HostTransportOpening {
+    /// What was opened: the transport, the clock its timeouts run on, and how long an HCI
+    /// command may wait for its answer.
+    struct Opened: Sendable {
+        var transport: any HCITransport
+        var clock: any Clock<Duration>
+        /// 2 s (``HCICommandFlow/defaultCommandTimeout``) for a real controller; 30 s of radio
+        /// time for a virtual one, which answers every command at once at its current time, so
+        /// that only a host that falls behind a fast-paced radio could time out.
+        var commandTimeout: Duration = HCICommandFlow.defaultCommandTimeout
+    }
+
+    /// Why a transport could not be opened or brought up: the state it leaves the manager in,
+    /// and what calls throw.
+    struct Failure: Error, Sendable {
+        var state: ManagerState
+        var error: BLEError
+    }
+
+    /// Opens `transport` (host mode only).
+    ///
+    /// - Throws: ``Failure``: ``ManagerState/unsupported`` for kernel mode (not yet behind this
+    ///   API) and for a missing device or address; ``ManagerState/unauthorized`` for EPERM,
+    ///   EACCES and EBUSY; ``ManagerState/poweredOff`` for ERFKILL and ENETDOWN.
+    static func open(_ transport: Transport) async throws(Failure) -> Opened {
+        do {
+            switch transport {
+            case .kernel(let hci):
+                throw Failure(state: .unsupported, error: .unsupported(
+                    "kernel mode (hci\(hci)) is not behind the BLE API yet; use .userChannel(hci: \(hci)) for host mode on the same adapter"))
+            case .userChannel(let hci):
+                return Opened(transport: try HCIUserChannelTransport(adapter: hci), clock: ContinuousClock())
+            case let .serial(path, baudRate, flowControl):
+                let configuration: SerialPortConfiguration
+                do {
+                    configuration = try SerialPortConfiguration(path: path, baudRate: baudRate,
+                                                                flowControl: flowControl == .rtsCts ? .rtsCts : .none)
+                } catch {
+                    throw Failure(state: .unsupported, error: .invalidArgument(error.description))
+                }
+                return Opened(transport: try H4StreamTransport.open(serial: configuration), clock: ContinuousClock())
+            case let .tcp(host, port):
+                return Opened(transport: try await H4StreamTransport.connect(host: host, port: port), clock: ContinuousClock())
+            case .virtual(let radio):
+                return Opened(transport: radio.makeController().attach(), clock: radio.clock, commandTimeout: .seconds(30))
+            }
+        } catch let failure as Failure {
+            throw failure
+        } catch let error as LinuxBluetoothError {
+            throw failure(error, transport: transport)
+        } catch {
+            throw Failure(state: .unsupported, error: .unsupported("\(transport): \(error)"))
+        }
+    }
+
+    /// The state and error for a system call that failed while opening `transport`.
+    static func failure(_ error: LinuxBluetoothError, transport: Transport) -> Failure {
+        let text = "\(transport): \(error)"
+        switch error.code {
+        case EPERM, EACCES, EBUSY:
+            return Failure(state: .unauthorized, error: .unauthorized(text))
+        case ERFKILL, ENETDOWN:
+            return Failure(state: .poweredOff, error: .poweredOff)
+        default:
+            return Failure(state: .unsupported, error: .unsupported(text))
+        }
+    }
+
+    /// The state and error for a bring-up that failed on an open transport.
+    static func failure(_ error: ControllerBringUpError, transport: Transport) -> Failure {
+        Failure(state: .unsupported, error: .unsupported("\(transport): \(error)"))
+    }
+}

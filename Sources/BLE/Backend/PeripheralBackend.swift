@@ -1,0 +1,29 @@
+import HCI
+
+/// What a peripheral manager needs from a mode (kernel mode or host mode): advertising, the
+/// links centrals make, and the mode's end. One implementation per mode.
+protocol PeripheralBackend: AnyObject, Sendable {
+    /// The clock of the request deadline and ATT transaction timeouts.
+    var clock: any Clock<Duration> { get }
+
+    /// The links centrals make, as they form; finishes when the mode ends.
+    var incoming: AsyncStream<any BackendLink> { get }
+
+    /// Advertises `structures` (connectable or not), replacing what was advertised, and
+    /// advertises again after each connection, so more centrals can connect (Core v5.4, Vol 6,
+    /// Part B, 4.4.2; Vol 4, Part E, 7.8.5-7.8.9 or 7.8.53-7.8.56).
+    ///
+    /// - Throws: ``BLEError/advertisingDataTooLong(needed:available:)``;
+    ///   ``BLEError/invalidArgument(_:)`` for a structure that cannot be encoded;
+    ///   ``BLEError/controllerError(_:)``.
+    func startAdvertising(_ structures: [ADStructure], connectable: Bool) async throws(BLEError)
+
+    /// Stops advertising; does nothing when not advertising.
+    func stopAdvertising() async
+
+    /// Returns once the mode has ended, with the state that follows.
+    func ended() async -> BackendEnd
+
+    /// Ends the links and advertising and closes the transport.
+    func close() async
+}

@@ -1,0 +1,147 @@
+import BLECore
+import Foundation
+import GATT
+
+extension CentralCore {
+    /// Connects `peripheral` (see ``CentralManager/connect(_:options:)``).
+    func connect(_ peripheral: Peripheral, options: ConnectOptions) async throws(BLEError) {
+        guard peripheral.owner == owner else { throw .invalidArgument("\(peripheral) belongs to another manager") }
+        let backend = try await readyBackend()
+        while true {
+            switch peripheral.state {
+            case .connected:
+                return
+            case .connecting:
+                guard let attempt = attempts[peripheral.identifier] else { throw .invalidArgument("\(peripheral) is connecting") }
+                try await attempt.value.get()
+                return
+            case .disconnecting:
+                await peripheral.record.withLock { $0.link }?.settled.wait()
+                continue
+            case .disconnected:
+                break
+            }
+            break
+        }
+        guard !closed else { throw .poweredOff }
+        peripheral.record.withLock { $0.state = .connecting }
+        live[peripheral.identifier] = peripheral
+        let attempt = Task { await self.establish(peripheral, on: backend, options: options) }
+        attempts[peripheral.identifier] = attempt
+        let outcome = await withTaskCancellationHandler {
+            await attempt.value
+        } onCancel: {
+            attempt.cancel()
+        }
+        try outcome.get()
+    }
+
+    /// Makes the link, its GATT client and the ATT MTU exchange (Core v5.4, Vol 3, Part G,
+    /// 4.3.1), then marks `peripheral` connected; runs as the attempt's task, which a cancel ends.
+    nonisolated func establish(_ peripheral: Peripheral, on backend: any CentralBackend,
+                               options: ConnectOptions) async -> Result<Void, BLEError> {
+        let link: any BackendLink
+        do {
+            link = try await backend.connect(to: peripheral.address, addressType: peripheral.addressType.leAddressType,
+                                             timeout: options.timeout)
+        } catch {
+            await attemptEnded(peripheral)
+            return .failure(error)
+        }
+        let session = await newSession(on: link, clock: backend.clock)
+        Task { [weak self] in
+            let reason = await link.disconnected()
+            session.drop(reason)
+            await self?.linkEnded(peripheral, session: session)
+        }
+        var failure: BLEError?
+        do {
+            _ = try await session.gatt { (client) async throws(GATTClientError) -> Int in try await client.exchangeMTU() }
+        } catch {
+            failure = error
+        }
+        if Task.isCancelled { failure = .cancelled }
+        if failure == nil, await !connected(peripheral, session: session, mtu: await session.client.mtu) { failure = .cancelled }
+        guard let failure else { return .success(()) }
+        await link.terminate()
+        await session.settled.wait()
+        await attemptEnded(peripheral)
+        return .failure(failure)
+    }
+
+    /// A session for a new link.
+    func newSession(on link: any BackendLink, clock: any Clock<Duration>) -> PeripheralLink {
+        generation &+= 1
+        return PeripheralLink(generation: generation, backend: link, clock: clock)
+    }
+
+    /// The link is ready: `peripheral` is connected on `session`, unless the manager closed or
+    /// the attempt was cancelled meanwhile (false then).
+    func connected(_ peripheral: Peripheral, session: PeripheralLink, mtu: Int) -> Bool {
+        guard !closed, attempts[peripheral.identifier]?.isCancelled == false, session.ended.value == nil else { return false }
+        attempts[peripheral.identifier] = nil
+        peripheral.record.withLock { record in
+            record.state = .connected
+            record.link = session
+            record.services = nil
+            record.mtu = mtu
+        }
+        eventInput.yield(.connected(peripheral))
+        return true
+    }
+
+    /// An attempt failed or was cancelled: `peripheral` is disconnected again.
+    func attemptEnded(_ peripheral: Peripheral) {
+        attempts[peripheral.identifier] = nil
+        peripheral.record.withLock { record in
+            if record.state == .connecting { record.state = .disconnected }
+        }
+        if peripheral.state == .disconnected { live[peripheral.identifier] = nil }
+    }
+
+    /// The link of `session` ended (its calls have ended already): `peripheral` is
+    /// disconnected, and ``CentralManager/events`` says so, with no error when the application
+    /// asked for it.
+    func linkEnded(_ peripheral: Peripheral, session: PeripheralLink) {
+        defer { session.settled.resolve(()) }
+        let wasCurrent = peripheral.record.withLock { record -> Bool in
+            guard record.link === session else { return false }
+            record.link = nil
+            record.services = nil
+            record.mtu = 23
+            record.state = .disconnected
+            return true
+        }
+        guard wasCurrent else { return }
+        live[peripheral.identifier] = nil
+        let requested = disconnectRequested.remove(peripheral.identifier) != nil
+        let reason = session.ended.value ?? .unspecifiedError
+        eventInput.yield(.disconnected(peripheral, requested ? nil : .disconnected(reason)))
+    }
+
+    /// Ends `peripheral`'s attempt or link (see ``CentralManager/cancelPeripheralConnection(_:)``).
+    func cancelConnection(_ peripheral: Peripheral) async {
+        guard peripheral.owner == owner else { return }
+        switch peripheral.state {
+        case .disconnected:
+            return
+        case .connecting:
+            guard let attempt = attempts[peripheral.identifier] else { return }
+            attempt.cancel()
+            _ = await attempt.value
+        case .connected, .disconnecting:
+            guard let session = peripheral.record.withLock({ $0.link }) else { return }
+            disconnectRequested.insert(peripheral.identifier)
+            peripheral.record.withLock { record in
+                if record.link === session { record.state = .disconnecting }
+            }
+            await session.backend.terminate()
+            await session.settled.wait()
+        }
+    }
+
+    /// The peripherals with these identifiers (see ``CentralManager/retrievePeripherals(withIdentifiers:)``).
+    nonisolated func retrieve(_ identifiers: [UUID]) -> [Peripheral] {
+        identifiers.compactMap { registry.peripheral(identifier: $0) }
+    }
+}

@@ -1,0 +1,112 @@
+import BLECore
+import Foundation
+import Host
+
+/// One running scan.
+struct ScanSession: Sendable {
+    let id: UInt64
+    let continuation: AsyncThrowingStream<Discovery, any Error>.Continuation
+    let consumer: Task<Void, Never>
+}
+
+extension CentralCore {
+    /// Starts scan `id` when its turn comes (the latest request wins; the previous scan's stream
+    /// finishes), delivering what `filter` admits into `continuation`.
+    func startScan(id: UInt64, filter: ScanFilter, allowDuplicates: Bool,
+                   continuation: AsyncThrowingStream<Discovery, any Error>.Continuation) async {
+        await takeScanTurn()
+        defer { releaseScanTurn() }
+        guard id > lastStartedScan, scansEndedBeforeStart.remove(id) == nil else {
+            continuation.finish()
+            return
+        }
+        lastStartedScan = id
+        let backend: any CentralBackend
+        do {
+            backend = try await readyBackend()
+        } catch {
+            continuation.finish(throwing: error)
+            return
+        }
+        if let scan { await finish(scan, throwing: nil, stopping: backend) }
+        let discoveries: AsyncStream<LEDiscovery>
+        do {
+            discoveries = try await backend.startScan(filterDuplicates: !allowDuplicates)
+        } catch {
+            continuation.finish(throwing: error)
+            return
+        }
+        let registry = self.registry
+        let consumer = Task { [weak self] in
+            var delivered: [UUID: AdvertisementData] = [:]
+            for await heard in discoveries {
+                guard heard.addressType != .anonymous else { continue }
+                let data = AdvertisementData(heard.advertisement)
+                guard filter.admits(data) else { continue }
+                let peripheral = registry.peripheral(address: heard.address, type: Peripheral.AddressType(heard.addressType))
+                peripheral.heard(name: data.localName)
+                if !allowDuplicates {
+                    guard delivered[peripheral.identifier] != data else { continue }
+                    delivered[peripheral.identifier] = data
+                }
+                continuation.yield(Discovery(peripheral: peripheral, advertisementData: data, rssi: heard.rssi.map(Int.init)))
+            }
+            await self?.scannerFinished(id)
+        }
+        scan = ScanSession(id: id, continuation: continuation, consumer: consumer)
+        isScanning.withLock { $0 = true }
+    }
+
+    /// The stream of scan `id` ended (its consumer stopped iterating, or it was finished).
+    func scanTerminated(_ id: UInt64) async {
+        await takeScanTurn()
+        defer { releaseScanTurn() }
+        if let scan, scan.id == id {
+            await finish(scan, throwing: nil, stopping: backend)
+        } else if id > lastStartedScan {
+            scansEndedBeforeStart.insert(id)
+        }
+    }
+
+    /// Stops the scan, if one runs; its stream finishes.
+    func stopScan() async {
+        await takeScanTurn()
+        defer { releaseScanTurn() }
+        if let scan { await finish(scan, throwing: nil, stopping: backend) }
+    }
+
+    /// The backend's discoveries of scan `id` ended by themselves: the mode ended.
+    func scannerFinished(_ id: UInt64) async {
+        guard let scan, scan.id == id else { return }
+        await finish(scan, throwing: .poweredOff, stopping: nil)
+    }
+
+    /// Ends `session`: its stream finishes (with `error`, if any) and `backend` stops scanning.
+    func finish(_ session: ScanSession, throwing error: BLEError?, stopping backend: (any CentralBackend)?) async {
+        if scan?.id == session.id {
+            scan = nil
+            isScanning.withLock { $0 = false }
+            for waiter in scanEndWaiters { waiter.resume() }
+            scanEndWaiters = []
+        }
+        session.consumer.cancel()
+        if let error { session.continuation.finish(throwing: error) } else { session.continuation.finish() }
+        await backend?.stopScan()
+    }
+
+    /// Returns once no scan runs (at once when none does).
+    func untilScanEnds() async {
+        guard scan != nil else { return }
+        await withCheckedContinuation { scanEndWaiters.append($0) }
+    }
+
+    private func takeScanTurn() async {
+        while scanTurnHeld { await withCheckedContinuation { scanTurnWaiters.append($0) } }
+        scanTurnHeld = true
+    }
+
+    private func releaseScanTurn() {
+        scanTurnHeld = false
+        if !scanTurnWaiters.isEmpty { scanTurnWaiters.removeFirst().resume() }
+    }
+}

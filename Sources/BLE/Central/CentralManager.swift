@@ -1,0 +1,152 @@
+import BLECore
+import Foundation
+
+/// The central role, as Core Bluetooth's `CBCentralManager`, with async calls and streams
+/// instead of a delegate: scan, connect, and get ``Peripheral``s to run GATT on (Core v5.4,
+/// Vol 3, Part C, 9.3; Vol 6, Part B, 4.4 and 4.5).
+///
+/// ```swift
+/// let central = CentralManager(transport: .userChannel(hci: 0))
+/// for await state in central.stateUpdates where state == .poweredOn { break }
+/// for try await discovery in central.scanForPeripherals(withServices: [BluetoothUUID("180D")!]) {
+///     try await central.connect(discovery.peripheral)            // ends the scan's iteration below
+///     break
+/// }
+/// ```
+///
+/// **State.** The manager starts ``ManagerState/unknown`` and opens its transport and brings
+/// the controller up by itself; ``stateUpdates`` says when it is ``ManagerState/poweredOn``.
+/// ``scanForPeripherals(withServices:options:)`` and ``connect(_:options:)`` wait for that
+/// bring-up, then fail at once unless powered on, with the reason (``BLEError/unsupported(_:)``,
+/// ``BLEError/unauthorized(_:)``, ``BLEError/poweredOff``).
+///
+/// **Modes.** Host mode (``Transport/userChannel(hci:)``, ``Transport/serial(path:baudRate:flowControl:)``,
+/// ``Transport/tcp(host:port:)``, ``Transport/virtual(_:)``) runs this package's own host stack.
+/// Kernel mode (``Transport/kernel(hci:)``) is not behind this API yet: such a manager is
+/// ``ManagerState/unsupported`` and says why. State restoration (``ManagerOptions/restoreIdentifier``)
+/// is not implemented yet either, and refused the same way.
+///
+/// **Lifetime.** Keep the manager while you use it: when it is released (or ``close()`` is
+/// called), its links end, its scan's stream finishes and its transport closes.
+public final class CentralManager: Sendable {
+    /// The manager's options (restoration, state directory, ATT MTU).
+    public typealias Options = ManagerOptions
+
+    /// The transport given at creation.
+    public let transport: Transport
+    /// The options given at creation.
+    public let options: Options
+    let core: CentralCore
+
+    /// A manager on `transport`; it starts bringing the controller up at once.
+    public init(transport: Transport, options: Options = Options()) {
+        self.transport = transport
+        self.options = options
+        core = CentralCore(options: options)
+        let core = self.core
+        Task { await core.bringUp(transport) }
+    }
+
+    deinit {
+        let core = self.core
+        Task { await core.close() }
+    }
+
+    /// The state now.
+    public var state: ManagerState { core.broadcast.current }
+
+    /// The state now, then each change; finishes when the manager closes. Each access gives a
+    /// stream of its own.
+    public var stateUpdates: AsyncStream<ManagerState> { core.broadcast.updates() }
+
+    /// Connections and disconnections of this manager's peripherals, in order. One stream for
+    /// the manager's life, for one reader; it keeps the newest 1024 events for a reader that
+    /// falls behind, and finishes when the manager closes.
+    public var events: AsyncStream<CentralEvent> { core.events }
+
+    /// Whether a scan runs.
+    public var isScanning: Bool { core.isScanning.withLock { $0 } }
+
+    /// Scans actively for advertising peripherals (Vol 6, Part B, 4.4.3.2; LE Set Scan
+    /// Parameters and Enable, or their extended forms, Vol 4, Part E, 7.8.10-11 and 7.8.64-65).
+    ///
+    /// Ending the stream's iteration (leaving the loop, cancelling its task) stops the scan, as
+    /// do ``stopScan()`` and a newer call of this method (this stream then finishes).
+    ///
+    /// - Parameters:
+    ///   - serviceUUIDs: deliver only peripherals that list one of these services in their
+    ///     advertising data or scan response; nil (or empty) for every peripheral.
+    ///   - options: duplicates and solicited services (``ScanOptions``).
+    /// - Returns: the discoveries; the stream throws ``BLEError/poweredOff`` (or the reason the
+    ///   manager is not powered on) when it cannot scan or the controller goes away meanwhile,
+    ///   and ``BLEError/controllerError(_:)`` when the controller refuses to scan.
+    public func scanForPeripherals(withServices serviceUUIDs: [BluetoothUUID]?, options: ScanOptions = ScanOptions())
+        -> AsyncThrowingStream<Discovery, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Discovery.self, throwing: (any Error).self,
+                                                                    bufferingPolicy: .bufferingNewest(1024))
+        let core = self.core
+        let id = core.scanIDs.withLock { id -> UInt64 in
+            id &+= 1
+            return id
+        }
+        continuation.onTermination = { _ in Task { await core.scanTerminated(id) } }
+        let filter = ScanFilter(services: serviceUUIDs, solicited: options.solicitedServiceUUIDs)
+        let allowDuplicates = options.allowDuplicates
+        Task { await core.startScan(id: id, filter: filter, allowDuplicates: allowDuplicates, continuation: continuation) }
+        return stream
+    }
+
+    /// Stops the scan, if one runs; its stream finishes.
+    public func stopScan() async {
+        await core.stopScan()
+    }
+
+    /// Connects to `peripheral` as central (LE Create Connection, or its extended form, Vol 4,
+    /// Part E, 7.8.12 and 7.8.66), then exchanges the ATT MTU (Vol 3, Part G, 4.3.1). A
+    /// peripheral retrieved by identifier is connected without scanning. Returns at once when
+    /// already connected; a call made while connecting waits for that attempt.
+    ///
+    /// - Throws: ``BLEError/connectionTimeout`` after ``ConnectOptions/timeout`` (the attempt is
+    ///   cancelled with LE Create Connection Cancel, 7.8.13); ``BLEError/cancelled`` when
+    ///   ``cancelPeripheralConnection(_:)`` or the task's cancellation ended it;
+    ///   ``BLEError/connectionFailed(_:)``; ``BLEError/disconnected(_:)`` when the link dropped
+    ///   before it was ready; ``BLEError/invalidArgument(_:)`` for another manager's
+    ///   peripheral; ``BLEError/poweredOff`` (or why the manager is not powered on; waits for
+    ///   bring-up first).
+    public func connect(_ peripheral: Peripheral, options: ConnectOptions = ConnectOptions()) async throws(BLEError) {
+        try await core.connect(peripheral, options: options)
+    }
+
+    /// Ends `peripheral`'s link (HCI_Disconnect with Remote User Terminated Connection, Vol 4,
+    /// Part E, 7.1.6), or its connection attempt, and returns once it has ended. Its pending
+    /// calls end with ``BLEError/disconnected(_:)`` (0x16 Connection Terminated By Local
+    /// Host); ``events`` reports the disconnection without an error. Does nothing when it is
+    /// not connected.
+    public func cancelPeripheralConnection(_ peripheral: Peripheral) async {
+        await core.cancelConnection(peripheral)
+    }
+
+    /// The peripherals with these identifiers, in order: known ones, and for an identifier made
+    /// by ``Peripheral/identifier(for:type:)`` (on any run) a peripheral for the address it
+    /// names, ready to connect without scanning. Identifiers that name no address are skipped.
+    public func retrievePeripherals(withIdentifiers identifiers: [UUID]) -> [Peripheral] {
+        core.retrieve(identifiers)
+    }
+
+    /// The peripherals connected now whose discovered services include one of `serviceUUIDs`
+    /// (all connected ones when it is empty).
+    public func retrieveConnectedPeripherals(withServices serviceUUIDs: [BluetoothUUID]) -> [Peripheral] {
+        let wanted = Set(serviceUUIDs)
+        return core.registry.all.filter { peripheral in
+            guard peripheral.state == .connected else { return false }
+            return wanted.isEmpty || (peripheral.services ?? []).contains { wanted.contains($0.uuid) }
+        }
+    }
+
+    /// Ends the scan and every link, closes the transport, and finishes ``stateUpdates`` and
+    /// ``events``; the state becomes ``ManagerState/poweredOff``. Later calls throw
+    /// ``BLEError/poweredOff``.
+    public func close() async {
+        await core.close()
+    }
+}

@@ -1,0 +1,20 @@
+import BLECore
+
+/// Which advertisers a scan delivers: those listing one of the services, or soliciting one of
+/// the solicited services; everyone when both lists are empty. 16-, 32- and 128-bit forms of a
+/// UUID match each other.
+struct ScanFilter: Sendable {
+    let services: Set<BluetoothUUID>
+    let solicited: Set<BluetoothUUID>
+
+    init(services: [BluetoothUUID]?, solicited: [BluetoothUUID]) {
+        self.services = Set(services ?? [])
+        self.solicited = Set(solicited)
+    }
+
+    /// Whether `data` passes.
+    func admits(_ data: AdvertisementData) -> Bool {
+        if services.isEmpty && solicited.isEmpty { return true }
+        return data.serviceUUIDs.contains(where: services.contains) || data.solicitedServiceUUIDs.contains(where: solicited.contains)
+    }
+}

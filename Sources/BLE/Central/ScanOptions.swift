@@ -1,0 +1,19 @@
+import BLECore
+
+/// How ``CentralManager/scanForPeripherals(withServices:options:)`` reports what it hears.
+public struct ScanOptions: Hashable, Sendable {
+    /// Whether every advertising report is delivered. False (the default): a peripheral is
+    /// delivered when first heard, then again only when its ``AdvertisementData`` changes (the
+    /// controller's duplicate filter is on too, Core v5.4, Vol 4, Part E, 7.8.11). True: every
+    /// report, each with its RSSI (a crowded room gives hundreds a second).
+    public var allowDuplicates: Bool
+    /// Also deliver peripherals that solicit one of these services (Service Solicitation,
+    /// Core Specification Supplement, Part A, 1.10), whatever services they list.
+    public var solicitedServiceUUIDs: [BluetoothUUID]
+
+    /// Options; no duplicates and no solicitation filter by default.
+    public init(allowDuplicates: Bool = false, solicitedServiceUUIDs: [BluetoothUUID] = []) {
+        self.allowDuplicates = allowDuplicates
+        self.solicitedServiceUUIDs = solicitedServiceUUIDs
+    }
+}

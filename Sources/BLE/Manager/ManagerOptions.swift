@@ -1,0 +1,42 @@
+import Foundation
+
+/// How a manager (``CentralManager``, ``PeripheralManager``) is set up: state restoration,
+/// where its state lives, the ATT MTU it offers, and a peripheral manager's request deadline.
+///
+/// ```swift
+/// let central = CentralManager(transport: .userChannel(hci: 0), options: .init(attMTU: 247))
+/// ```
+public struct ManagerOptions: Sendable, Hashable {
+    /// The identifier under which the manager keeps and restores its state across runs; nil for
+    /// none. Restoration is not implemented in this version: a manager given an identifier
+    /// reports ``ManagerState/unsupported`` and its calls throw ``BLEError/unsupported(_:)``
+    /// saying so, rather than silently not restoring.
+    public var restoreIdentifier: String?
+    /// Where restoration and bonding state live: `$XDG_STATE_HOME/linuxble`, else
+    /// `~/.local/state/linuxble`, by default.
+    public var stateDirectory: URL
+    /// The Rx MTU each link's ATT bearer offers in ATT_EXCHANGE_MTU_REQ, in octets (23...517;
+    /// 517 by default; Core v5.4, Vol 3, Part F, 3.4.2).
+    public var attMTU: UInt16
+    /// How long a peripheral manager waits for the application to answer a request before the
+    /// stack answers Unlikely Error (0x0E) itself: 10 s by default, well before the central's
+    /// 30 s transaction timer would end the bearer (Vol 3, Part F, 3.3.3).
+    public var requestDeadline: Duration
+
+    /// Options; every parameter is described at its property.
+    public init(restoreIdentifier: String? = nil, stateDirectory: URL = ManagerOptions.defaultStateDirectory, attMTU: UInt16 = 517,
+                requestDeadline: Duration = .seconds(10)) {
+        self.restoreIdentifier = restoreIdentifier
+        self.stateDirectory = stateDirectory
+        self.attMTU = min(max(attMTU, 23), 517)
+        self.requestDeadline = requestDeadline
+    }
+
+    /// `$XDG_STATE_HOME/linuxble`, else `~/.local/state/linuxble`.
+    public static var defaultStateDirectory: URL {
+        if let state = ProcessInfo.processInfo.environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(fileURLWithPath: state).appendingPathComponent("linuxble")
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state/linuxble")
+    }
+}

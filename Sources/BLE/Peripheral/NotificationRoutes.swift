@@ -1,0 +1,119 @@
+import Foundation
+import GATT
+import Synchronization
+
+/// One link's notification bookkeeping, per characteristic value handle: the GATT client's
+/// subscription (with the task that pumps its values), and the application's streams.
+final class NotificationRoutes: Sendable {
+    typealias Stream = AsyncThrowingStream<Data, any Error>.Continuation
+
+    struct Route {
+        let characteristic: Characteristic
+        var subscription: GATTClientSubscription?
+        var pump: Task<Void, Never>?
+        var token: UInt64 = 0
+        var streams: [UInt64: Stream] = [:]
+    }
+
+    private struct State {
+        var routes: [UInt16: Route] = [:]
+        var nextID: UInt64 = 0
+        var ended: BLEError?
+    }
+
+    private let state = Mutex(State())
+
+    init() {}
+
+    /// A new stream of `characteristic`'s values; finished at once with the link's error once
+    /// it has ended.
+    func stream(for characteristic: Characteristic) -> AsyncThrowingStream<Data, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Data.self, throwing: (any Error).self)
+        let handle = characteristic.remote.valueHandle
+        let registered: Result<UInt64, BLEError> = state.withLock { state in
+            if let ended = state.ended { return .failure(ended) }
+            state.nextID &+= 1
+            state.routes[handle, default: Route(characteristic: characteristic)].streams[state.nextID] = continuation
+            return .success(state.nextID)
+        }
+        switch registered {
+        case .failure(let error):
+            continuation.finish(throwing: error)
+        case .success(let id):
+            continuation.onTermination = { [weak self] _ in
+                _ = self?.state.withLock { $0.routes[handle]?.streams.removeValue(forKey: id) }
+            }
+        }
+        return stream
+    }
+
+    /// Whether `handle` has a subscription.
+    func isSubscribed(_ handle: UInt16) -> Bool { state.withLock { $0.routes[handle]?.subscription != nil } }
+
+    /// Stores `subscription` for `characteristic` with the pump `makePump` makes from its token.
+    ///
+    /// - Returns: true when stored; false when another subscription is there already;
+    ///   the link's error when it has ended.
+    func store(_ subscription: GATTClientSubscription, for characteristic: Characteristic,
+               makePump: (UInt64) -> Task<Void, Never>) -> Result<Bool, BLEError> {
+        let handle = characteristic.remote.valueHandle
+        return state.withLock { state in
+            if let ended = state.ended { return .failure(ended) }
+            guard state.routes[handle]?.subscription == nil else { return .success(false) }
+            state.nextID &+= 1
+            var route = state.routes[handle] ?? Route(characteristic: characteristic)
+            route.subscription = subscription
+            route.token = state.nextID
+            route.pump = makePump(state.nextID)
+            state.routes[handle] = route
+            return .success(true)
+        }
+    }
+
+    /// Takes the subscription of `handle` away and finishes its streams.
+    ///
+    /// - Returns: the subscription and its pump; nil when there was none.
+    func remove(_ handle: UInt16) -> (subscription: GATTClientSubscription, pump: Task<Void, Never>?)? {
+        let taken: (GATTClientSubscription, Task<Void, Never>?, [Stream])? = state.withLock { state in
+            guard let route = state.routes[handle], let subscription = route.subscription else { return nil }
+            state.routes[handle]?.subscription = nil
+            state.routes[handle]?.pump = nil
+            state.routes[handle]?.streams = [:]
+            return (subscription, route.pump, Array(route.streams.values))
+        }
+        guard let taken else { return nil }
+        for stream in taken.2 { stream.finish() }
+        return (taken.0, taken.1)
+    }
+
+    /// Whether the subscription with `token` is still the one of `handle`.
+    func isCurrent(_ handle: UInt16, token: UInt64) -> Bool {
+        state.withLock { $0.routes[handle]?.token == token && $0.routes[handle]?.subscription != nil }
+    }
+
+    /// A notified or indicated value for the characteristic at `handle`: kept as its value, and
+    /// given to each of its streams.
+    func deliver(_ value: [UInt8], handle: UInt16) {
+        let data = Data(value)
+        let (characteristic, streams) = state.withLock { state in
+            (state.routes[handle]?.characteristic, state.routes[handle].map { Array($0.streams.values) } ?? [])
+        }
+        characteristic?.setValue(data)
+        for stream in streams { stream.yield(data) }
+    }
+
+    /// The link ended with `error`: pumps stop, characteristics stop notifying, every stream
+    /// finishes with `error`, and later streams finish with it at once.
+    func end(with error: BLEError) {
+        let routes = state.withLock { state -> [Route] in
+            state.ended = error
+            defer { state.routes = [:] }
+            return Array(state.routes.values)
+        }
+        for route in routes {
+            route.pump?.cancel()
+            route.characteristic.setNotifying(false)
+            for stream in route.streams.values { stream.finish(throwing: error) }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import BLECore
+import GATT
+
+/// Service, included service, characteristic and descriptor discovery (Core v5.4, Vol 3,
+/// Part G, 4.4 to 4.7). Each call returns what it found and fills the tree: ``services``,
+/// ``Service/includedServices``, ``Service/characteristics``, ``Characteristic/descriptors``.
+/// Objects already in the tree are kept, so a second discovery returns the same objects.
+extension Peripheral {
+    /// Discovers primary services: all of them (Discover All Primary Services, Part G, 4.4.1,
+    /// ATT_READ_BY_GROUP_TYPE_REQ), or with `serviceUUIDs`, those with these UUIDs (Discover
+    /// Primary Service by Service UUID, 4.4.2, ATT_FIND_BY_TYPE_VALUE_REQ per UUID).
+    ///
+    /// - Parameter serviceUUIDs: the services wanted; nil (or empty) for all.
+    /// - Returns: the services found, in handle order (empty when none has the UUIDs).
+    /// - Throws: ``BLEError/notConnected``; ``BLEError/disconnected(_:)`` when the link drops
+    ///   meanwhile; ``BLEError/att(_:handle:)`` for a server error other than the Attribute Not
+    ///   Found that ends discovery; ``BLEError/protocolError(_:)``; ``BLEError/transactionTimeout``.
+    public func discoverServices(_ serviceUUIDs: [BluetoothUUID]? = nil) async throws(BLEError) -> [Service] {
+        let link = try connectedLink()
+        let wanted = serviceUUIDs ?? []
+        let found = try await link.gatt { (client) async throws(GATTClientError) -> [RemoteService] in
+            guard !wanted.isEmpty else { return try await client.discoverPrimaryServices() }
+            var found: [RemoteService] = []
+            for uuid in Set(wanted) { found += try await client.discoverPrimaryServices(uuid: uuid) }
+            return found.sorted { $0.handle < $1.handle }
+        }
+        return record.withLock { record in
+            let current = record.link === link ? record.services ?? [] : []
+            let merged = found.map { remote in
+                current.first { $0.remote.handle == remote.handle } ?? Service(remote: remote, isPrimary: true, generation: link.generation)
+            }
+            if record.link === link {
+                record.services = (current + merged.filter { new in !current.contains { $0 === new } })
+                    .sorted { $0.remote.handle < $1.remote.handle }
+            }
+            return merged
+        }
+    }
+
+    /// Discovers the services `service` includes (Find Included Services, Part G, 4.5.1,
+    /// ATT_READ_BY_TYPE_REQ for «Include»; a 128-bit UUID is read from the included service's
+    /// declaration).
+    ///
+    /// - Parameter includedServiceUUIDs: keeps only these; nil for all.
+    /// - Returns: the included services found, in handle order; one that is also a discovered
+    ///   primary service is that same object.
+    /// - Throws: as ``discoverServices(_:)``; ``BLEError/serviceNotFound(_:)`` when `service`
+    ///   is not from the current connection.
+    public func discoverIncludedServices(_ includedServiceUUIDs: [BluetoothUUID]? = nil, for service: Service) async throws(BLEError) -> [Service] {
+        let link = try connectedLink()
+        guard service.generation == link.generation else { throw .serviceNotFound(service.uuid) }
+        let remote = service.remote
+        let includes = try await link.gatt { (client) async throws(GATTClientError) -> [RemoteIncludedService] in
+            try await client.discoverIncludedServices(of: remote)
+        }
+        let wanted = includedServiceUUIDs.map(Set.init) ?? []
+        let known = services ?? []
+        let found = includes.filter { wanted.isEmpty || wanted.contains($0.uuid) }.map { include in
+            known.first { $0.remote.handle == include.serviceHandle }
+                ?? Service(remote: include.service, isPrimary: false, generation: link.generation)
+        }
+        return service.merge(included: found)
+    }
+
+    /// Discovers the characteristics of `service`: all (Discover All Characteristics of a
+    /// Service, Part G, 4.6.1), or with `characteristicUUIDs`, those with these UUIDs (Discover
+    /// Characteristics by UUID, 4.6.2), ATT_READ_BY_TYPE_REQ for «Characteristic» over the
+    /// service's handles.
+    ///
+    /// - Returns: the characteristics found, in handle order.
+    /// - Throws: as ``discoverIncludedServices(_:for:)``.
+    public func discoverCharacteristics(_ characteristicUUIDs: [BluetoothUUID]? = nil, for service: Service) async throws(BLEError) -> [Characteristic] {
+        let link = try connectedLink()
+        guard service.generation == link.generation else { throw .serviceNotFound(service.uuid) }
+        let remote = service.remote
+        let wanted = Set(characteristicUUIDs ?? [])
+        let found = try await link.gatt { (client) async throws(GATTClientError) -> [RemoteCharacteristic] in
+            if wanted.count == 1, let uuid = wanted.first { return try await client.discoverCharacteristics(of: remote, uuid: uuid) }
+            let all = try await client.discoverCharacteristics(of: remote)
+            return wanted.isEmpty ? all : all.filter { wanted.contains($0.uuid) }
+        }
+        return service.merge(characteristics: found.map { Characteristic(remote: $0, generation: link.generation) })
+    }
+
+    /// Discovers the descriptors of `characteristic` (Discover All Characteristic Descriptors,
+    /// Part G, 4.7.1, ATT_FIND_INFORMATION_REQ over the handles after its value). Sends
+    /// nothing when the value is the characteristic's last handle.
+    ///
+    /// - Returns: the descriptors found, in handle order.
+    /// - Throws: as ``discoverServices(_:)``; ``BLEError/characteristicNotFound(_:)`` when
+    ///   `characteristic` is not from the current connection.
+    public func discoverDescriptors(for characteristic: Characteristic) async throws(BLEError) -> [Descriptor] {
+        let link = try connectedLink()
+        guard characteristic.generation == link.generation else { throw .characteristicNotFound(characteristic.uuid) }
+        let remote = characteristic.remote
+        let found = try await link.gatt { (client) async throws(GATTClientError) -> [RemoteDescriptor] in
+            try await client.discoverDescriptors(of: remote)
+        }
+        return characteristic.merge(descriptors: found.map { Descriptor(handle: $0.handle, uuid: $0.uuid, generation: link.generation) })
+    }
+}

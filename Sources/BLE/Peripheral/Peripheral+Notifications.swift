@@ -1,0 +1,54 @@
+import Foundation
+import GATT
+
+/// Notifications and indications (Core v5.4, Vol 3, Part G, 4.10, 4.11): the Client
+/// Characteristic Configuration descriptor written by ``setNotifyValue(_:for:)``, the values
+/// delivered by ``notifications(for:)``, apart from read results.
+extension Peripheral {
+    /// Turns notifications (or, for a characteristic with Indicate but not Notify, indications,
+    /// which the stack confirms) of `characteristic` on or off: writes its Client
+    /// Characteristic Configuration descriptor (Part G, 3.3.3.3, found by discovering its
+    /// descriptors when not discovered yet) and returns once the server has answered.
+    /// ``Characteristic/isNotifying`` follows. A subscription lasts for the link: after a
+    /// reconnection, call this again.
+    ///
+    /// - Throws: ``BLEError/notConnected``; ``BLEError/characteristicNotFound(_:)``;
+    ///   ``BLEError/invalidArgument(_:)`` when the characteristic has neither Notify nor
+    ///   Indicate; ``BLEError/protocolError(_:)`` when it has no Client Characteristic
+    ///   Configuration descriptor; ``BLEError/att(_:handle:)`` when the write is refused;
+    ///   ``BLEError/disconnected(_:)``.
+    public func setNotifyValue(_ enabled: Bool, for characteristic: Characteristic) async throws(BLEError) {
+        let link = try connectedLink()
+        guard characteristic.generation == link.generation else { throw .characteristicNotFound(characteristic.uuid) }
+        guard !characteristic.properties.isDisjoint(with: [.notify, .indicate]) else {
+            throw .invalidArgument("\(characteristic) has neither Notify nor Indicate")
+        }
+        if enabled {
+            try await link.subscribe(characteristic)
+        } else {
+            try await link.unsubscribe(characteristic)
+        }
+    }
+
+    /// The values `characteristic` notifies or indicates on the current connection, in the
+    /// order the server sent them, from the moment of this call (open it before
+    /// ``setNotifyValue(_:for:)`` to miss none). Several streams may be open; each gets every
+    /// value. Read results never appear here.
+    ///
+    /// The stream finishes when notifications are turned off, and throws
+    /// ``BLEError/disconnected(_:)`` when the link drops; it throws ``BLEError/notConnected``
+    /// or ``BLEError/characteristicNotFound(_:)`` at once when made without a connection or
+    /// for a characteristic of another one.
+    public func notifications(for characteristic: Characteristic) -> AsyncThrowingStream<Data, any Error> {
+        let link: PeripheralLink
+        do {
+            link = try connectedLink()
+            guard characteristic.generation == link.generation else { throw BLEError.characteristicNotFound(characteristic.uuid) }
+        } catch {
+            let (stream, continuation) = AsyncThrowingStream.makeStream(of: Data.self, throwing: (any Error).self)
+            continuation.finish(throwing: error)
+            return stream
+        }
+        return link.routes.stream(for: characteristic)
+    }
+}

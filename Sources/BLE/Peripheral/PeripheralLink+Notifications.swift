@@ -1,0 +1,54 @@
+import Foundation
+import GATT
+
+/// Subscriptions on one link (Core v5.4, Vol 3, Part G, 4.10, 4.11): the GATT client writes the
+/// Client Characteristic Configuration descriptor (reference-counted, 3.3.3.3), a task pumps its
+/// values into ``NotificationRoutes``.
+extension PeripheralLink {
+    /// Enables notifications (or indications) of `characteristic` unless already enabled here.
+    func subscribe(_ characteristic: Characteristic) async throws(BLEError) {
+        let handle = characteristic.remote.valueHandle
+        if routes.isSubscribed(handle) { return }
+        let remote = characteristic.remote
+        let subscription = try await gatt { (client) async throws(GATTClientError) -> GATTClientSubscription in
+            try await client.notifications(for: remote)
+        }
+        let stored = routes.store(subscription, for: characteristic) { token in
+            Task { [weak self] in
+                for await notification in subscription {
+                    self?.routes.deliver(notification.value, handle: handle)
+                }
+                self?.pumpEnded(handle: handle, token: token)
+            }
+        }
+        switch stored {
+        case .failure(let error):
+            throw error
+        case .success(false):
+            await subscription.cancel()   // another call subscribed meanwhile; its subscription stays
+        case .success(true):
+            characteristic.setNotifying(true)
+        }
+    }
+
+    /// Disables notifications of `characteristic`: its streams finish, and the Client
+    /// Characteristic Configuration is written without its bit before this returns.
+    func unsubscribe(_ characteristic: Characteristic) async throws(BLEError) {
+        guard let (subscription, pump) = routes.remove(characteristic.remote.valueHandle) else { return }
+        characteristic.setNotifying(false)
+        // Cancelled before the pump stops: the pump's iterator, once discarded, would unsubscribe
+        // without waiting, and this cancel would then return before the write.
+        defer { pump?.cancel() }
+        try await perform { () async -> Result<Void, BLEError>? in
+            await subscription.cancel()
+            return .success(())
+        }
+    }
+
+    /// A subscription's values ended without ``unsubscribe(_:)``: the bearer closed, so the link
+    /// has ended (or is ended now).
+    private func pumpEnded(handle: UInt16, token: UInt64) {
+        guard routes.isCurrent(handle, token: token) else { return }
+        if let reason = backend.disconnectionReason { drop(reason) } else { terminate() }
+    }
+}

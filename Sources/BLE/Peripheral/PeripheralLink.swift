@@ -1,0 +1,125 @@
+import ATT
+import Foundation
+import GATT
+import HCI
+import Synchronization
+
+/// One connection of a ``Peripheral``: the mode's link, the GATT client on its ATT bearer (one
+/// per connection, never per device), and everything pending on it, so that the link's end
+/// ends each pending call and each stream exactly once with ``BLEError/disconnected(_:)``.
+final class PeripheralLink: Sendable {
+    /// Numbers the connections of a manager; attributes discovered on one carry it.
+    let generation: UInt64
+    /// The mode's link.
+    let backend: any BackendLink
+    /// The GATT client on the link's ATT bearer (Core v5.4, Vol 3, Part G, 4).
+    let client: GATTClient
+    /// The calls pending on the link.
+    let calls = PendingCalls()
+    /// Writes without response waiting for the controller.
+    let window = WriteWithoutResponseWindow()
+    /// The Reason the link ended with, once it has.
+    let ended = Once<HCIStatus>()
+    /// Set once the manager has taken the link's end in (the peripheral is disconnected).
+    let settled = Once<Void>()
+
+    /// The notification streams and subscriptions of the link's characteristics.
+    let routes = NotificationRoutes()
+    private let terminating = Mutex(false)
+
+    /// A connection on `backend`, its ATT transaction timer on `clock`.
+    init(generation: UInt64, backend: any BackendLink, clock: any Clock<Duration>) {
+        self.generation = generation
+        self.backend = backend
+        let engine = ATTEngine(bearer: backend.attBearer, clock: clock)
+        client = GATTClient(engine: engine, configuration: GATTClient.Configuration(enablesServiceChangedIndications: false))
+    }
+
+    // MARK: Pending calls
+
+    /// Runs `body` as a call pending on the link: it ends with `body`'s result, or with
+    /// ``BLEError/disconnected(_:)`` when the link ends first, exactly once. A nil from `body`
+    /// leaves the answer to the link's end (the bearer closed under the call).
+    func perform<T: Sendable>(_ body: @escaping @Sendable () async -> Result<T, BLEError>?) async throws(BLEError) -> T {
+        let result: Result<T, BLEError> = await withCheckedContinuation { continuation in
+            let first = FirstResult(continuation)
+            switch calls.register({ first.resume(.failure($0)) }) {
+            case .failure(let error):
+                first.resume(.failure(error))
+            case .success(let ticket):
+                Task {
+                    guard let outcome = await body() else { return }
+                    self.calls.remove(ticket)
+                    first.resume(outcome)
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Runs one GATT procedure as a pending call (see ``perform(_:)``), its errors mapped.
+    func gatt<T: Sendable>(_ body: @escaping @Sendable (GATTClient) async throws(GATTClientError) -> T) async throws(BLEError) -> T {
+        try await perform { await self.attempt(body) }
+    }
+
+    /// Runs `body` on the client and maps its outcome; nil when the link's end answers.
+    func attempt<T: Sendable>(_ body: @Sendable (GATTClient) async throws(GATTClientError) -> T) async -> Result<T, BLEError>? {
+        do {
+            return .success(try await body(client))
+        } catch {
+            return outcome(of: error)
+        }
+    }
+
+    /// The result for a GATT failure. The bearer closed: when the link has dropped, its end
+    /// answers (with the Reason); otherwise the link is ended, and its end answers. A 30 s
+    /// timeout ends the link too (no more ATT on it, Vol 3, Part F, 3.3.3).
+    private func outcome<T>(of error: GATTClientError) -> Result<T, BLEError>? {
+        switch error {
+        case .closed:
+            if let reason = backend.disconnectionReason { drop(reason) } else { terminate() }
+            return nil
+        case .timeout:
+            terminate()
+            return .failure(.transactionTimeout)
+        default:
+            return .failure(Self.error(error))
+        }
+    }
+
+    /// The BLE error for a GATT client error other than a closed bearer or a timeout.
+    static func error(_ error: GATTClientError) -> BLEError {
+        switch error {
+        case let .errorResponse(_, handle, code): return .att(code, handle: handle)
+        case .protocolViolation, .prepareWriteMismatch, .noClientCharacteristicConfiguration, .databaseChanged:
+            return .protocolError(error.description)
+        case .timeout: return .transactionTimeout
+        case .closed: return .notConnected
+        case .pduTooLarge, .mtuAlreadyExchanged, .notificationsNotSupported, .noSigningKey, .signCounterExhausted, .signingFailed,
+             .invalidArgument:
+            return .invalidArgument(error.description)
+        }
+    }
+
+    /// Ends the link from this side (once); its end then answers what is pending.
+    func terminate() {
+        let first = terminating.withLock { started -> Bool in
+            defer { started = true }
+            return !started
+        }
+        guard first else { return }
+        let backend = self.backend
+        Task { await backend.terminate() }
+    }
+
+    /// The link dropped with `reason`: every pending call ends with
+    /// ``BLEError/disconnected(_:)``, every notification stream finishes with it, writes
+    /// waiting for room are released, and characteristics stop notifying. Once.
+    func drop(_ reason: HCIStatus) {
+        guard ended.resolve(reason) else { return }
+        let error = BLEError.disconnected(reason)
+        calls.end(with: error)
+        window.end()
+        routes.end(with: error)
+    }
+}

@@ -1,0 +1,45 @@
+import ATT
+import Synchronization
+
+/// The requests a ``PeripheralManager`` has asked the application and not had answered: each
+/// is answered exactly once, by ``PeripheralManager/respond(to:withResult:)`` or, at its
+/// deadline, with Unlikely Error (0x0E).
+final class PendingRequests: Sendable {
+    private struct Entry {
+        let answer: FirstResult<ATTErrorCode>
+        let deadline: Task<Void, Never>
+    }
+
+    private let table = Mutex<[ObjectIdentifier: Entry]>([:])
+
+    init() {}
+
+    /// Asks: registers `request`, calls `deliver`, and waits for the answer.
+    ///
+    /// - Returns: the application's result, or Unlikely Error after `deadline` on `clock`.
+    func ask(_ request: ATTRequest, deadline: Duration, clock: any Clock<Duration>, deliver: @Sendable () -> Void) async -> ATTErrorCode {
+        let key = ObjectIdentifier(request)
+        return await withCheckedContinuation { continuation in
+            let answer = FirstResult(continuation)
+            let timer = Task { [weak self] in
+                guard (try? await clock.sleep(for: deadline)) != nil else { return }
+                self?.answer(key, with: .unlikelyError)
+            }
+            table.withLock { $0[key] = Entry(answer: answer, deadline: timer) }
+            deliver()
+        }
+    }
+
+    /// Answers `request` with `code` unless it was answered already.
+    ///
+    /// - Returns: whether this call answered it.
+    @discardableResult
+    func answer(_ request: ATTRequest, with code: ATTErrorCode) -> Bool { answer(ObjectIdentifier(request), with: code) }
+
+    private func answer(_ key: ObjectIdentifier, with code: ATTErrorCode) -> Bool {
+        guard let entry = table.withLock({ $0.removeValue(forKey: key) }) else { return false }
+        entry.deadline.cancel()
+        entry.answer.resume(code)
+        return true
+    }
+}

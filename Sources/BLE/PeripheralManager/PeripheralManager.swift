@@ -1,0 +1,154 @@
+import ATT
+import BLECore
+import Foundation
+
+/// The peripheral role, as Core Bluetooth's `CBPeripheralManager`, with async calls and streams
+/// instead of a delegate: publish services, advertise, answer requests, update subscribers
+/// (Core v5.4, Vol 3, Part C, 9.3 and Part G; Vol 6, Part B, 4.4.2).
+///
+/// ```swift
+/// let manager = PeripheralManager(transport: .userChannel(hci: 0))
+/// let control = MutableCharacteristic(type: BluetoothUUID("2A39")!, properties: [.write], value: nil, permissions: [.writeable])
+/// let service = MutableService(type: BluetoothUUID("180D")!, primary: true)
+/// service.characteristics = [control]
+/// try await manager.add(service)
+/// try await manager.startAdvertising(AdvertisementData(localName: "Sensor", serviceUUIDs: [service.uuid]))
+/// for await request in manager.requests {
+///     if case .write(let writes) = request { manager.respond(to: writes[0], withResult: .success) }
+/// }
+/// ```
+///
+/// **State.** As ``CentralManager``: ``ManagerState/unknown`` while it brings the controller up,
+/// then ``ManagerState/poweredOn``; calls that need the controller wait for bring-up, then throw
+/// the state's error. Host mode only so far: kernel mode and a restore identifier are
+/// ``ManagerState/unsupported``, saying why.
+///
+/// **Serving.** Every central's link gets the GATT server, with CCCD state per central; a
+/// characteristic with a static value is answered by the stack, one with a nil value through
+/// ``requests``. Limitation of this version: a Write Command (write without response) to an
+/// application-answered characteristic waits for ``respond(to:withResult:)`` like a Write Request
+/// (the GATT server's handler cannot tell them apart), and a queued write arrives one request per
+/// part as the central executes it, not as one batch.
+public final class PeripheralManager: Sendable {
+    /// The manager's options (restoration, state directory, ATT MTU, request deadline).
+    public typealias Options = ManagerOptions
+
+    /// The transport given at creation.
+    public let transport: Transport
+    /// The options given at creation.
+    public let options: Options
+    let core: PeripheralManagerCore
+
+    /// A manager on `transport`; it starts bringing the controller up at once.
+    public init(transport: Transport, options: Options = Options()) {
+        self.transport = transport
+        self.options = options
+        core = PeripheralManagerCore(options: options)
+        let core = self.core
+        Task { await core.bringUp(transport) }
+    }
+
+    deinit {
+        let core = self.core
+        Task { await core.close() }
+    }
+
+    /// The state now.
+    public var state: ManagerState { core.broadcast.current }
+    /// The state now, then each change; finishes when the manager closes.
+    public var stateUpdates: AsyncStream<ManagerState> { core.broadcast.updates() }
+
+    /// Publishes `service` (with its characteristics and includes) to every central: the
+    /// database is rebuilt, and connected centrals hear of the change through Service Changed
+    /// and a new Database Hash (Vol 3, Part G, 7.1, 7.3).
+    ///
+    /// - Throws: ``BLEError/invalidArgument(_:)`` when the service is added already or cannot be
+    ///   served (a static value over 512 octets, ...); ``BLEError/poweredOff`` (or why the
+    ///   manager is not powered on; waits for bring-up first).
+    public func add(_ service: MutableService) async throws(BLEError) {
+        try await core.add(service)
+    }
+
+    /// Stops publishing `service`; connected centrals hear of it as for ``add(_:)``. Includes of
+    /// it by other services are dropped. Does nothing for a service not added.
+    public func remove(_ service: MutableService) async {
+        await core.remove(service)
+    }
+
+    /// Stops publishing every service.
+    public func removeAllServices() async {
+        await core.removeAll()
+    }
+
+    /// Advertises `data`, connectable unless ``AdvertisementData/isConnectable`` is false, every
+    /// 100-150 ms, and again after each connection (so more centrals can connect); replaces what
+    /// was advertised.
+    ///
+    /// - Throws: ``BLEError/advertisingDataTooLong(needed:available:)`` when the AD structures
+    ///   need more octets than the controller's advertising takes (31 with legacy advertising;
+    ///   245 for connectable extended advertising, Vol 4, Part E, 7.8.54); ``BLEError/invalidArgument(_:)``
+    ///   for data that cannot be encoded; ``BLEError/controllerError(_:)``; ``BLEError/poweredOff``.
+    public func startAdvertising(_ data: AdvertisementData) async throws(BLEError) {
+        let (backend, _) = try await core.ready()
+        try await backend.startAdvertising(try data.structures(), connectable: data.isConnectable)
+        core.advertising.withLock { $0 = true }
+    }
+
+    /// Stops advertising; does nothing when not advertising.
+    public func stopAdvertising() async {
+        guard let (backend, _) = try? await core.ready() else { return }
+        await backend.stopAdvertising()
+        core.advertising.withLock { $0 = false }
+    }
+
+    /// Whether ``startAdvertising(_:)`` is in effect.
+    public var isAdvertising: Bool { core.advertising.withLock { $0 } }
+
+    /// The reads and writes of characteristics with a nil value, for the application to answer
+    /// with ``respond(to:withResult:)``. One stream for the manager's life, for one reader; it
+    /// keeps the newest 256 for a reader that falls behind (an unread request is answered at its
+    /// deadline).
+    public var requests: AsyncStream<PeripheralRequest> { core.requests }
+
+    /// Answers `request`: with ``ATTErrorCode/success`` the read's ``ATTRequest/value`` (from
+    /// its offset) or the write's acceptance goes to the central; with an error code, ATT_ERROR_RSP
+    /// with it (Vol 3, Part F, 3.4.1.1). Exactly one response goes out per request: a second
+    /// answer, or one after the deadline (``ManagerOptions/requestDeadline``, 10 s, when the stack
+    /// answered Unlikely Error, 0x0E), is ignored. For ``PeripheralRequest/write(_:)``, answer its
+    /// first request; the answer covers the batch.
+    public func respond(to request: ATTRequest, withResult result: ATTError.Code) {
+        core.pending.answer(request, with: result)
+    }
+
+    /// Centrals subscribing and unsubscribing, in order. One stream for the manager's life, for
+    /// one reader; it keeps the newest 1024 events.
+    public var subscriptions: AsyncStream<SubscriptionEvent> { core.subscriptions }
+
+    /// Sends `value` to the centrals subscribed to `characteristic` (or to those of `centrals`
+    /// that are): a notification to each that enabled notifications, else a confirmed
+    /// indication (Vol 3, Part G, 4.10, 4.11), each cut to its ``Central/maximumUpdateValueLength``.
+    ///
+    /// - Returns: true when queued; false when the transmit queue holds 32 updates already (then
+    ///   ``readyToUpdateSubscribers`` says when to try again), or when `characteristic` is not
+    ///   published.
+    public func updateValue(_ value: Data, for characteristic: MutableCharacteristic, onSubscribedCentrals centrals: [Central]?) -> Bool {
+        guard let handle = core.valueHandles.withLock({ $0[ObjectIdentifier(characteristic)] }) else { return false }
+        let update = UpdateQueue.Update(handle: handle, value: [UInt8](value), centrals: centrals.map { Set($0.map(ObjectIdentifier.init)) })
+        let (accepted, start) = core.updates.offer(update)
+        if start {
+            let core = self.core
+            Task { await core.sendUpdates() }
+        }
+        return accepted
+    }
+
+    /// Yields each time the transmit queue has room again after ``updateValue(_:for:onSubscribedCentrals:)``
+    /// returned false; finishes when the manager closes. Each access gives a stream of its own.
+    public var readyToUpdateSubscribers: AsyncStream<Void> { core.updates.readinessUpdates() }
+
+    /// Stops advertising, ends every link, closes the transport, and finishes the streams; the
+    /// state becomes ``ManagerState/poweredOff``.
+    public func close() async {
+        await core.close()
+    }
+}

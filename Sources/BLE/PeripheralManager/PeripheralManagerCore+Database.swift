@@ -1,0 +1,118 @@
+import ATT
+import Foundation
+import GATT
+
+/// The served database: the added services as GATT definitions, replaced on the server whole on
+/// every change, so centrals hear of it through Service Changed and the Database Hash (Core
+/// v5.4, Vol 3, Part G, 7.1 and 7.3).
+extension PeripheralManagerCore {
+    /// Adds `service` (see ``PeripheralManager/add(_:)``).
+    func add(_ service: MutableService) async throws(BLEError) {
+        let (_, server) = try await ready()
+        guard !services.contains(service) else { throw .invalidArgument("\(service) is added already") }
+        try await serve(services + [service], on: server)
+    }
+
+    /// Removes `service` (see ``PeripheralManager/remove(_:)``).
+    func remove(_ service: MutableService) async {
+        guard let server, services.contains(service) else { return }
+        try? await serve(services.filter { $0 != service }, on: server)
+    }
+
+    /// Removes every service.
+    func removeAll() async {
+        guard let server, !services.isEmpty else { return }
+        try? await serve([], on: server)
+    }
+
+    /// Serves `next` from now on.
+    private func serve(_ next: [MutableService], on server: GATTServer) async throws(BLEError) {
+        let database: GATTDatabase
+        do {
+            database = try GATTDatabase(services: next.map { definition(of: $0, among: next) })
+        } catch {
+            throw .invalidArgument(error.description)
+        }
+        do {
+            try await server.replaceDatabase(database)
+        } catch {
+            throw .invalidArgument(error.description)
+        }
+        services = next
+        var handles: [ObjectIdentifier: UInt16] = [:]
+        byHandle = [:]
+        for (service, served) in zip(next, database.services) {
+            for (characteristic, declared) in zip(service.characteristics, served.characteristics) {
+                handles[ObjectIdentifier(characteristic)] = declared.valueHandle
+                byHandle[declared.valueHandle] = characteristic
+            }
+        }
+        valueHandles.withLock { $0 = handles }
+        // The server dropped the configurations the change covered: follow it.
+        for (id, link) in links {
+            for (handle, old) in link.configurations where !old.isEmpty {
+                let now = await link.connection.configuration(for: handle)
+                links[id]?.configurations[handle] = now
+                guard now.isEmpty, let characteristic = byHandle[handle] else { continue }
+                characteristic.unsubscribed(link.central)
+                subscriptionInput.yield(.unsubscribed(link.central, characteristic))
+            }
+        }
+    }
+
+    /// The GATT definition of `service`; its includes name services of `all`.
+    private func definition(of service: MutableService, among all: [MutableService]) -> GATTServiceDefinition {
+        let includes = service.includedServices.filter { all.contains($0) }.map { GATTIncludeDefinition(.id(Self.id(of: $0))) }
+        return GATTServiceDefinition(uuid: service.uuid, isPrimary: service.isPrimary, id: Self.id(of: service), includes: includes,
+                                     characteristics: service.characteristics.map(definition(of:)))
+    }
+
+    private static func id(of service: MutableService) -> String { "service-\(UInt(bitPattern: ObjectIdentifier(service).hashValue))" }
+
+    /// The GATT definition of `characteristic`: its value fixed, or asked through the requests.
+    private func definition(of characteristic: MutableCharacteristic) -> GATTCharacteristicDefinition {
+        let permissions = characteristic.permissions
+        let read: GATTAccess? = permissions.contains(.readable) ? (permissions.contains(.readEncryptionRequired) ? .encrypted : .open) : nil
+        let write: GATTAccess? = permissions.contains(.writeable) ? (permissions.contains(.writeEncryptionRequired) ? .encrypted : .open) : nil
+        let value: GATTAttributeValue
+        if let fixed = characteristic.value {
+            value = .fixed([UInt8](fixed))
+        } else {
+            value = .dynamic(GATTValueHandlers(name: characteristic.uuid.description, read: { [weak self] offset, peer async throws(ATTErrorCode) -> [UInt8] in
+                guard let self else { throw .unlikelyError }
+                return try await self.ask(read: characteristic, offset: offset, peer: peer)
+            }, write: { [weak self] octets, offset, peer async throws(ATTErrorCode) in
+                guard let self else { throw .unlikelyError }
+                try await self.ask(write: characteristic, value: octets, offset: offset, peer: peer)
+            }))
+        }
+        return GATTCharacteristicDefinition(uuid: characteristic.uuid,
+                                            properties: GATTCharacteristicProperties(rawValue: characteristic.properties.rawValue),
+                                            permissions: GATTPermissions(read: read, write: write), value: value)
+    }
+
+    // MARK: Requests
+
+    /// Asks the application for a read of `characteristic` from `offset`.
+    func ask(read characteristic: MutableCharacteristic, offset: Int, peer: GATTPeer) async throws(ATTErrorCode) -> [UInt8] {
+        guard let central = await central(for: peer) else { throw .unlikelyError }
+        let request = ATTRequest(central: central, characteristic: characteristic, offset: offset, value: nil)
+        let input = requestInput
+        let result = await pending.ask(request, deadline: options.requestDeadline, clock: backend?.clock ?? ContinuousClock()) {
+            input.yield(.read(request))
+        }
+        guard result == .success else { throw result }
+        return [UInt8](request.value ?? Data())
+    }
+
+    /// Asks the application to take a write of `value` at `offset` to `characteristic`.
+    func ask(write characteristic: MutableCharacteristic, value: [UInt8], offset: Int, peer: GATTPeer) async throws(ATTErrorCode) {
+        guard let central = await central(for: peer) else { throw .unlikelyError }
+        let request = ATTRequest(central: central, characteristic: characteristic, offset: offset, value: Data(value))
+        let input = requestInput
+        let result = await pending.ask(request, deadline: options.requestDeadline, clock: backend?.clock ?? ContinuousClock()) {
+            input.yield(.write([request]))
+        }
+        guard result == .success else { throw result }
+    }
+}

@@ -1,0 +1,190 @@
+import ATT
+import Foundation
+import GATT
+import HCI
+import Synchronization
+
+/// The state of one ``PeripheralManager`` on one serial executor: bring-up, the GATT server and
+/// its database, the links of centrals, their subscriptions, and the updates to send.
+actor PeripheralManagerCore {
+    nonisolated let broadcast = StateBroadcast()
+    nonisolated let options: ManagerOptions
+    nonisolated let requests: AsyncStream<PeripheralRequest>
+    nonisolated let subscriptions: AsyncStream<SubscriptionEvent>
+    nonisolated let pending = PendingRequests()
+    nonisolated let updates = UpdateQueue()
+    /// Each served characteristic's value handle, by the characteristic's identity.
+    nonisolated let valueHandles = Mutex<[ObjectIdentifier: UInt16]>([:])
+    nonisolated let advertising = Mutex(false)
+
+    let requestInput: AsyncStream<PeripheralRequest>.Continuation
+    let subscriptionInput: AsyncStream<SubscriptionEvent>.Continuation
+    var backend: HostModeBackend?
+    var server: GATTServer?
+    var closed = false
+
+    struct Link {
+        let central: Central
+        let connection: GATTServerConnection
+        /// Its Client Characteristic Configuration values, by value handle.
+        var configurations: [UInt16: GATTClientCharacteristicConfiguration] = [:]
+    }
+
+    /// The links of centrals, by the server's connection identifier.
+    var links: [UInt64: Link] = [:]
+    var centralWaiters: [UInt64: [CheckedContinuation<Central?, Never>]] = [:]
+
+    // The database (PeripheralManagerCore+Database.swift).
+    var services: [MutableService] = []
+    var byHandle: [UInt16: MutableCharacteristic] = [:]
+
+    init(options: ManagerOptions) {
+        self.options = options
+        (requests, requestInput) = AsyncStream.makeStream(of: PeripheralRequest.self, bufferingPolicy: .bufferingNewest(256))
+        (subscriptions, subscriptionInput) = AsyncStream.makeStream(of: SubscriptionEvent.self, bufferingPolicy: .bufferingNewest(1024))
+    }
+
+    // MARK: Bring-up and end
+
+    /// Opens `transport`, brings its controller up, starts an empty GATT server (with its GAP
+    /// and GATT services) and serves every link centrals make.
+    func bringUp(_ transport: Transport) async {
+        if let identifier = options.restoreIdentifier {
+            broadcast.set(.unsupported, failure: .unsupported(
+                "state restoration (restoreIdentifier \"\(identifier)\") is not implemented yet; create the manager without a restoreIdentifier"))
+            return
+        }
+        let started: HostModeBackend
+        let server: GATTServer
+        do {
+            started = try await HostModeBackend.start(transport, attMTU: options.attMTU, role: .peripheral)
+            server = try GATTServer(database: try GATTDatabase(services: []))
+        } catch let failure as HostTransportOpening.Failure {
+            broadcast.set(closed ? .poweredOff : failure.state, failure: closed ? .poweredOff : failure.error)
+            return
+        } catch {
+            broadcast.set(.unsupported, failure: .unsupported("\(error)"))
+            return
+        }
+        guard !closed else {
+            await started.close()
+            return
+        }
+        backend = started
+        self.server = server
+        Task { [weak self] in
+            for await link in started.incoming { await self?.accept(link, on: server, clock: started.clock) }
+        }
+        Task { [weak self] in
+            for await event in server.events { await self?.serverEvent(event) }
+        }
+        Task { [weak self] in
+            let end = await started.ended()
+            await self?.backendEnded(end, of: started)
+        }
+        broadcast.set(.poweredOn)
+    }
+
+    /// The backend and server, once bring-up has settled with the controller powered on.
+    func ready() async throws(BLEError) -> (backend: HostModeBackend, server: GATTServer) {
+        try await broadcast.poweredOn()
+        guard let backend, let server, !closed else { throw .poweredOff }
+        return (backend, server)
+    }
+
+    /// The mode ended under the manager: advertising stopped, the links are gone, the state moves.
+    func backendEnded(_ end: BackendEnd, of ended: HostModeBackend) {
+        guard backend === ended else { return }
+        backend = nil
+        advertising.withLock { $0 = false }
+        for state in end.states { broadcast.set(state, failure: end.error) }
+    }
+
+    /// Ends advertising and the links, closes the transport, finishes the streams.
+    func close() async {
+        guard !closed else { return }
+        closed = true
+        let backend = self.backend
+        self.backend = nil
+        advertising.withLock { $0 = false }
+        await backend?.close()
+        broadcast.set(.poweredOff)
+        broadcast.finish()
+        requestInput.finish()
+        subscriptionInput.finish()
+        updates.finish()
+    }
+
+    // MARK: Links
+
+    /// Serves a central's new link: the server answers its requests from the first PDU.
+    func accept(_ link: any BackendLink, on server: GATTServer, clock: any Clock<Duration>) async {
+        let connection = await server.connect(link.attBearer, clock: clock)
+        let central = Central(address: link.peerAddress, type: Peripheral.AddressType(link.peerAddressType))
+        let id = connection.peer.connectionID
+        links[id] = Link(central: central, connection: connection)
+        for waiter in centralWaiters.removeValue(forKey: id) ?? [] { waiter.resume(returning: central) }
+        Task {
+            for await mtu in connection.engine.mtuUpdates { central.setMTU(mtu) }
+        }
+        Task { [weak self] in
+            _ = await link.disconnected()
+            await self?.linkEnded(id)
+        }
+    }
+
+    /// A central's link dropped: it is unsubscribed from everything, and its server state goes.
+    func linkEnded(_ id: UInt64) async {
+        guard let link = links.removeValue(forKey: id) else { return }
+        for (handle, configuration) in link.configurations where !configuration.isEmpty {
+            guard let characteristic = byHandle[handle] else { continue }
+            characteristic.unsubscribed(link.central)
+            subscriptionInput.yield(.unsubscribed(link.central, characteristic))
+        }
+        await link.connection.detach()
+    }
+
+    /// The central of the server's connection `peer`, waiting for its link to be registered
+    /// (a request can come before ``accept(_:on:clock:)`` has stored it).
+    func central(for peer: GATTPeer) async -> Central? {
+        if let link = links[peer.connectionID] { return link.central }
+        return await withCheckedContinuation { centralWaiters[peer.connectionID, default: []].append($0) }
+    }
+
+    // MARK: Subscriptions
+
+    /// A server event: CCCD writes become subscriptions.
+    func serverEvent(_ event: GATTServerEvent) {
+        guard case .configurationChanged(let peer, let handle, let configuration) = event,
+              var link = links[peer.connectionID], let characteristic = byHandle[handle] else { return }
+        let previous = link.configurations[handle] ?? []
+        link.configurations[handle] = configuration
+        links[peer.connectionID] = link
+        if previous.isEmpty, !configuration.isEmpty {
+            characteristic.subscribed(link.central)
+            subscriptionInput.yield(.subscribed(link.central, characteristic))
+        } else if !previous.isEmpty, configuration.isEmpty {
+            characteristic.unsubscribed(link.central)
+            subscriptionInput.yield(.unsubscribed(link.central, characteristic))
+        }
+    }
+
+    // MARK: Updates
+
+    /// Sends queued updates until none is left: to each subscribed central (or each named one), a
+    /// notification or, for a central that asked for indications only, a confirmed indication.
+    func sendUpdates() async {
+        while let update = updates.next() {
+            for link in links.values.sorted(by: { $0.connection.peer.connectionID < $1.connection.peer.connectionID }) {
+                guard let configuration = link.configurations[update.handle], !configuration.isEmpty,
+                      update.centrals?.contains(ObjectIdentifier(link.central)) ?? true else { continue }
+                if configuration.contains(.notification) {
+                    _ = try? await link.connection.notify(update.value, for: update.handle)
+                } else {
+                    _ = try? await link.connection.indicate(update.value, for: update.handle)
+                }
+            }
+            for stream in updates.roomMade() { stream.yield() }
+        }
+    }
+}

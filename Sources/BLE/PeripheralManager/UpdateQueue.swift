@@ -1,0 +1,86 @@
+import Synchronization
+
+/// The values ``PeripheralManager/updateValue(_:for:onSubscribedCentrals:)`` has accepted and
+/// not yet sent: at most ``capacity``; an offer beyond is refused, and the readiness streams are
+/// told once the queue has room again.
+final class UpdateQueue: Sendable {
+    /// How many updates wait at most: 32.
+    static let capacity = 32
+
+    /// One value for the subscribers of one characteristic (all, or those named).
+    struct Update: Sendable {
+        var handle: UInt16
+        var value: [UInt8]
+        var centrals: Set<ObjectIdentifier>?
+    }
+
+    private struct State {
+        var items: [Update] = []
+        var sending = false
+        var refused = false
+        var readiness: [UInt64: AsyncStream<Void>.Continuation] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    init() {}
+
+    /// Queues `update` unless the queue is full.
+    ///
+    /// - Returns: whether it was queued, and whether the caller must start sending (no sender runs).
+    func offer(_ update: Update) -> (accepted: Bool, startSending: Bool) {
+        state.withLock { state in
+            guard state.items.count < Self.capacity else {
+                state.refused = true
+                return (false, false)
+            }
+            state.items.append(update)
+            defer { state.sending = true }
+            return (true, !state.sending)
+        }
+    }
+
+    /// The next update to send; nil when none is left (the sender stops).
+    func next() -> Update? {
+        state.withLock { state in
+            guard !state.items.isEmpty else {
+                state.sending = false
+                return nil
+            }
+            return state.items.removeFirst()
+        }
+    }
+
+    /// After a send: the readiness streams to tell, when an offer was refused and there is room now.
+    func roomMade() -> [AsyncStream<Void>.Continuation] {
+        state.withLock { state in
+            guard state.refused, state.items.count < Self.capacity else { return [] }
+            state.refused = false
+            return Array(state.readiness.values)
+        }
+    }
+
+    /// A stream that yields each time the queue has room after refusing an update.
+    func readinessUpdates() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let id = state.withLock { state -> UInt64 in
+            state.nextID &+= 1
+            state.readiness[state.nextID] = continuation
+            return state.nextID
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.readiness.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Finishes the readiness streams.
+    func finish() {
+        let streams = state.withLock { state -> [AsyncStream<Void>.Continuation] in
+            defer { state.readiness = [:] }
+            return Array(state.readiness.values)
+        }
+        for stream in streams { stream.finish() }
+    }
+}

@@ -1,0 +1,130 @@
+@testable import BLE
+import BLECore
+import Foundation
+import HCI
+import Testing
+import VirtualRadio
+
+/// Connecting and disconnecting: events, timeouts, cancellation, retrieval by identifier.
+@Suite("Connecting", .timeLimit(.minutes(1)))
+struct ConnectingTests {
+    @Test("connect reports connected with the exchanged MTU; cancelPeripheralConnection reports disconnected without an error")
+    func connectAndCancel() async throws {
+        let testbed = try await BLETestbed.make(seed: 41)
+        var events = testbed.central.events.makeAsyncIterator()
+        let (peripheral, link) = try await testbed.connect()
+        guard case .connected(let connected) = await events.next() else { throw TestSensorError.stopped }
+        #expect(connected === peripheral)
+        #expect(peripheral.state == .connected)
+        #expect(peripheral.mtu == 517)
+        #expect(peripheral.maximumWriteValueLength(for: .withoutResponse) == 514)
+        #expect(peripheral.maximumWriteValueLength(for: .withResponse) == 512)
+        #expect(peripheral.canSendWriteWithoutResponse)
+        #expect(testbed.central.retrieveConnectedPeripherals(withServices: []) == [peripheral])
+        _ = try await peripheral.discoverServices([TestDatabase.heartRate])
+        #expect(testbed.central.retrieveConnectedPeripherals(withServices: [TestDatabase.heartRate]) == [peripheral])
+        #expect(testbed.central.retrieveConnectedPeripherals(withServices: [TestDatabase.battery]).isEmpty)
+
+        try await testbed.central.connect(peripheral)   // already connected: returns at once
+        await testbed.central.cancelPeripheralConnection(peripheral)
+        #expect(peripheral.state == .disconnected)
+        guard case .disconnected(let gone, let error) = await events.next() else { throw TestSensorError.stopped }
+        #expect(gone === peripheral)
+        #expect(error == nil)
+        #expect(await link.disconnected() == .remoteUserTerminatedConnection)
+        #expect(peripheral.services == nil)
+        #expect(peripheral.mtu == 23)
+        await #expect(throws: BLEError.notConnected) { try await peripheral.discoverServices() }
+        await #expect(throws: BLEError.notConnected) { try await peripheral.readRSSI() }
+        await testbed.shutDown()
+    }
+
+    @Test("a connect to a device that never advertises times out after ConnectOptions.timeout, and the next connect works")
+    func connectTimesOut() async throws {
+        #expect(ConnectOptions().timeout == .seconds(30))
+        let testbed = try await BLETestbed.make(seed: 42)
+        let absent = testbed.central.retrievePeripherals(withIdentifiers: [
+            Peripheral.identifier(for: BluetoothAddress("C1:02:03:04:05:06")!, type: .random),
+        ])[0]
+        let started = testbed.radio.now
+        await #expect(throws: BLEError.connectionTimeout) {
+            try await testbed.central.connect(absent, options: ConnectOptions(timeout: .seconds(3)))
+        }
+        #expect(testbed.radio.now - started >= .seconds(3), "the timeout runs on the radio's clock")
+        #expect(absent.state == .disconnected)
+        let (peripheral, _) = try await testbed.connect()
+        #expect(peripheral.state == .connected)
+        await testbed.shutDown()
+    }
+
+    @Test("cancelling the connecting task cancels the attempt at the controller and throws cancelled")
+    func connectCancelled() async throws {
+        let testbed = try await BLETestbed.make(seed: 43)
+        let absent = testbed.central.retrievePeripherals(withIdentifiers: [
+            Peripheral.identifier(for: BluetoothAddress("C1:02:03:04:05:07")!, type: .random),
+        ])[0]
+        let attempt = Task { try await testbed.central.connect(absent, options: ConnectOptions(timeout: .seconds(3600))) }
+        attempt.cancel()
+        await #expect(throws: BLEError.cancelled) { try await attempt.value }
+        #expect(absent.state == .disconnected)
+        let (peripheral, _) = try await testbed.connect()
+        #expect(peripheral.state == .connected)
+        await testbed.shutDown()
+    }
+
+    @Test("an identifier is the address's seven octets in a version-8 UUID: stable, reversible, retrieved without scanning")
+    func identifiers() async throws {
+        let address = BluetoothAddress("EA:59:24:0E:82:34")!
+        let random = Peripheral.identifier(for: address, type: .random)
+        #expect(random.uuidString == "4C696E42-4C45-8000-8001-EA59240E8234")
+        #expect(Peripheral.identifier(for: address, type: .public).uuidString == "4C696E42-4C45-8000-8000-EA59240E8234")
+        #expect(Peripheral.identity(of: random)?.address == address)
+        #expect(Peripheral.identity(of: random)?.type == .random)
+
+        let testbed = try await BLETestbed.make(seed: 44)
+        let retrieved = testbed.central.retrievePeripherals(withIdentifiers: [UUID(), testbed.sensor.identifier, testbed.sensor.identifier])
+        #expect(retrieved.count == 2, "a UUID that names no address is skipped")
+        #expect(retrieved[0] === retrieved[1], "one object per device")
+        #expect(retrieved[0].address == testbed.sensor.address)
+        let (peripheral, link) = try await testbed.connect()
+        #expect(peripheral === retrieved[0])
+        #expect(link.peerAddress != testbed.sensor.address, "the sensor sees the central's address")
+        let other = CentralManager(transport: .virtual(testbed.radio))
+        #expect(other.retrievePeripherals(withIdentifiers: [testbed.sensor.identifier])[0].identifier == peripheral.identifier)
+        await other.close()
+        await testbed.shutDown()
+    }
+
+    @Test("the peripheral ending the link: events carry its reason, the tree is gone, old attributes are refused after reconnecting")
+    func peripheralDisconnects() async throws {
+        let testbed = try await BLETestbed.make(seed: 45)
+        var events = testbed.central.events.makeAsyncIterator()
+        let (peripheral, link) = try await testbed.connectAndDiscover()
+        _ = await events.next()
+        let battery = try peripheral.characteristic(TestDatabase.batteryLevel)
+        #expect(try await peripheral.readValue(for: battery) == Data([0x64]))
+        try await link.disconnect(reason: .remoteDeviceTerminatedPowerOff)
+        guard case .disconnected(let gone, let error) = await events.next() else { throw TestSensorError.stopped }
+        #expect(gone === peripheral)
+        #expect(error == .disconnected(.remoteDeviceTerminatedPowerOff))
+        #expect(peripheral.state == .disconnected)
+        #expect(peripheral.services == nil)
+        #expect(!battery.isNotifying)
+
+        _ = try await testbed.connect()
+        await #expect(throws: BLEError.characteristicNotFound(TestDatabase.batteryLevel)) { try await peripheral.readValue(for: battery) }
+        let fresh = try #require(try await peripheral.discoverServices([TestDatabase.battery]).first)
+        let level = try #require(try await peripheral.discoverCharacteristics(for: fresh).first)
+        #expect(try await peripheral.readValue(for: level) == Data([0x64]))
+        await testbed.shutDown()
+    }
+
+    @Test("readRSSI gives the link's signal strength in dBm")
+    func rssi() async throws {
+        let testbed = try await BLETestbed.make(seed: 46)
+        let (peripheral, _) = try await testbed.connect()
+        let rssi = try await peripheral.readRSSI()
+        #expect((-63...(-57)).contains(rssi), "the radio's -60 dBm with its ±3 dBm jitter: \(rssi)")
+        await testbed.shutDown()
+    }
+}

@@ -1,0 +1,69 @@
+@testable import BLE
+import BLECore
+import Foundation
+import GATT
+import Testing
+
+/// Notifications and indications through a Peripheral: the CCCD write, values in order and apart
+/// from reads, turning them off, and confirmed indications.
+@Suite("Notifications", .timeLimit(.minutes(1)))
+struct NotificationTests {
+    @Test("notified values arrive in order on every stream, apart from read results; turning off finishes the streams")
+    func notifications() async throws {
+        let testbed = try await BLETestbed.make(seed: 71)
+        let (peripheral, _) = try await testbed.connectAndDiscover()
+        let level = try peripheral.characteristic(TestDatabase.batteryLevel)
+        let first = peripheral.notifications(for: level)
+        let second = peripheral.notifications(for: level)
+        try await peripheral.setNotifyValue(true, for: level)
+        #expect(level.isNotifying)
+        let handle = testbed.gatt.valueHandle(TestDatabase.batteryLevel)
+        #expect(try await peripheral.readValue(for: level) == Data([0x64]), "a read is answered, not notified")
+        for percent: UInt8 in [90, 80, 70] {
+            let report = try await testbed.sensor.server.notify([percent], for: handle)
+            #expect(report.delivered.count == 1)
+        }
+        var values: [Data] = []
+        for try await value in first {
+            values.append(value)
+            if values.count == 3 { break }
+        }
+        #expect(values == [Data([90]), Data([80]), Data([70])])
+        #expect(level.value == Data([70]))
+        try await peripheral.setNotifyValue(false, for: level)
+        #expect(!level.isNotifying)
+        var fromSecond: [Data] = []
+        for try await value in second { fromSecond.append(value) }   // finishes: notifications are off
+        #expect(fromSecond == values)
+        let report = try await testbed.sensor.server.notify([60], for: handle)
+        #expect(report.delivered.isEmpty, "the CCCD was written back to 0x0000")
+        await testbed.shutDown()
+    }
+
+    @Test("an indication is confirmed before the server's call returns, and delivered")
+    func indications() async throws {
+        let testbed = try await BLETestbed.make(seed: 72)
+        let (peripheral, _) = try await testbed.connectAndDiscover()
+        let alerts = try peripheral.characteristic(TestDatabase.alerts)
+        let stream = peripheral.notifications(for: alerts)
+        try await peripheral.setNotifyValue(true, for: alerts)
+        let report = try await testbed.sensor.server.indicate([0xCA, 0xFE], for: testbed.gatt.valueHandle(TestDatabase.alerts))
+        #expect(report.delivered.count == 1, "confirmed: \(report)")
+        var iterator = stream.makeAsyncIterator()
+        #expect(try await iterator.next() == Data([0xCA, 0xFE]))
+        await testbed.shutDown()
+    }
+
+    @Test("a characteristic without Notify or Indicate cannot be subscribed; a stream without a link throws notConnected")
+    func refusals() async throws {
+        let testbed = try await BLETestbed.make(seed: 73)
+        let (peripheral, _) = try await testbed.connectAndDiscover()
+        let location = try peripheral.characteristic(TestDatabase.bodySensorLocation)
+        await #expect(throws: BLEError.self) { try await peripheral.setNotifyValue(true, for: location) }
+        await testbed.central.cancelPeripheralConnection(peripheral)
+        var iterator = peripheral.notifications(for: location).makeAsyncIterator()
+        await #expect(throws: BLEError.notConnected) { _ = try await iterator.next() }
+        await #expect(throws: BLEError.notConnected) { try await peripheral.setNotifyValue(true, for: location) }
+        await testbed.shutDown()
+    }
+}

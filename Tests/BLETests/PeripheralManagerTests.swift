@@ -1,0 +1,212 @@
+@testable import BLE
+import BLECore
+import Foundation
+import Testing
+import VirtualRadio
+
+/// A PeripheralManager and a CentralManager meeting on one virtual radio.
+@Suite("Peripheral manager", .timeLimit(.minutes(1)))
+struct PeripheralManagerTests {
+    static let heartRate = BluetoothUUID(0x180D)
+    static let location = BluetoothUUID(0x2A38)
+    static let measurement = BluetoothUUID(0x2A37)
+    static let setting = BluetoothUUID("5E770001-0B0C-4D0E-8F10-111213141516")!
+
+    /// A radio with a powered-on peripheral manager serving one service (a static Body Sensor
+    /// Location, an application-answered setting, a notifying measurement) and advertising
+    /// "PM" with it, and a powered-on central.
+    struct Pair {
+        let radio: VirtualRadio
+        let manager: PeripheralManager
+        let central: CentralManager
+        let service: MutableService
+        let location: MutableCharacteristic
+        let setting: MutableCharacteristic
+        let measurement: MutableCharacteristic
+
+        static func make(seed: UInt64) async throws -> Pair {
+            let radio = VirtualRadio(seed: seed, timing: .paced(speed: 50))
+            let manager = PeripheralManager(transport: .virtual(radio))
+            for await state in manager.stateUpdates where state != .unknown {
+                guard state == .poweredOn else { throw TestSensorError.notPoweredOn(state) }
+                break
+            }
+            let location = MutableCharacteristic(type: PeripheralManagerTests.location, properties: [.read], value: Data([0x01]),
+                                                 permissions: [.readable])
+            let setting = MutableCharacteristic(type: PeripheralManagerTests.setting, properties: [.read, .write], value: nil,
+                                                permissions: [.readable, .writeable])
+            let measurement = MutableCharacteristic(type: PeripheralManagerTests.measurement, properties: [.notify], value: nil, permissions: [])
+            let service = MutableService(type: PeripheralManagerTests.heartRate, primary: true)
+            service.characteristics = [location, setting, measurement]
+            try await manager.add(service)
+            try await manager.startAdvertising(AdvertisementData(localName: "PM", serviceUUIDs: [PeripheralManagerTests.heartRate]))
+            #expect(manager.isAdvertising)
+            let central = try await BLETestbed.poweredOn(CentralManager(transport: .virtual(radio)))
+            return Pair(radio: radio, manager: manager, central: central, service: service, location: location, setting: setting,
+                        measurement: measurement)
+        }
+
+        /// Scans for "PM" with the service filter, connects, and discovers the service's characteristics.
+        func connect() async throws -> (peripheral: Peripheral, characteristics: [BluetoothUUID: Characteristic]) {
+            var found: Peripheral?
+            for try await discovery in central.scanForPeripherals(withServices: [PeripheralManagerTests.heartRate]) {
+                #expect(discovery.advertisementData.localName == "PM")
+                found = discovery.peripheral
+                break
+            }
+            let peripheral = try #require(found)
+            try await central.connect(peripheral, options: ConnectOptions(timeout: .seconds(20)))
+            let service = try #require(try await peripheral.discoverServices([PeripheralManagerTests.heartRate]).first)
+            let characteristics = try await peripheral.discoverCharacteristics(for: service)
+            return (peripheral, Dictionary(uniqueKeysWithValues: characteristics.map { ($0.uuid, $0) }))
+        }
+
+        func shutDown() async {
+            await central.close()
+            await manager.close()
+            radio.shutDown()
+        }
+    }
+
+    @Test("a central finds the advertised service, reads a static value from the stack and the application's through requests, and writes")
+    func requestsAndResponses() async throws {
+        let pair = try await Pair.make(seed: 101)
+        let (peripheral, characteristics) = try await pair.connect()
+        #expect(try await peripheral.readValue(for: try #require(characteristics[Self.location])) == Data([0x01]))
+        var requests = pair.manager.requests.makeAsyncIterator()
+
+        let setting = try #require(characteristics[Self.setting])
+        let read = Task { try await peripheral.readValue(for: setting) }
+        guard case .read(let asked) = await requests.next() else { throw TestSensorError.stopped }
+        #expect(asked.characteristic === pair.setting)
+        #expect(asked.offset == 0)
+        #expect(asked.central.identifier != peripheral.identifier)
+        asked.value = Data("hello".utf8)
+        pair.manager.respond(to: asked, withResult: .success)
+        #expect(try await read.value == Data("hello".utf8))
+
+        let write = Task { try await peripheral.writeValue(Data([9, 8]), for: setting, type: .withResponse) }
+        guard case .write(let writes) = await requests.next() else { throw TestSensorError.stopped }
+        #expect(writes.map(\.value) == [Data([9, 8])])
+        pair.manager.respond(to: writes[0], withResult: .success)
+        try await write.value
+
+        let refused = Task { try await peripheral.writeValue(Data([7]), for: setting, type: .withResponse) }
+        guard case .write(let more) = await requests.next() else { throw TestSensorError.stopped }
+        pair.manager.respond(to: more[0], withResult: .invalidAttributeValueLength)
+        pair.manager.respond(to: more[0], withResult: .success)   // a second answer is ignored
+        let error = await #expect(throws: BLEError.self) { try await refused.value }
+        guard case .att(.invalidAttributeValueLength, _) = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+        await pair.shutDown()
+    }
+
+    @Test("a request left unanswered gets Unlikely Error at the 10 s deadline, before the central's 30 s timer; the link stays usable")
+    func deadline() async throws {
+        let pair = try await Pair.make(seed: 102)
+        let (peripheral, characteristics) = try await pair.connect()
+        let setting = try #require(characteristics[Self.setting])
+        var requests = pair.manager.requests.makeAsyncIterator()
+        let started = pair.radio.now
+        let read = Task { try await peripheral.readValue(for: setting) }
+        guard case .read(let ignored) = await requests.next() else { throw TestSensorError.stopped }
+        let error = await #expect(throws: BLEError.self) { try await read.value }
+        guard case .att(.unlikelyError, _) = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+        let waited = pair.radio.now - started
+        #expect(waited >= .seconds(10) && waited < .seconds(30), "\(waited)")
+        pair.manager.respond(to: ignored, withResult: .success)   // too late: ignored
+        let again = Task { try await peripheral.readValue(for: setting) }
+        guard case .read(let answered) = await requests.next() else { throw TestSensorError.stopped }
+        answered.value = Data([0x42])
+        pair.manager.respond(to: answered, withResult: .success)
+        #expect(try await again.value == Data([0x42]))
+        await pair.shutDown()
+    }
+
+    @Test("subscribing, updates in order, unsubscribing; a dropped link unsubscribes its central")
+    func subscriptionsAndUpdates() async throws {
+        let pair = try await Pair.make(seed: 103)
+        let (peripheral, characteristics) = try await pair.connect()
+        let measurement = try #require(characteristics[Self.measurement])
+        var subscriptions = pair.manager.subscriptions.makeAsyncIterator()
+        let values = peripheral.notifications(for: measurement)
+        try await peripheral.setNotifyValue(true, for: measurement)
+        guard case .subscribed(let central, let characteristic) = await subscriptions.next() else { throw TestSensorError.stopped }
+        #expect(characteristic === pair.measurement)
+        #expect(pair.measurement.subscribedCentrals == [central])
+        for beat: UInt8 in 60...64 {
+            #expect(pair.manager.updateValue(Data([0x00, beat]), for: pair.measurement, onSubscribedCentrals: nil))
+        }
+        var received: [Data] = []
+        for try await value in values {
+            received.append(value)
+            if received.count == 5 { break }
+        }
+        #expect(received == (60...64).map { Data([0x00, $0]) })
+        try await peripheral.setNotifyValue(false, for: measurement)
+        guard case .unsubscribed(let gone, _) = await subscriptions.next() else { throw TestSensorError.stopped }
+        #expect(gone === central)
+        #expect(pair.measurement.subscribedCentrals.isEmpty)
+
+        try await peripheral.setNotifyValue(true, for: measurement)
+        guard case .subscribed = await subscriptions.next() else { throw TestSensorError.stopped }
+        await pair.central.cancelPeripheralConnection(peripheral)
+        guard case .unsubscribed = await subscriptions.next() else { throw TestSensorError.stopped }
+        #expect(pair.measurement.subscribedCentrals.isEmpty)
+        await pair.shutDown()
+    }
+
+    @Test("updateValue returns false once 32 updates wait; readyToUpdateSubscribers says when to go on; nothing accepted is lost")
+    func updateBackpressure() async throws {
+        let pair = try await Pair.make(seed: 104)
+        let (peripheral, characteristics) = try await pair.connect()
+        let measurement = try #require(characteristics[Self.measurement])
+        var subscriptions = pair.manager.subscriptions.makeAsyncIterator()
+        var values = peripheral.notifications(for: measurement).makeAsyncIterator()
+        try await peripheral.setNotifyValue(true, for: measurement)
+        _ = await subscriptions.next()
+        var ready = pair.manager.readyToUpdateSubscribers.makeAsyncIterator()
+        var accepted: [Data] = []
+        for index in 0..<10_000 {
+            let value = Data([UInt8(truncatingIfNeeded: index), UInt8(truncatingIfNeeded: index >> 8)])
+            guard pair.manager.updateValue(value, for: pair.measurement, onSubscribedCentrals: nil) else { break }
+            accepted.append(value)
+        }
+        #expect(accepted.count >= UpdateQueue.capacity)
+        #expect(accepted.count < 10_000, "the queue refused an update")
+        #expect(await ready.next() != nil)
+        let last = Data([0xFF, 0xFF])
+        #expect(pair.manager.updateValue(last, for: pair.measurement, onSubscribedCentrals: nil))
+        var received: [Data] = []
+        while received.count < accepted.count + 1, let value = try await values.next() { received.append(value) }
+        #expect(received == accepted + [last])
+        await pair.shutDown()
+    }
+
+    @Test("advertising data that does not fit throws advertisingDataTooLong with the octets needed and those the controller takes")
+    func advertisingTooLong() async throws {
+        let pair = try await Pair.make(seed: 105)
+        let data = AdvertisementData(serviceData: [BluetoothUUID(0x1801): Data(count: 150), BluetoothUUID(0x1802): Data(count: 150)])
+        await #expect(throws: BLEError.advertisingDataTooLong(needed: 3 + 2 * (2 + 2 + 150), available: 245)) {
+            try await pair.manager.startAdvertising(data)
+        }
+        await pair.shutDown()
+    }
+
+    @Test("a removed service is no longer found by a central's discovery")
+    func removeService() async throws {
+        let pair = try await Pair.make(seed: 106)
+        let (peripheral, _) = try await pair.connect()
+        await pair.manager.remove(pair.service)
+        #expect(try await peripheral.discoverServices([Self.heartRate]).isEmpty)
+        #expect(pair.manager.updateValue(Data([1]), for: pair.measurement, onSubscribedCentrals: nil) == false, "not published")
+        try await pair.manager.add(pair.service)
+        #expect(try await peripheral.discoverServices([Self.heartRate]).count == 1)
+        await pair.shutDown()
+    }
+}

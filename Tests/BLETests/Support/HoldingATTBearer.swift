@@ -1,0 +1,53 @@
+import ATT
+import Synchronization
+
+/// Which ATT PDUs from the central a ``TestSensor`` withholds from its GATT server, so that a
+/// test can leave a request pending for as long as it likes: each PDU the rule matches is
+/// dropped before the server sees it, and handed to ``reached()``.
+final class HoldRule: Sendable {
+    let matches: @Sendable ([UInt8]) -> Bool
+    private let held: AsyncStream<[UInt8]>
+    private let input: AsyncStream<[UInt8]>.Continuation
+
+    init(_ matches: @escaping @Sendable ([UInt8]) -> Bool) {
+        self.matches = matches
+        (held, input) = AsyncStream.makeStream(of: [UInt8].self)
+    }
+
+    /// Takes a PDU the rule matched.
+    func hold(_ pdu: [UInt8]) { input.yield(pdu) }
+
+    /// Waits for the first PDU held, and returns it.
+    func reached() async -> [UInt8]? {
+        for await pdu in held { return pdu }
+        return nil
+    }
+}
+
+/// An ``ATTBearer`` around a link's bearer that passes every PDU through except those the
+/// sensor's current ``HoldRule`` matches.
+final class HoldingATTBearer: ATTBearer, Sendable {
+    private let inner: any ATTBearer
+    let received: AsyncStream<[UInt8]>
+
+    init(_ inner: any ATTBearer, rule: @escaping @Sendable () -> HoldRule?) {
+        self.inner = inner
+        let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self)
+        received = stream
+        Task {
+            for await pdu in inner.received {
+                if let current = rule(), current.matches(pdu) {
+                    current.hold(pdu)
+                } else {
+                    continuation.yield(pdu)
+                }
+            }
+            continuation.finish()
+        }
+    }
+
+    var maximumMTU: UInt16 { inner.maximumMTU }
+    var security: ATTSecurity { get async { await inner.security } }
+    func send(_ pdu: [UInt8]) async throws(ATTBearerError) { try await inner.send(pdu) }
+    func close() async { await inner.close() }
+}
