@@ -75,7 +75,13 @@ public actor HCICommandFlow {
         let packets = transport.packets
         // The reading loop runs on the flow's actor (one hop per packet from the transport, not
         // two), and keeps the flow until the transport ends (``close()`` ends it).
-        Task { [weak self] in await self?.read(packets) }
+        Task { [weak self] in
+            for await packet in packets {
+                guard let self else { return }
+                await self.receive(packet)
+            }
+            await self?.transportEnded()
+        }
     }
 
     private func read(_ packets: AsyncStream<HCIPacket>) async {

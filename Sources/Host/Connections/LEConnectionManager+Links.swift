@@ -36,7 +36,14 @@ extension LEConnectionManager {
         links[handle] = Link(connection: connection,
                              reassembler: ACLReassembler(configuration: .init(maximumPayloadLength: Int(configuration.attMTU),
                                                                               maximumPendingHandles: 1)))
-        links[handle]?.reader = Task { [weak self] in await self?.readLink(handle) }
+        links[handle]?.reader = Task { [weak self] in
+            guard let route = await self?.flow.acl(handle: handle) else { return }
+            for await delivery in route {
+                guard let self else { return }
+                await self.receive(delivery, on: handle)
+            }
+            await self?.aclEnded(handle)
+        }
         if role == .central, let pending = pendingConnect {
             pendingConnect = nil
             pending.finish(.success(connection))

@@ -143,7 +143,13 @@ public actor LEConnectionManager {
                                         .leMeta(.enhancedConnectionCompleteV2), .leMeta(.connectionUpdateComplete),
                                         .leMeta(.dataLengthChange), .leMeta(.phyUpdateComplete)],
                                        capacity: 1024, label: "connections")
-        eventReader = Task { [weak self] in await self?.readEvents(events) }
+        eventReader = Task { [weak self] in
+            for await delivery in events {
+                guard let self else { return }
+                await self.receive(delivery)
+            }
+            await self?.end(.transportClosed)
+        }
     }
 
     /// Reads the manager's event route on its actor (one hop per event) until the route ends

@@ -6,7 +6,8 @@ import Synchronization
 /// ``RadioWorld`` behind one `Mutex`, and every entry point (a host's packet, a test's
 /// ``VirtualRadio/advance(by:)``, the paced driver, the clock) runs to completion under it.
 /// Packets for hosts are yielded inside the lock, so each host sees them in the order they
-/// were made.
+/// were made; the clock's sleepers are resumed after it is released (see ``RadioWorld``'s
+/// resumes), so that no lock is taken in the opposite order by a task being cancelled.
 final class RadioCore: Sendable {
     let state: Mutex<RadioWorld>
 
@@ -21,7 +22,7 @@ final class RadioCore: Sendable {
     /// later at 20,000x), here, on the caller's thread, rather than waking the driver's thread
     /// for it.
     func withWorld<R: Sendable>(_ body: (RadioWorld) -> R) -> R {
-        state.withLock { world in
+        locked { world in
             world.catchUp()
             world.inEntry = true
             let result = body(world)
@@ -38,12 +39,25 @@ final class RadioCore: Sendable {
 
     func currentTime() -> Micros { withWorld { $0.now } }
 
+    /// Runs `body` under the lock, then resumes the clock's sleepers it made due, outside it.
+    private func locked<R: Sendable>(_ body: (RadioWorld) -> R) -> R {
+        let (result, resumes) = state.withLock { world in (body(world), world.takeResumes()) }
+        for resume in resumes {
+            if resume.cancelled {
+                resume.continuation.resume(throwing: CancellationError())
+            } else {
+                resume.continuation.resume()
+            }
+        }
+        return result
+    }
+
     // MARK: Sleepers
 
     func makeSleeperID() -> UInt64 { state.withLock { $0.makeSleeperID() } }
 
     func addSleeper(_ id: UInt64, due: Micros, _ continuation: CheckedContinuation<Void, any Error>) {
-        let ready: Bool = state.withLock { world in
+        let ready: Bool = locked { world in
             world.catchUp()
             return world.addSleeper(id, due: due, continuation)
         }
@@ -51,14 +65,14 @@ final class RadioCore: Sendable {
     }
 
     func cancelSleeper(_ id: UInt64) {
-        let continuation = state.withLock { $0.cancelSleeper(id) }
+        let continuation = locked { $0.cancelSleeper(id) }
         continuation?.resume(throwing: CancellationError())
     }
 
     // MARK: Manual time
 
     func advance(by duration: Duration) {
-        state.withLock { world in world.advance(by: max(duration, .zero).microsRoundedUp) }
+        locked { world in world.advance(by: max(duration, .zero).microsRoundedUp) }
     }
 
     // MARK: The paced driver
@@ -75,7 +89,7 @@ final class RadioCore: Sendable {
     /// (``VirtualRadio`` starts it) until the radio stops.
     func drive() {
         while true {
-            let plan: (stop: Bool, delay: Duration?, signal: PacedDriverSignal) = state.withLock { world in
+            let plan: (stop: Bool, delay: Duration?, signal: PacedDriverSignal) = locked { world in
                 guard !world.stopped else { return (true, nil, world.driverSignal) }
                 let delay = world.driverStep(lead: Self.driverLead)
                 world.driverTarget = world.queue.nextTime
@@ -86,10 +100,10 @@ final class RadioCore: Sendable {
         }
     }
 
-    func kick() { state.withLock { $0.wakeDriver() } }
+    func kick() { locked { $0.wakeDriver() } }
 
     /// Stops the paced driver and ends every host's stream and every sleeper.
-    func stop() { state.withLock { $0.stop() } }
+    func stop() { locked { $0.stop() } }
 }
 
 /// Keeps the radio running while anything public refers to it; when the last reference goes,

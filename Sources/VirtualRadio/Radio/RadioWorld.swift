@@ -21,6 +21,11 @@ final class RadioWorld {
     private var nextSleeperID: UInt64 = 0
     private var sleepers: [UInt64: CheckedContinuation<Void, any Error>] = [:]
     private var cancelledSleepers: Set<UInt64> = []
+    /// Sleepers to resume once the lock is released (``RadioCore`` does), with whether they
+    /// were cancelled. Never resumed under the lock: a task being cancelled holds its own
+    /// status lock while its cancellation handler waits for the radio's lock
+    /// (``RadioCore/cancelSleeper(_:)``), and resuming that task needs its status lock.
+    private var resumes: [(continuation: CheckedContinuation<Void, any Error>, cancelled: Bool)] = []
 
     // Paced timing: virtual time = anchorVirtual + (real time - anchorReal) * speed.
     private var anchorReal = ContinuousClock.now
@@ -116,7 +121,7 @@ final class RadioWorld {
         }
         let waiting = sleepers.values
         sleepers = [:]
-        for sleeper in waiting { sleeper.resume(throwing: CancellationError()) }
+        for sleeper in waiting { resumes.append((sleeper, true)) }
     }
 
     // MARK: Randomness (all of it from the seeded generator)
@@ -143,18 +148,20 @@ final class RadioWorld {
 
     /// Registers a sleeper; returns true when it is due already (the caller resumes it).
     func addSleeper(_ id: UInt64, due: Micros, _ continuation: CheckedContinuation<Void, any Error>) -> Bool {
-        if cancelledSleepers.remove(id) != nil {
-            continuation.resume(throwing: CancellationError())
-            return false
-        }
-        if stopped {
-            continuation.resume(throwing: CancellationError())
+        if cancelledSleepers.remove(id) != nil || stopped {
+            resumes.append((continuation, true))
             return false
         }
         guard due > now else { return true }
         sleepers[id] = continuation
         schedule(at: due, .wake(sleeper: id))
         return false
+    }
+
+    /// The sleepers due to resume, taken (the caller resumes them after releasing the lock).
+    func takeResumes() -> [(continuation: CheckedContinuation<Void, any Error>, cancelled: Bool)] {
+        defer { resumes = [] }
+        return resumes
     }
 
     func cancelSleeper(_ id: UInt64) -> CheckedContinuation<Void, any Error>? {
@@ -197,7 +204,7 @@ final class RadioWorld {
                 supervisionTimedOut(link)
             }
         case .wake(let id):
-            sleepers.removeValue(forKey: id)?.resume()
+            if let sleeper = sleepers.removeValue(forKey: id) { resumes.append((sleeper, false)) }
         case .deliver(let controller, let attachment, let packet):
             let model = controllers[controller]
             if model.attachment == attachment, let port = model.port {
