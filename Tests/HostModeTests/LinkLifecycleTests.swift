@@ -101,6 +101,21 @@ struct LinkLifecycleTests {
         link.radio.shutDown()
     }
 
+    @Test("closing a manager disconnects its links: the peer hears Remote User Terminated Connection, this side ends them with 0x16")
+    func closeDisconnects() async throws {
+        let link = try await GATTLink.make(database: "small.json")
+        _ = try await link.client.exchangeMTU()
+        await link.central.manager.close()
+        #expect(await link.centralConnection.disconnected() == .connectionTerminatedByLocalHost)
+        #expect(await link.peripheralConnection.disconnected() == .remoteUserTerminatedConnection,
+                "an LL_TERMINATE_IND, not a supervision timeout (0x08)")
+        #expect(await link.central.manager.ended == .closedByHost)
+        let error = await #expect(throws: LEConnectionError.self) { try await link.centralConnection.readRSSI() }
+        #expect(error == .ended(.closedByHost))
+        #expect(link.central.controller.violations.isEmpty)
+        link.radio.shutDown()
+    }
+
     @Test("a Hardware Error ends the manager, every link and every pending call, once")
     func hardwareError() async throws {
         let link = try await GATTLink.make(database: "small.json")

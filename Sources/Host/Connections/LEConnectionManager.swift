@@ -173,9 +173,19 @@ public actor LEConnectionManager {
     /// Why the manager ended, or nil while it runs.
     public var ended: EndCause? { endCause }
 
-    /// Ends the manager: every link and pending call ends as for a closed transport; the flow
-    /// stays open (the caller owns it).
-    public func close() {
+    /// Ends the manager. Each link still up is first ended with HCI_Disconnect, reason 0x13
+    /// Remote User Terminated Connection (Vol 4, Part E, 7.1.6), so that the peer hears an
+    /// LL_TERMINATE_IND at once rather than waiting out its supervision timeout; the call waits
+    /// only for the controller's Command Status (bounded by the flow's command timeout), not for
+    /// Disconnection Complete. Then every link and pending call ends here with 0x16 Connection
+    /// Terminated By Local Host, and later calls throw ``LEConnectionError/ended(_:)`` with
+    /// ``EndCause/closedByHost``. The flow stays open (the caller owns it).
+    public func close() async {
+        guard endCause == nil else { return }
+        for link in links.values.sorted(by: { $0.connection.handle < $1.connection.handle }) where link.dropped == nil {
+            // A refusal (the link went meanwhile, or a controller that is gone) changes nothing here.
+            _ = try? await flow.send(HCIDisconnect(connectionHandle: link.connection.handle, reason: .remoteUserTerminatedConnection))
+        }
         end(.closedByHost)
     }
 
@@ -244,8 +254,11 @@ public actor LEConnectionManager {
     func end(_ cause: EndCause) {
         guard endCause == nil else { return }
         endCause = cause
+        // Closed here: the links were ended by this host. Otherwise the controller or the
+        // transport failed under them.
+        let reason: HCIStatus = cause == .closedByHost ? .connectionTerminatedByLocalHost : .hardwareFailure
         for handle in Array(links.keys) {
-            linkDropped(handle, reason: .hardwareFailure)
+            linkDropped(handle, reason: reason)
             tearDown(handle)
         }
         pendingConnect?.finish(.failure(.ended(cause)))
