@@ -33,6 +33,8 @@ import VirtualRadio
 enum HostStackBench {
     /// Virtual seconds per real second.
     static let speed = 20_000.0
+    /// How many runs each client makes, alternating.
+    static let pairs = 3
     static let database = Corpus.packageRoot + "/Fixtures/gatt-databases/heart-rate-demo.json"
     static let bumbleScript = Corpus.packageRoot + "/Scripts/bumble/bench_client.py"
     static let readable = BluetoothUUID(0x2A38)   // Body Sensor Location
@@ -55,6 +57,19 @@ enum HostStackBench {
         /// Why there is no notification rate: how many of the notifications sent never reached
         /// the client, and where the host counted them.
         var lost: String?
+
+        /// The rounds of several runs as one: their rounds together; notifications only when
+        /// no run lost any.
+        static func merged(_ runs: [Figures]) -> Figures {
+            var reads = runs[0].reads
+            reads.roundSeconds = runs.flatMap(\.reads.roundSeconds)
+            var merged = Figures(reads: reads, notifications: nil, lost: runs.compactMap(\.lost).first)
+            if merged.lost == nil, var notifications = runs[0].notifications {
+                notifications.roundSeconds = runs.flatMap { $0.notifications?.roundSeconds ?? [] }
+                merged.notifications = notifications
+            }
+            return merged
+        }
     }
 
     /// The radio, the served controller and the peripheral of one run.
