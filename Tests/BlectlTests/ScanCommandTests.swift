@@ -26,7 +26,7 @@ struct ScanCommandTests {
         #expect(run.error.hasPrefix("blectl scan: reading hci0: this kernel has no Bluetooth"))
     }
 
-    @Test("a discovery as a line and as the JSON object the issue lists")
+    @Test("a discovery as a line and as one JSON object")
     func printing() async throws {
         let transport = ScriptedHCITransport(script: try [
             .expect(h4: "01 0b 20 07 01 6000 3000 00 00"),        // LE Set Scan Parameters (active)

@@ -8,7 +8,7 @@
 #   1. copies blectl into .build/kernel/bin and builds the self-test helpers there (gcc -static,
 #      libbluetooth-dev headers);
 #   2. empties .build/kernel/run, the scenarios' artifact folder (shared writable at /host);
-#   3. boots with $LANE_CONTROLLERS linked controllers (default 4: check 5 of issue 4 needs two
+#   3. boots with $LANE_CONTROLLERS linked controllers (default 4: the two-centrals checks need two
 #      centrals and a peripheral, and hci3 for their handles), no pairing agent but blectl's own
 #      (the rig's pairing-agent stays in the guest for `run-in-vm.sh -A`), a btmon capture of the whole run
 #      (.build/kernel/run/lane.btsnoop), and the project shared read-only at /repo;

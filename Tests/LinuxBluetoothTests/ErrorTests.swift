@@ -2,7 +2,7 @@ import Glibc
 import Testing
 @testable import LinuxBluetooth
 
-/// Each common errno says what to do (issue 4: no adapter, capabilities, bluetoothd, timeouts).
+/// Each common errno says what to do: no adapter, capabilities, bluetoothd, timeouts.
 @Suite("LinuxBluetoothError")
 struct ErrorTests {
     @Test("the remedies name the capability, the daemon, the command")

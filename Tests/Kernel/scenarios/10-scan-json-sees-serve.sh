@@ -1,4 +1,4 @@
-# Issue 4, check 1: `blectl --hci 1 scan --json` sees `blectl --hci 0 serve` advertising its
+# Lane check 1: `blectl --hci 1 scan --json` sees `blectl --hci 0 serve` advertising its
 # name, a 16-bit and a 128-bit service UUID, and manufacturer data.
 # serve puts Flags and the primary services' UUIDs in the advertising data, the manufacturer
 # data and the name in the scan response; the checks look at every discovery of hci0's address

@@ -1,4 +1,4 @@
-# Issue 4, check 2 (without notifications: 21): `blectl --hci 1` gatt, read and write against
+# Lane check 2 (without notifications: 21): `blectl --hci 1` gatt, read and write against
 # `blectl --hci 0 serve` on the lane's database: the tree, a long value (512 octets, more than
 # 3 x ATT_MTU: the reads offer an ATT_MTU of 23, so it takes a Read and many Read Blobs), and a
 # long write (200 octets: Prepare Writes and an Execute Write at ATT_MTU 23) read back.

@@ -1,4 +1,4 @@
-# Issue 4, check 2 (notifications): `blectl --hci 1 subscribe` (notify, then --indicate)
+# Lane check 2 (notifications): `blectl --hci 1 subscribe` (notify, then --indicate)
 # against `blectl --hci 0 serve`; the values arrive.
 # serve sends a new subscriber the characteristic's current value, so one central at a time
 # suffices: hci1 writes a value, disconnects, subscribes, and receives that value as a

@@ -1,4 +1,4 @@
-# Issue 4, check 3: BlueZ's gatttool (hci1) as the client against `blectl --hci 0 serve`:
+# Lane check 3: BlueZ's gatttool (hci1) as the client against `blectl --hci 0 serve`:
 # --primary, --characteristics, --char-read -a, --char-write-req, and --listen (here: the CCCD
 # write that subscribes is accepted; the notification itself is 31's, once serve sends them).
 . "$LANE_LIB"

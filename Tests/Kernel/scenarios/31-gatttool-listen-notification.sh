@@ -1,4 +1,4 @@
-# Issue 4, check 3 (the notification): `gatttool --listen` on hci1 gets blectl serve's
+# Lane check 3 (the notification): `gatttool --listen` on hci1 gets blectl serve's
 # notifications. gatttool writes a value, then in a second connection writes the CCCD and
 # listens; hci2 then writes another value, which serve notifies to hci1.
 # serve also sends a new subscriber the current value right after the CCCD's Write Response,

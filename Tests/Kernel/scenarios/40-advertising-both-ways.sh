@@ -1,4 +1,4 @@
-# Issue 4, check 4: advertising seen both ways:
+# Lane check 4: advertising seen both ways:
 #  - BlueZ sees `blectl --hci 0 serve` advertising its name: `btmgmt --index 1 find -l`, the
 #    kernel's own LE discovery on hci1, started first (a report that arrives as discovery
 #    starts can be lost). A btmon capture of that part, decoded by `blectl decode`, shows

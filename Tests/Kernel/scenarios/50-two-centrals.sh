@@ -1,4 +1,4 @@
-# Issue 4, check 5: two centrals (hci1 and hci2) connected at once to one `blectl --hci 0 serve`,
+# Lane check 5: two centrals (hci1 and hci2) connected at once to one `blectl --hci 0 serve`,
 # each with its own CCCD state.
 #  1. hci1 subscribes to the notify characteristic (its CCCD on hci1's connection: 0x0001);
 #  2. meanwhile hci2 reads that same CCCD on its own connection with gatttool: 00 00;

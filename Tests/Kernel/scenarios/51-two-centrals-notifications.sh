@@ -1,4 +1,4 @@
-# Issue 4, check 5 (notifications follow each central's own CCCD state): two centrals (hci1,
+# Lane check 5 (notifications follow each central's own CCCD state): two centrals (hci1,
 # hci2) of one `blectl --hci 0 serve`.
 #  1. hci1 subscribes to the notify characteristic, then hci2 to the indicate one.
 #  2. hci2 stops and writes both values: hci1 gets the notify value, not the indicate one.

@@ -1,4 +1,4 @@
-# Issue 4, check 6: security through the kernel.
+# Lane check 6: security through the kernel.
 #  - without --security, reading a characteristic that needs encryption fails with Insufficient
 #    Authentication or Encryption, and the error says so (and what to do: --security);
 #  - `--security medium` pairs through the kernel and the read succeeds. Linux asks user space to

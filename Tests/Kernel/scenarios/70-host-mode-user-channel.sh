@@ -1,4 +1,4 @@
-# Issue 9, item 11: host mode on a BlueZ controller emulator (btvirt), which no one here wrote.
+# Host mode on a BlueZ controller emulator (btvirt), which no one here wrote.
 # blectl owns hci0 through its HCI user channel (HCI_CHANNEL_USER: the kernel takes the adapter
 # down and hands the socket every packet) and runs its own bring-up, connections, ACL flow
 # control and L2CAP; the kernel's own stack on hci1 (kernel-mode blectl) and BlueZ's gatttool on

@@ -108,7 +108,7 @@ lescan_while_advertising() {
   hciconfig "hci$2" noleadv >/dev/null 2>&1
 }
 
-# --- two centrals on one peripheral (issue 4, check 5) -----------------------------------
+# --- two centrals on one peripheral -----------------------------------
 # btvirt (BlueZ's emulator/btdev.c: 5.66 here, and unchanged up to 5.8x) gives each end of a link
 # the lowest connection handle free on that controller, counting from 0x002A, yet it tells the
 # peripheral the *central's* handle in LE (Enhanced) Connection Complete and passes ACL data on
@@ -141,7 +141,7 @@ wait_link_gone() {
   i=0; while hcitool -i "hci$1" con 2>/dev/null | grep -q "$2" && [ $i -lt 150 ]; do sleep 0.1; i=$((i+1)); done
 }
 
-# --- blectl serve as the peripheral (issue 4, checks 1-6) ---------------------------------
+# --- blectl serve as the peripheral ---------------------------------
 # The lane's database (Tests/Kernel/databases/lane.json). Clients address its characteristics
 # by UUID: the server adds its own GAP and GATT services, so handles are not fixed here.
 LANE_DB=${LANE_DB:-${LANE_REPO:-/repo}/Tests/Kernel/databases/lane.json}
