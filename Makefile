@@ -132,11 +132,11 @@ assigned-numbers: $(VENV)/bin/python
 # Re-records Fixtures/captures/bumble-heart-rate.btsnoop with Google Bumble (see Fixtures/captures/README.md).
 # It overwrites the committed capture: the packets come out the same, the timestamps differ.
 # The same venv (BUMBLE_VENV) serves the interop lane of make test and the Bumble rows of make bench.
-$(BUMBLE_VENV)/bin/python: Scripts/bumble/requirements.txt
+$(BUMBLE_VENV)/bin/python: Scripts/bumble/requirements.txt Scripts/bumble/constraints.txt
 	@python3 -c 'import ensurepip' 2>/dev/null || { echo "make: installing python3-venv"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv; }
 	python3 -m venv $(BUMBLE_VENV)
-	$(BUMBLE_VENV)/bin/pip install -q -r Scripts/bumble/requirements.txt
+	$(BUMBLE_VENV)/bin/pip install -q -r Scripts/bumble/requirements.txt -c Scripts/bumble/constraints.txt
 	touch $@
 
 demo-capture: $(BUMBLE_VENV)/bin/python
