@@ -35,8 +35,15 @@ public enum HCITransportBridge {
     ///   - host: the side a host talks on (it sends commands and ACL data).
     ///   - controller: the side a controller talks on (it sends events and ACL data).
     /// - Returns: how many packets went each way.
+    ///
+    /// Between two ``HCIDirectTransport``s (an H4 stream and a virtual controller's port) each
+    /// packet is handed over on the thread that has it, with no task between: the bridge then
+    /// costs a packet no thread wake-up of its own.
     @discardableResult
     public static func run(host: any HCITransport, controller: any HCITransport) async -> Counts {
+        if let host = host as? any HCIDirectTransport, let controller = controller as? any HCIDirectTransport {
+            return await runDirect(host: host, controller: controller)
+        }
         async let up = forward(from: host, to: controller)
         async let down = forward(from: controller, to: host)
         // Whichever direction ends first (its source closed) closes both, so the other ends too.
@@ -62,5 +69,20 @@ public enum HCITransportBridge {
         await destination.close()
         await source.close()
         return (delivered, undelivered)
+    }
+
+    private static func runDirect(host: any HCIDirectTransport, controller: any HCIDirectTransport) async -> Counts {
+        let up = HCIDirectForwarder(to: controller), down = HCIDirectForwarder(to: host)
+        let upBacklog = host.redirectPackets(to: up.receive)
+        let downBacklog = controller.redirectPackets(to: down.receive)
+        async let upDone: Void = up.run(backlog: upBacklog, of: host)
+        async let downDone: Void = down.run(backlog: downBacklog, of: controller)
+        // Whichever side ends first closes both, so the other ends too.
+        await upDone
+        await controller.close()
+        await host.close()
+        await downDone
+        return Counts(hostToController: up.delivered, controllerToHost: down.delivered,
+                      undelivered: up.undelivered + down.undelivered)
     }
 }

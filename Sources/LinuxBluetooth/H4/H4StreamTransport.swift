@@ -30,7 +30,7 @@ import Glibc
 /// read or write error (``endError``), or on ``close()``: ``packets`` and ``diagnostics`` finish,
 /// waiting and later sends throw ``HCITransportError/closed``, and the descriptor is closed once
 /// the reader thread and the write source have stopped watching it.
-public final class H4StreamTransport: HCITransport, Sendable {
+public final class H4StreamTransport: HCIDirectTransport, Sendable {
     /// The packets from the peer, in stream order.
     public let packets: AsyncStream<HCIPacket>
     /// The runs of octets skipped as garbage, in stream order, as they are found (for one
@@ -57,6 +57,8 @@ public final class H4StreamTransport: HCITransport, Sendable {
         var written = 0
         /// The caller, once it waits (it registers after queuing).
         var continuation: CheckedContinuation<Result<Void, HCITransportError>, Never>?
+        /// Sent with ``sendNow(_:)``: nobody waits for its outcome.
+        var isDetached = false
     }
 
     private struct State {
@@ -71,11 +73,15 @@ public final class H4StreamTransport: HCITransport, Sendable {
         mutating func finish(_ packet: Outgoing, with outcome: Result<Void, HCITransportError>)
             -> CheckedContinuation<Result<Void, HCITransportError>, Never>? {
             if let continuation = packet.continuation { return continuation }
-            finished[packet.id] = outcome
+            if !packet.isDetached { finished[packet.id] = outcome }
             return nil
         }
         var isClosed = false
         var endError: LinuxBluetoothError?
+        /// Where packets go instead of ``packets``, once redirected.
+        var redirect: (@Sendable (HCIPacket) -> Void)?
+        /// Packets yielded to ``packets`` so far.
+        var yielded = 0
         var skippedOctetCount = 0
         var diagnosticCount = 0
         var recent: [H4SkippedOctets] = []
@@ -146,6 +152,9 @@ public final class H4StreamTransport: HCITransport, Sendable {
     /// Why the stream ended, once it has: nil for the peer's orderly end or a close at this end.
     public var endError: LinuxBluetoothError? { state.withLock { $0.endError } }
 
+    /// How many packets ``packets`` was given so far (none after a redirect).
+    var yieldedCount: Int { state.withLock { $0.yielded } }
+
     /// Every octet skipped as garbage so far.
     public var skippedOctetCount: Int { state.withLock { $0.skippedOctetCount } }
 
@@ -197,7 +206,7 @@ public final class H4StreamTransport: HCITransport, Sendable {
 
     /// Writes `octets` now when no packet waits ahead of them; otherwise, or for what the
     /// descriptor does not take, queues them (by id) for ``writePending()``.
-    private func writeNow(_ octets: [UInt8]) -> DirectWrite {
+    private func writeNow(_ octets: [UInt8], detached: Bool = false) -> DirectWrite {
         let (outcome, error): (DirectWrite, LinuxBluetoothError?) = state.withLock { state in
             guard !state.isClosed else { return (.closed, nil) }
             var written = 0
@@ -218,7 +227,7 @@ public final class H4StreamTransport: HCITransport, Sendable {
                 if written == octets.count { return (.written, nil) }
             }
             state.nextOutgoingID &+= 1
-            state.outgoing.append(Outgoing(id: state.nextOutgoingID, octets: octets, written: written))
+            state.outgoing.append(Outgoing(id: state.nextOutgoingID, octets: octets, written: written, isDetached: detached))
             return (.queued(state.nextOutgoingID), nil)
         }
         if let error { end(error) }
@@ -228,6 +237,28 @@ public final class H4StreamTransport: HCITransport, Sendable {
             queue.async { self.writePending() }
         }
         return outcome
+    }
+
+    /// Sends `packet` at once when nothing is queued ahead, else queues it behind the others,
+    /// without waiting for it to be written (``HCIDirectTransport``).
+    ///
+    /// - Returns: false once the stream has ended, or when the write failed (which ends it).
+    public func sendNow(_ packet: HCIPacket) -> Bool {
+        switch writeNow(packet.h4Encoded, detached: true) {
+        case .written, .queued: return true
+        case .closed, .failed: return false
+        }
+    }
+
+    /// Hands each packet read from now on to `receiver`, on the reader thread, instead of into
+    /// ``packets`` (``HCIDirectTransport``).
+    ///
+    /// - Returns: how many packets ``packets`` was given before.
+    public func redirectPackets(to receiver: @escaping @Sendable (HCIPacket) -> Void) -> Int {
+        state.withLock { state in
+            state.redirect = receiver
+            return state.yielded
+        }
     }
 
     /// Ends the stream: ``packets`` and ``diagnostics`` finish, packets not yet written are
@@ -273,7 +304,12 @@ public final class H4StreamTransport: HCITransport, Sendable {
         for element in elements {
             switch element {
             case .packet(let packet):
-                input.yield(packet)
+                let redirect = state.withLock { state -> (@Sendable (HCIPacket) -> Void)? in
+                    if let redirect = state.redirect { return redirect }
+                    state.yielded += 1
+                    return nil
+                }
+                if let redirect { redirect(packet) } else { input.yield(packet) }
             case .skipped(let run):
                 state.withLock { state in
                     state.skippedOctetCount &+= run.count

@@ -101,6 +101,9 @@ final class ControllerModel {
     var attachment: UInt64 = 0
     /// Packets handed to the current host since it attached.
     var delivered = 0
+    /// Where the host's packets go instead of ``port``, once redirected
+    /// (``VirtualHCIPort/redirectPackets(to:)``); cleared by the next attach.
+    var redirect: (@Sendable (HCIPacket) -> Void)?
     var faults = VirtualFaults.none
     /// The time of the last packet held back by the HCI latency fault.
     var deliveryHorizon: Micros = 0

@@ -40,6 +40,7 @@ public final class VirtualController: Sendable {
             model.port?.finish()
             model.attachment &+= 1
             model.delivered = 0
+            model.redirect = nil
             if world.stopped {
                 continuation.finish()
                 model.port = nil

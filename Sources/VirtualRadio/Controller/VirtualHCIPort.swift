@@ -7,7 +7,7 @@ import Host
 /// A packet sent is handled at once, at the radio's current virtual time: a command's Command
 /// Complete or Command Status is in ``packets`` before ``send(_:)`` returns (after the
 /// controller's HCI latency fault, if any).
-public final class VirtualHCIPort: HCITransport {
+public final class VirtualHCIPort: HCIDirectTransport {
     let lifetime: RadioLifetime
     let controller: Int
     let attachment: UInt64
@@ -28,13 +28,32 @@ public final class VirtualHCIPort: HCITransport {
     /// - Throws: ``HCITransportError/closed`` after ``close()``, after a later attach, or when
     ///   the radio has stopped.
     public nonisolated(nonsending) func send(_ packet: HCIPacket) async throws(HCITransportError) {
-        let delivered: Bool = lifetime.core.withWorld { world in
+        if !sendNow(packet) { throw .closed }
+    }
+
+    /// Hands `packet` to the controller now (as ``send(_:)``, which never waits either).
+    ///
+    /// - Returns: false after ``close()``, after a later attach, or when the radio has stopped.
+    public func sendNow(_ packet: HCIPacket) -> Bool {
+        lifetime.core.withWorld { world in
             let model = world.controllers[controller]
             guard !world.stopped, model.attachment == attachment, model.port != nil else { return false }
             world.hostPacket(packet, from: model)
             return true
         }
-        if !delivered { throw .closed }
+    }
+
+    /// Hands the controller's packets to `receiver` from now on, under the radio's lock (so in
+    /// the order they are made), instead of into ``packets``.
+    ///
+    /// - Returns: how many packets ``packets`` was given since this attachment.
+    public func redirectPackets(to receiver: @escaping @Sendable (HCIPacket) -> Void) -> Int {
+        lifetime.core.withWorld { world in
+            let model = world.controllers[controller]
+            guard model.attachment == attachment else { return 0 }
+            model.redirect = receiver
+            return model.delivered
+        }
     }
 
     /// Detaches the host: ``packets`` finishes and later sends throw. The controller keeps its

@@ -207,10 +207,7 @@ final class RadioWorld {
             if let sleeper = sleepers.removeValue(forKey: id) { resumes.append((sleeper, false)) }
         case .deliver(let controller, let attachment, let packet):
             let model = controllers[controller]
-            if model.attachment == attachment, let port = model.port {
-                port.yield(packet)
-                model.delivered += 1
-            }
+            if model.attachment == attachment, model.port != nil { hand(packet, to: model) }
         }
     }
 
@@ -226,9 +223,18 @@ final class RadioWorld {
             controller.deliveryHorizon = due
             schedule(at: due, .deliver(controller: controller.index, attachment: controller.attachment, packet: packet))
         } else {
-            controller.port?.yield(packet)
-            controller.delivered += 1
+            hand(packet, to: controller)
         }
+    }
+
+    /// Gives `packet` to the host of `controller` now: to its redirect, or into its port.
+    private func hand(_ packet: HCIPacket, to controller: ControllerModel) {
+        if let redirect = controller.redirect {
+            redirect(packet)
+        } else {
+            controller.port?.yield(packet)
+        }
+        controller.delivered += 1
     }
 
     /// Sends an event unless the host has masked it (Vol 4, Part E, 7.3.1 and 7.8.1). Command
