@@ -1,8 +1,15 @@
 import Synchronization
 
 /// A value that is set once and awaited by any number of callers: each waiter resumes exactly
-/// once, with the value, whether it came before or after the wait.
-final class OneShot<Value: Sendable>: Sendable {
+/// once, with the value, whether it came before or after the wait. The links' ends and pending
+/// attempts of host mode use it, and so do the layers above (BLE's links).
+///
+/// ```swift
+/// let ended = OneShot<HCIStatus>()
+/// Task { print(await ended.wait()) }       // 0x13, once
+/// ended.resolve(.remoteUserTerminatedConnection)
+/// ```
+public final class OneShot<Value: Sendable>: Sendable {
     private struct State {
         var value: Value?
         var waiters: [CheckedContinuation<Value, Never>] = []
@@ -10,15 +17,16 @@ final class OneShot<Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
-    init() {}
+    /// A value not set yet.
+    public init() {}
 
     /// The value, if it has been set.
-    var value: Value? { state.withLock { $0.value } }
+    public var value: Value? { state.withLock { $0.value } }
 
     /// Sets the value and resumes every waiter; later calls do nothing.
     /// - Returns: whether this call set it.
     @discardableResult
-    func resolve(_ value: Value) -> Bool {
+    public func resolve(_ value: Value) -> Bool {
         let waiters: [CheckedContinuation<Value, Never>]? = state.withLock { state in
             guard state.value == nil else { return nil }
             state.value = value
@@ -31,7 +39,7 @@ final class OneShot<Value: Sendable>: Sendable {
     }
 
     /// The value, once set.
-    func wait() async -> Value {
+    public func wait() async -> Value {
         await withCheckedContinuation { continuation in
             let ready: Value? = state.withLock { state in
                 if let value = state.value { return value }
