@@ -17,6 +17,11 @@ extension CentralManager {
     }
 }
 
+extension PeripheralManager {
+    /// Returns once the state file holds every change made so far.
+    func stateWritten() async { await core.restoration?.writer.written() }
+}
+
 /// The first ATT octet of each PDU: its opcode.
 func opcodes(_ pdus: [[UInt8]]) -> [UInt8] { pdus.map { $0.first ?? 0 } }
 
