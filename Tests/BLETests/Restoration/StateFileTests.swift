@@ -225,6 +225,34 @@ struct StateFileTests {
         radio.shutDown()
     }
 
+    @Test("docs/state-restoration.md's example files are valid state files of their roles")
+    func documentedExamplesLoad() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: repository.appendingPathComponent("docs/state-restoration.md"), encoding: .utf8)
+        var examples: [String: String] = [:]
+        for block in text.components(separatedBy: "<!-- state-file-example: ").dropFirst() {
+            let role = String(block.prefix { $0 != " " })
+            guard let start = block.range(of: "```json\n"), let end = block.range(of: "\n```", range: start.upperBound..<block.endIndex) else { continue }
+            examples[role] = String(block[start.upperBound..<end.lowerBound])
+        }
+        #expect(Set(examples.keys) == ["central", "peripheralManager"])
+        let directory = try StateDirectory()
+        defer { directory.remove() }
+        try directory.put(Array((examples["central"] ?? "").utf8), as: directory.file("central", "gateway").name)
+        guard case .restored(let central) = directory.file("central", "gateway").load(CentralState.self, identifier: "gateway") else {
+            Issue.record("the central example does not load: \(directory.names)")
+            return
+        }
+        #expect(central == Self.sampleState())
+        try directory.put(Array((examples["peripheralManager"] ?? "").utf8), as: directory.file("peripheralManager", "sensor").name)
+        guard case .restored(let manager) = directory.file("peripheralManager", "sensor").load(PeripheralManagerState.self, identifier: "sensor") else {
+            Issue.record("the peripheral manager example does not load: \(directory.names)")
+            return
+        }
+        #expect(manager.advertising && manager.services.first?.characteristics.first?.value == HexOctets([0x64]))
+    }
+
     @Test("identifiers are escaped into file names: any identifier names one file, and never a hidden or relative one")
     func fileNames() {
         #expect(StateFile.escape("gateway") == "gateway")
