@@ -45,20 +45,6 @@ struct ManagerStateTests {
         await #expect(throws: BLEError.unsupported(reason)) { _ = try await scan.next() }
     }
 
-    @Test("a restore identifier is refused as unsupported, saying restoration is not implemented")
-    func restorationUnsupported() async throws {
-        let radio = VirtualRadio(seed: 2, timing: .paced(speed: 200))
-        let central = CentralManager(transport: .virtual(radio), options: .init(restoreIdentifier: "gateway"))
-        for await state in central.stateUpdates where state != .unknown {
-            #expect(state == .unsupported)
-            break
-        }
-        var scan = central.scanForPeripherals(withServices: nil).makeAsyncIterator()
-        let error = await #expect(throws: BLEError.self) { _ = try await scan.next() }
-        #expect(error?.description.contains("state restoration") == true)
-        radio.shutDown()
-    }
-
     @Test("a Hardware Error in the middle of a scan: resetting, then poweredOff; the scan fails, a pending call and the link end with Hardware Failure")
     func hardwareErrorDuringScan() async throws {
         // The central's controller is served over H4/TCP, so the test holds it (and the TCP transport is exercised).

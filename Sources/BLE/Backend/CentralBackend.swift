@@ -28,6 +28,21 @@ protocol CentralBackend: AnyObject, Sendable {
     ///   ``BLEError/controllerError(_:)``.
     func connect(to address: BluetoothAddress, addressType: LEAddressType, timeout: Duration) async throws(BLEError) -> any BackendLink
 
+    /// Connects as central to whichever of `peers` (identity addresses and types) is seen
+    /// advertising first, within `timeout`, through the controller's Filter Accept List (Core
+    /// v5.4, Vol 6, Part B, 4.3.1): reconnecting known devices without a scan. When `peers` holds
+    /// more than the list does, only the first ``acceptListCapacity()`` are tried.
+    ///
+    /// - Throws: as ``connect(to:addressType:timeout:)``.
+    func connect(toAnyOf peers: [(address: BluetoothAddress, addressType: LEAddressType)], timeout: Duration) async throws(BLEError) -> any BackendLink
+
+    /// How many devices the controller's Filter Accept List holds (HCI_LE_Read_Filter_Accept_List_Size,
+    /// Vol 4, Part E, 7.8.14), at least 1.
+    func acceptListCapacity() async -> Int
+
+    /// Whether the mode has ended (a link dropping then is the mode's end, not the peer's).
+    var hasEnded: Bool { get async }
+
     /// Returns once the mode has ended (the controller reset or went away, or ``close()``),
     /// with the state that follows and the error calls get from then on.
     func ended() async -> BackendEnd

@@ -19,6 +19,7 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
     private let scanner: LEScanner
     private let advertiser: LEAdvertiser
     private let end = Once<BackendEnd>()
+    private let acceptList = Once<Int>()
 
     private init(stack: HostStack, clock: any Clock<Duration>, role: Role) {
         self.stack = stack
@@ -93,6 +94,27 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
         } catch {
             throw Self.error(error)
         }
+    }
+
+    func connect(toAnyOf peers: [(address: BluetoothAddress, addressType: LEAddressType)],
+                 timeout: Duration) async throws(BLEError) -> any BackendLink {
+        let capacity = await acceptListCapacity()
+        do {
+            return try await stack.connections.connect(toAnyOf: Array(peers.prefix(capacity)), timeout: timeout)
+        } catch {
+            throw Self.error(error)
+        }
+    }
+
+    func acceptListCapacity() async -> Int {
+        if let known = acceptList.value { return known }
+        let size = (try? await stack.flow.send(HCILEReadFilterAcceptListSize()))?.filterAcceptListSize ?? 1
+        acceptList.resolve(max(1, Int(size)))
+        return acceptList.value ?? 1
+    }
+
+    var hasEnded: Bool {
+        get async { await stack.connections.ended != nil }
     }
 
     func startAdvertising(_ structures: [ADStructure], connectable: Bool) async throws(BLEError) {

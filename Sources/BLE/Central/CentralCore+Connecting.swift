@@ -26,6 +26,7 @@ extension CentralCore {
         guard !closed else { throw .poweredOff }
         peripheral.record.withLock { $0.state = .connecting }
         live[peripheral.identifier] = peripheral
+        restoration?.intent(.connecting, for: peripheral)
         let attempt = Task { await self.establish(peripheral, on: backend, options: options) }
         attempts[peripheral.identifier] = attempt
         let outcome = await withTaskCancellationHandler {
@@ -37,36 +38,54 @@ extension CentralCore {
     }
 
     /// Makes the link, its GATT client and the ATT MTU exchange (Core v5.4, Vol 3, Part G,
-    /// 4.3.1), then marks `peripheral` connected; runs as the attempt's task, which a cancel ends.
+    /// 4.3.1), with restoration the Database Hash read (7.3), then marks `peripheral`
+    /// connected; runs as the attempt's task, which a cancel ends. A restoration's reconnection
+    /// of other peripherals pauses meanwhile (the controller initiates one link at a time).
     nonisolated func establish(_ peripheral: Peripheral, on backend: any CentralBackend,
                                options: ConnectOptions) async -> Result<Void, BLEError> {
         let link: any BackendLink
+        await pauseReconnection()
         do {
             link = try await backend.connect(to: peripheral.address, addressType: peripheral.addressType.leAddressType,
                                              timeout: options.timeout)
         } catch {
-            await attemptEnded(peripheral)
+            await resumeReconnection()
+            await attemptEnded(peripheral, recording: !(await backend.hasEnded))
             return .failure(error)
         }
+        await resumeReconnection()
         let session = await newSession(on: link, clock: backend.clock)
-        Task { [weak self] in
-            let reason = await link.disconnected()
-            session.drop(reason)
-            await self?.linkEnded(peripheral, session: session)
-        }
+        watch(link, of: peripheral, session: session, backend: backend)
         var failure: BLEError?
+        var hash: [UInt8]?
         do {
             _ = try await session.gatt { (client) async throws(GATTClientError) -> Int in try await client.exchangeMTU() }
+            if restoration != nil {
+                hash = try await session.gatt { (client) async throws(GATTClientError) -> [UInt8]? in try await client.readDatabaseHash() }
+            }
         } catch {
             failure = error
         }
         if Task.isCancelled { failure = .cancelled }
-        if failure == nil, await !connected(peripheral, session: session, mtu: await session.client.mtu) { failure = .cancelled }
+        if failure == nil, await !connected(peripheral, session: session, mtu: await session.client.mtu, databaseHash: hash) {
+            failure = .cancelled
+        }
         guard let failure else { return .success(()) }
         await link.terminate()
         await session.settled.wait()
-        await attemptEnded(peripheral)
+        await attemptEnded(peripheral, recording: !(await backend.hasEnded))
         return .failure(failure)
+    }
+
+    /// Watches `link` (of `session`) until it drops: the session's calls end, then the manager
+    /// takes the end in (``linkEnded(_:session:modeEnded:)``).
+    nonisolated func watch(_ link: any BackendLink, of peripheral: Peripheral, session: PeripheralLink, backend: any CentralBackend) {
+        Task { [weak self] in
+            let reason = await link.disconnected()
+            session.drop(reason)
+            let modeEnded = await backend.hasEnded
+            await self?.linkEnded(peripheral, session: session, modeEnded: modeEnded)
+        }
     }
 
     /// A session for a new link.
@@ -75,34 +94,44 @@ extension CentralCore {
         return PeripheralLink(generation: generation, backend: link, clock: clock)
     }
 
-    /// The link is ready: `peripheral` is connected on `session`, unless the manager closed or
-    /// the attempt was cancelled meanwhile (false then).
-    func connected(_ peripheral: Peripheral, session: PeripheralLink, mtu: Int) -> Bool {
+    /// The link is ready: `peripheral` is connected on `session`, with `services` as its tree
+    /// (a restoration's; nil otherwise), unless the manager closed or the attempt was cancelled
+    /// meanwhile (false then). `databaseHash` is what the server's Database Hash read, when
+    /// restoration read it.
+    func connected(_ peripheral: Peripheral, session: PeripheralLink, mtu: Int, services: [Service]? = nil,
+                   databaseHash: [UInt8]? = nil) -> Bool {
         guard !closed, attempts[peripheral.identifier]?.isCancelled == false, session.ended.value == nil else { return false }
         attempts[peripheral.identifier] = nil
         peripheral.record.withLock { record in
             record.state = .connected
             record.link = session
-            record.services = nil
+            record.services = services
             record.mtu = mtu
         }
+        restoration?.connected(peripheral, databaseHash: databaseHash)
+        restoration?.treeChanged(peripheral)
         eventInput.yield(.connected(peripheral))
         return true
     }
 
-    /// An attempt failed or was cancelled: `peripheral` is disconnected again.
-    func attemptEnded(_ peripheral: Peripheral) {
+    /// An attempt failed or was cancelled: `peripheral` is disconnected again, and, `recording`
+    /// (the mode still runs), no longer to be reconnected on restoration.
+    func attemptEnded(_ peripheral: Peripheral, recording: Bool) {
         attempts[peripheral.identifier] = nil
-        peripheral.record.withLock { record in
-            if record.state == .connecting { record.state = .disconnected }
+        let ended = peripheral.record.withLock { record -> Bool in
+            guard record.state == .connecting else { return false }
+            record.state = .disconnected
+            return true
         }
         if peripheral.state == .disconnected { live[peripheral.identifier] = nil }
+        if ended, recording { restoration?.intent(.none, for: peripheral) }
     }
 
     /// The link of `session` ended (its calls have ended already): `peripheral` is
     /// disconnected, and ``CentralManager/events`` says so, with no error when the application
-    /// asked for it.
-    func linkEnded(_ peripheral: Peripheral, session: PeripheralLink) {
+    /// asked for it. Unless the mode ended with it (`modeEnded`), restoration no longer
+    /// reconnects it.
+    func linkEnded(_ peripheral: Peripheral, session: PeripheralLink, modeEnded: Bool) {
         defer { session.settled.resolve(()) }
         let wasCurrent = peripheral.record.withLock { record -> Bool in
             guard record.link === session else { return false }
@@ -114,6 +143,7 @@ extension CentralCore {
         }
         guard wasCurrent else { return }
         live[peripheral.identifier] = nil
+        if !modeEnded { restoration?.linkEnded(peripheral) }
         let requested = disconnectRequested.remove(peripheral.identifier) != nil
         let reason = session.ended.value ?? .unspecifiedError
         eventInput.yield(.disconnected(peripheral, requested ? nil : .disconnected(reason)))
@@ -126,6 +156,10 @@ extension CentralCore {
         case .disconnected:
             return
         case .connecting:
+            if reconnections[peripheral.identifier] != nil {
+                await cancelReconnection(of: peripheral)
+                return
+            }
             guard let attempt = attempts[peripheral.identifier] else { return }
             attempt.cancel()
             _ = await attempt.value

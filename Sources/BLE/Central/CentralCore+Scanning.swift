@@ -10,10 +10,29 @@ struct ScanSession: Sendable {
 }
 
 extension CentralCore {
+    /// A new scan's stream (see ``CentralManager/scanForPeripherals(withServices:options:)``):
+    /// the scan starts when its turn comes; ending the stream stops it.
+    nonisolated func makeScan(services serviceUUIDs: [BluetoothUUID]?, options: ScanOptions) -> AsyncThrowingStream<Discovery, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Discovery.self, throwing: (any Error).self,
+                                                                    bufferingPolicy: .bufferingNewest(1024))
+        let id = scanIDs.withLock { id -> UInt64 in
+            id &+= 1
+            return id
+        }
+        continuation.onTermination = { _ in Task { await self.scanTerminated(id) } }
+        let filter = ScanFilter(services: serviceUUIDs, solicited: options.solicitedServiceUUIDs)
+        let entry = ScanEntry(services: serviceUUIDs, allowDuplicates: options.allowDuplicates,
+                              solicitedServices: options.solicitedServiceUUIDs)
+        Task { await self.startScan(id: id, filter: filter, entry: entry, continuation: continuation) }
+        return stream
+    }
+
     /// Starts scan `id` when its turn comes (the latest request wins; the previous scan's stream
-    /// finishes), delivering what `filter` admits into `continuation`.
-    func startScan(id: UInt64, filter: ScanFilter, allowDuplicates: Bool,
+    /// finishes), delivering what `filter` admits into `continuation`; restoration records
+    /// `entry`, its arguments.
+    func startScan(id: UInt64, filter: ScanFilter, entry: ScanEntry,
                    continuation: AsyncThrowingStream<Discovery, any Error>.Continuation) async {
+        let allowDuplicates = entry.allowDuplicates
         await takeScanTurn()
         defer { releaseScanTurn() }
         guard id > lastStartedScan, scansEndedBeforeStart.remove(id) == nil else {
@@ -28,7 +47,7 @@ extension CentralCore {
             continuation.finish(throwing: error)
             return
         }
-        if let scan { await finish(scan, throwing: nil, stopping: backend) }
+        if let scan { await finish(scan, throwing: nil, stopping: backend, byApplication: true) }
         let discoveries: AsyncStream<LEDiscovery>
         do {
             discoveries = try await backend.startScan(filterDuplicates: !allowDuplicates)
@@ -55,6 +74,7 @@ extension CentralCore {
         }
         scan = ScanSession(id: id, continuation: continuation, consumer: consumer)
         isScanning.withLock { $0 = true }
+        restoration?.scan(entry)
     }
 
     /// The stream of scan `id` ended (its consumer stopped iterating, or it was finished).
@@ -62,7 +82,7 @@ extension CentralCore {
         await takeScanTurn()
         defer { releaseScanTurn() }
         if let scan, scan.id == id {
-            await finish(scan, throwing: nil, stopping: backend)
+            await finish(scan, throwing: nil, stopping: backend, byApplication: true)
         } else if id > lastStartedScan {
             scansEndedBeforeStart.insert(id)
         }
@@ -72,7 +92,7 @@ extension CentralCore {
     func stopScan() async {
         await takeScanTurn()
         defer { releaseScanTurn() }
-        if let scan { await finish(scan, throwing: nil, stopping: backend) }
+        if let scan { await finish(scan, throwing: nil, stopping: backend, byApplication: true) }
     }
 
     /// The backend's discoveries of scan `id` ended by themselves: the mode ended.
@@ -82,10 +102,14 @@ extension CentralCore {
     }
 
     /// Ends `session`: its stream finishes (with `error`, if any) and `backend` stops scanning.
-    func finish(_ session: ScanSession, throwing error: BLEError?, stopping backend: (any CentralBackend)?) async {
+    /// `byApplication` (stopped, its stream ended, a newer scan): restoration no longer
+    /// resumes it; otherwise the manager or its mode is ending, and the state file keeps it.
+    func finish(_ session: ScanSession, throwing error: BLEError?, stopping backend: (any CentralBackend)?,
+                byApplication: Bool = false) async {
         if scan?.id == session.id {
             scan = nil
             isScanning.withLock { $0 = false }
+            if byApplication { restoration?.scan(nil) }
             for waiter in scanEndWaiters { waiter.resume() }
             scanEndWaiters = []
         }

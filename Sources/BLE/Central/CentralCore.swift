@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// The state of one ``CentralManager`` on one serial executor: bring-up, the mode's backend,
-/// the scan, and the links of its peripherals.
+/// the scan, the links of its peripherals, and restoration.
 actor CentralCore {
     /// Stands for the manager in its peripherals' ``Peripheral/owner``.
     private final class Token: Sendable {}
@@ -17,6 +17,10 @@ actor CentralCore {
     nonisolated let owner: ObjectIdentifier
     private nonisolated let token = Token()
     nonisolated let scanIDs = Mutex<UInt64>(0)
+    /// The manager's restoration; nil without a restore identifier.
+    nonisolated let restoration: CentralRestoration?
+    /// The restoration problems reported so far.
+    nonisolated let problems: RestorationProblemLog
 
     let eventInput: AsyncStream<CentralEvent>.Continuation
     var backend: (any CentralBackend)?
@@ -37,26 +41,42 @@ actor CentralCore {
     var attempts: [UUID: Task<Result<Void, BLEError>, Never>] = [:]
     var disconnectRequested: Set<UUID> = []
 
+    // Restoration's reconnections (CentralCore+Reconnecting.swift).
+    var reconnections: [UUID: PendingReconnection] = [:]
+    var reconnecting = false
+    var reconnectAttempt: Task<Result<any BackendLink, BLEError>, Never>?
+    var applicationConnects = 0
+    /// Where the next Filter Accept List turn starts among the waiting peripherals.
+    var rotation = 0
+    var reconnectionWaiters: [CheckedContinuation<Void, Never>] = []
+
     init(options: ManagerOptions) {
         self.options = options
-        (events, eventInput) = AsyncStream.makeStream(of: CentralEvent.self, bufferingPolicy: .bufferingNewest(1024))
+        let (events, eventInput) = AsyncStream.makeStream(of: CentralEvent.self, bufferingPolicy: .bufferingNewest(1024))
+        self.events = events
+        self.eventInput = eventInput
+        let problems = RestorationProblemLog { eventInput.yield(.restorationProblem($0)) }
+        self.problems = problems
+        restoration = options.restoreIdentifier.map {
+            CentralRestoration(identifier: $0, directory: options.stateDirectory, problems: problems)
+        }
         owner = ObjectIdentifier(token)
-        registry = PeripheralRegistry(owner: owner)
+        registry = PeripheralRegistry(owner: owner, restoration: restoration)
     }
 
     // MARK: Bring-up and end
 
-    /// Opens `transport`, brings its controller up, and moves the state to what that gave.
+    /// Restores what the state file holds (with a restore identifier), opens `transport`,
+    /// brings its controller up, and moves the state to what that gave; then reconnects the
+    /// restored peripherals.
     func bringUp(_ transport: Transport) async {
-        if let identifier = options.restoreIdentifier {
-            broadcast.set(.unsupported, failure: .unsupported(
-                "state restoration (restoreIdentifier \"\(identifier)\") is not implemented yet; create the manager without a restoreIdentifier"))
-            return
-        }
+        if restoration != nil { restore() }
         let started: HostModeBackend
         do {
             started = try await HostModeBackend.start(transport, attMTU: options.attMTU)
         } catch {
+            restoration?.writer.freeze()   // the mode never ran: keep the file as it is
+            endReconnections(with: closed ? .poweredOff : error.error)
             broadcast.set(closed ? .poweredOff : error.state, failure: closed ? .poweredOff : error.error)
             return
         }
@@ -70,6 +90,7 @@ actor CentralCore {
             let end = await started.ended()
             await self?.backendEnded(end, of: started)
         }
+        startReconnecting()
     }
 
     /// The backend, once bring-up has settled with the controller powered on.
@@ -82,26 +103,33 @@ actor CentralCore {
         return backend
     }
 
-    /// The mode ended under the manager (a Hardware Error, the transport closed): the scan
-    /// fails, the links have dropped (their watchers end their calls), the state moves.
+    /// The mode ended under the manager (a Hardware Error, the transport closed): restoration's
+    /// file keeps what ran, the scan fails, the links have dropped (their watchers end their
+    /// calls), the reconnections end, the state moves.
     func backendEnded(_ end: BackendEnd, of ended: any CentralBackend) async {
         guard let current = backend, current === ended else { return }
+        restoration?.writer.freeze()
         backend = nil
         if let scan { await finish(scan, throwing: end.error, stopping: nil) }
+        endReconnections(with: end.error)
         for state in end.states { broadcast.set(state, failure: end.error) }
     }
 
     /// Ends the scan and the links, closes the transport, and finishes the streams.
+    /// Restoration's file keeps what ran until now.
     func close() async {
         guard !closed else { return }
         closed = true
+        restoration?.writer.freeze()
         if let scan { await finish(scan, throwing: nil, stopping: backend) }
+        endReconnections(with: .poweredOff)
         for attempt in attempts.values { attempt.cancel() }
         let backend = self.backend
         self.backend = nil
         let links = live.values.compactMap { peripheral in peripheral.record.withLock { $0.link } }
         await backend?.close()
         for link in links { await link.settled.wait() }   // their peripherals are disconnected now
+        await restoration?.writer.written()
         broadcast.set(.poweredOff)
         broadcast.finish()
         eventInput.finish()

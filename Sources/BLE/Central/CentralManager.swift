@@ -23,8 +23,20 @@ import Foundation
 /// **Modes.** Host mode (``Transport/userChannel(hci:)``, ``Transport/serial(path:baudRate:flowControl:)``,
 /// ``Transport/tcp(host:port:)``, ``Transport/virtual(_:)``) runs this package's own host stack.
 /// Kernel mode (``Transport/kernel(hci:)``) is not behind this API yet: such a manager is
-/// ``ManagerState/unsupported`` and says why. State restoration (``ManagerOptions/restoreIdentifier``)
-/// is not implemented yet either, and refused the same way.
+/// ``ManagerState/unsupported`` and says why.
+///
+/// **Restoration.** With ``ManagerOptions/restoreIdentifier``, the manager keeps its state in a
+/// file in ``ManagerOptions/stateDirectory`` (``restorationStateFile``): the peripherals it
+/// connected, which were connected or connecting, each one's discovered database and Database
+/// Hash, what was notifying, and the scan. A new manager with the same identifier (after the
+/// process was killed, say) delivers ``CentralEvent/willRestoreState(_:)`` first on ``events``,
+/// reconnects those peripherals as they show up, without a scan (the Filter Accept List), reuses
+/// each cached database when its Database Hash is unchanged (one ATT round trip) and rediscovers
+/// it otherwise, writes the Client Characteristic Configuration descriptors again, and resumes
+/// the scan. A damaged or foreign file is set aside and reported (``CentralEvent/restorationProblem(_:)``,
+/// ``restorationProblems``), never trusted. Ending the manager (``close()``, its release, its
+/// controller going away) keeps the file as it was, as a kill would; cancel connections and stop
+/// the scan first to leave nothing to restore. docs/state-restoration.md has the file's layout.
 ///
 /// **Lifetime.** Keep the manager while you use it: when it is released (or ``close()`` is
 /// called), its links end, its scan's stream finishes and its transport closes.
@@ -59,10 +71,20 @@ public final class CentralManager: Sendable {
     /// stream of its own.
     public var stateUpdates: AsyncStream<ManagerState> { core.broadcast.updates() }
 
-    /// Connections and disconnections of this manager's peripherals, in order. One stream for
-    /// the manager's life, for one reader; it keeps the newest 1024 events for a reader that
-    /// falls behind, and finishes when the manager closes.
+    /// Connections and disconnections of this manager's peripherals, in order, after
+    /// restoration's ``CentralEvent/willRestoreState(_:)`` or ``CentralEvent/restorationProblem(_:)``
+    /// when there is one. One stream for the manager's life, for one reader; it keeps the newest
+    /// 1024 events for a reader that falls behind, and finishes when the manager closes.
     public var events: AsyncStream<CentralEvent> { core.events }
+
+    /// The restoration problems so far (the newest 32), oldest first: the same ones
+    /// ``events`` reports as ``CentralEvent/restorationProblem(_:)``.
+    public var restorationProblems: [RestorationProblem] { core.problems.all }
+
+    /// The file this manager keeps its restoration state in:
+    /// `<stateDirectory>/central-<restoreIdentifier>.json` (the identifier escaped,
+    /// docs/state-restoration.md); nil without a restore identifier.
+    public var restorationStateFile: URL? { core.restoration?.file.url }
 
     /// Whether a scan runs.
     public var isScanning: Bool { core.isScanning.withLock { $0 } }
@@ -82,18 +104,7 @@ public final class CentralManager: Sendable {
     ///   and ``BLEError/controllerError(_:)`` when the controller refuses to scan.
     public func scanForPeripherals(withServices serviceUUIDs: [BluetoothUUID]?, options: ScanOptions = ScanOptions())
         -> AsyncThrowingStream<Discovery, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Discovery.self, throwing: (any Error).self,
-                                                                    bufferingPolicy: .bufferingNewest(1024))
-        let core = self.core
-        let id = core.scanIDs.withLock { id -> UInt64 in
-            id &+= 1
-            return id
-        }
-        continuation.onTermination = { _ in Task { await core.scanTerminated(id) } }
-        let filter = ScanFilter(services: serviceUUIDs, solicited: options.solicitedServiceUUIDs)
-        let allowDuplicates = options.allowDuplicates
-        Task { await core.startScan(id: id, filter: filter, allowDuplicates: allowDuplicates, continuation: continuation) }
-        return stream
+        core.makeScan(services: serviceUUIDs, options: options)
     }
 
     /// Stops the scan, if one runs; its stream finishes.

@@ -11,9 +11,15 @@ final class PeripheralRegistry: Sendable {
     }
 
     private let owner: ObjectIdentifier
+    private let restoration: CentralRestoration?
     private let entries = Mutex<[UUID: Entry]>([:])
 
-    init(owner: ObjectIdentifier) { self.owner = owner }
+    /// The registry of the manager `owner` stands for; its peripherals record their changes in
+    /// `restoration`, if any.
+    init(owner: ObjectIdentifier, restoration: CentralRestoration? = nil) {
+        self.owner = owner
+        self.restoration = restoration
+    }
 
     /// The peripheral with `address` of `type`, made when not known.
     func peripheral(address: BluetoothAddress, type: Peripheral.AddressType) -> Peripheral {
@@ -21,7 +27,7 @@ final class PeripheralRegistry: Sendable {
         return entries.withLock { entries in
             if let known = entries[identifier]?.peripheral { return known }
             if entries.count > 256 { entries = entries.filter { $0.value.peripheral != nil } }
-            let made = Peripheral(address: address, type: type, owner: owner)
+            let made = Peripheral(address: address, type: type, owner: owner, restoration: restoration)
             entries[identifier] = Entry(peripheral: made)
             return made
         }

@@ -8,12 +8,13 @@ import Foundation
 /// ```
 public struct ManagerOptions: Sendable, Hashable {
     /// The identifier under which the manager keeps and restores its state across runs; nil for
-    /// none. Restoration is not implemented in this version: a manager given an identifier
-    /// reports ``ManagerState/unsupported`` and its calls throw ``BLEError/unsupported(_:)``
-    /// saying so, rather than silently not restoring.
+    /// none. A central manager and a peripheral manager each have their own file for it
+    /// (``CentralManager/restorationStateFile``, ``PeripheralManager/restorationStateFile``);
+    /// two managers of one role must not share an identifier at once (each write replaces the
+    /// file whole: the last writer's state wins). docs/state-restoration.md says what is kept.
     public var restoreIdentifier: String?
-    /// Where restoration and bonding state live: `$XDG_STATE_HOME/linuxble`, else
-    /// `~/.local/state/linuxble`, by default.
+    /// Where restoration (and, later, bonding) state lives: `$XDG_STATE_HOME/linuxble`, else
+    /// `~/.local/state/linuxble`, by default; made (mode 0700) at the first write.
     public var stateDirectory: URL
     /// The Rx MTU each link's ATT bearer offers in ATT_EXCHANGE_MTU_REQ, in octets (23...517;
     /// 517 by default; Core v5.4, Vol 3, Part F, 3.4.2).

@@ -24,6 +24,7 @@ extension Peripheral {
             for uuid in Set(wanted) { found += try await client.discoverPrimaryServices(uuid: uuid) }
             return found.sorted { $0.handle < $1.handle }
         }
+        defer { restoration?.treeChanged(self) }
         return record.withLock { record in
             let current = record.link === link ? record.services ?? [] : []
             let merged = found.map { remote in
@@ -59,6 +60,7 @@ extension Peripheral {
             known.first { $0.remote.handle == include.serviceHandle }
                 ?? Service(remote: include.service, isPrimary: false, generation: link.generation)
         }
+        defer { restoration?.treeChanged(self) }
         return service.merge(included: found)
     }
 
@@ -79,6 +81,7 @@ extension Peripheral {
             let all = try await client.discoverCharacteristics(of: remote)
             return wanted.isEmpty ? all : all.filter { wanted.contains($0.uuid) }
         }
+        defer { restoration?.treeChanged(self) }
         return service.merge(characteristics: found.map { Characteristic(remote: $0, generation: link.generation) })
     }
 
@@ -96,6 +99,7 @@ extension Peripheral {
         let found = try await link.gatt { (client) async throws(GATTClientError) -> [RemoteDescriptor] in
             try await client.discoverDescriptors(of: remote)
         }
+        defer { restoration?.treeChanged(self) }
         return characteristic.merge(descriptors: found.map { Descriptor(handle: $0.handle, uuid: $0.uuid, generation: link.generation) })
     }
 }

@@ -10,7 +10,8 @@ extension Peripheral {
     /// Characteristic Configuration descriptor (Part G, 3.3.3.3, found by discovering its
     /// descriptors when not discovered yet) and returns once the server has answered.
     /// ``Characteristic/isNotifying`` follows. A subscription lasts for the link: after a
-    /// reconnection, call this again.
+    /// reconnection, call this again (except after a restoration's reconnection, which
+    /// resubscribes on its own: docs/state-restoration.md).
     ///
     /// - Throws: ``BLEError/notConnected``; ``BLEError/characteristicNotFound(_:)``;
     ///   ``BLEError/invalidArgument(_:)`` when the characteristic has neither Notify nor
@@ -28,6 +29,7 @@ extension Peripheral {
         } else {
             try await link.unsubscribe(characteristic)
         }
+        restoration?.treeChanged(self)
     }
 
     /// The values `characteristic` notifies or indicates on the current connection, in the

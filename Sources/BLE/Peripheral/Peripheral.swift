@@ -40,6 +40,9 @@ public final class Peripheral: Sendable, Hashable, CustomStringConvertible {
 
     /// The manager this peripheral belongs to.
     let owner: ObjectIdentifier
+    /// The manager's restoration, which records the tree and subscriptions as they change; nil
+    /// without a restore identifier.
+    let restoration: CentralRestoration?
 
     struct Record {
         var name: String?
@@ -51,11 +54,12 @@ public final class Peripheral: Sendable, Hashable, CustomStringConvertible {
 
     let record = Mutex(Record())
 
-    init(address: BluetoothAddress, type: AddressType, owner: ObjectIdentifier) {
+    init(address: BluetoothAddress, type: AddressType, owner: ObjectIdentifier, restoration: CentralRestoration? = nil) {
         identifier = Self.identifier(for: address, type: type)
         self.address = address
         addressType = type
         self.owner = owner
+        self.restoration = restoration
     }
 
     /// The local name it advertised last (Complete, else Shortened Local Name; Core

@@ -20,8 +20,17 @@ import Foundation
 ///
 /// **State.** As ``CentralManager``: ``ManagerState/unknown`` while it brings the controller up,
 /// then ``ManagerState/poweredOn``; calls that need the controller wait for bring-up, then throw
-/// the state's error. Host mode only so far: kernel mode and a restore identifier are
-/// ``ManagerState/unsupported``, saying why.
+/// the state's error. Host mode only so far: kernel mode is ``ManagerState/unsupported``, saying why.
+///
+/// **Restoration.** With ``ManagerOptions/restoreIdentifier``, the manager keeps its published
+/// services (types, characteristics with properties, permissions and static values, includes),
+/// its advertising data and whether it advertised in ``restorationStateFile``. A new manager with
+/// the same identifier publishes them again and advertises again before it is powered on, and
+/// says so first on ``events`` (``PeripheralManagerEvent/willRestoreState(_:)``). It keeps no
+/// central's Client Characteristic Configuration: without a bond (host mode has no bonding
+/// yet) a server must start each connection with it cleared (Core v5.4, Vol 3, Part G,
+/// 3.3.3.3), so centrals subscribe again. A damaged or foreign file is set aside and reported;
+/// docs/state-restoration.md has the details.
 ///
 /// **Serving.** Every central's link gets the GATT server, with CCCD state per central; a
 /// characteristic with a static value is answered by the stack, one with a nil value through
@@ -58,6 +67,21 @@ public final class PeripheralManager: Sendable {
     /// The state now, then each change; finishes when the manager closes.
     public var stateUpdates: AsyncStream<ManagerState> { core.broadcast.updates() }
 
+    /// Restoration's events: ``PeripheralManagerEvent/willRestoreState(_:)`` or
+    /// ``PeripheralManagerEvent/restorationProblem(_:)`` first, then any later problem. One
+    /// stream for the manager's life, for one reader (the newest 64 kept); it finishes when the
+    /// manager closes.
+    public var events: AsyncStream<PeripheralManagerEvent> { core.events }
+
+    /// The restoration problems so far (the newest 32), oldest first: the same ones ``events``
+    /// reports.
+    public var restorationProblems: [RestorationProblem] { core.problems.all }
+
+    /// The file this manager keeps its restoration state in:
+    /// `<stateDirectory>/peripheralManager-<restoreIdentifier>.json` (the identifier escaped,
+    /// docs/state-restoration.md); nil without a restore identifier.
+    public var restorationStateFile: URL? { core.restoration?.file.url }
+
     /// Publishes `service` (with its characteristics and includes) to every central: the
     /// database is rebuilt, and connected centrals hear of the change through Service Changed
     /// and a new Database Hash (Vol 3, Part G, 7.1, 7.3).
@@ -89,16 +113,12 @@ public final class PeripheralManager: Sendable {
     ///   245 for connectable extended advertising, Vol 4, Part E, 7.8.54); ``BLEError/invalidArgument(_:)``
     ///   for data that cannot be encoded; ``BLEError/controllerError(_:)``; ``BLEError/poweredOff``.
     public func startAdvertising(_ data: AdvertisementData) async throws(BLEError) {
-        let (backend, _) = try await core.ready()
-        try await backend.startAdvertising(try data.structures(), connectable: data.isConnectable)
-        core.advertising.withLock { $0 = true }
+        try await core.startAdvertising(data)
     }
 
     /// Stops advertising; does nothing when not advertising.
     public func stopAdvertising() async {
-        guard let (backend, _) = try? await core.ready() else { return }
-        await backend.stopAdvertising()
-        core.advertising.withLock { $0 = false }
+        await core.stopAdvertising()
     }
 
     /// Whether ``startAdvertising(_:)`` is in effect.

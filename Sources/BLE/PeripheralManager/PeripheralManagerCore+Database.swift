@@ -26,7 +26,7 @@ extension PeripheralManagerCore {
     }
 
     /// Serves `next` from now on.
-    private func serve(_ next: [MutableService], on server: GATTServer) async throws(BLEError) {
+    func serve(_ next: [MutableService], on server: GATTServer) async throws(BLEError) {
         let database: GATTDatabase
         do {
             database = try GATTDatabase(services: next.map { definition(of: $0, among: next) })
@@ -39,6 +39,7 @@ extension PeripheralManagerCore {
             throw .invalidArgument(error.description)
         }
         services = next
+        restoration?.published(next)
         var handles: [ObjectIdentifier: UInt16] = [:]
         byHandle = [:]
         for (service, served) in zip(next, database.services) {

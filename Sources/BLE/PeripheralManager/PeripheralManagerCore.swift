@@ -5,10 +5,17 @@ import HCI
 import Synchronization
 
 /// The state of one ``PeripheralManager`` on one serial executor: bring-up, the GATT server and
-/// its database, the links of centrals, their subscriptions, and the updates to send.
+/// its database, the links of centrals, their subscriptions, the updates to send, and
+/// restoration.
 actor PeripheralManagerCore {
     nonisolated let broadcast = StateBroadcast()
     nonisolated let options: ManagerOptions
+    /// The manager's events (restoration's).
+    nonisolated let events: AsyncStream<PeripheralManagerEvent>
+    /// The restoration problems reported so far.
+    nonisolated let problems: RestorationProblemLog
+    /// The manager's restoration; nil without a restore identifier.
+    nonisolated let restoration: PeripheralManagerRestoration?
     nonisolated let requests: AsyncStream<PeripheralRequest>
     nonisolated let subscriptions: AsyncStream<SubscriptionEvent>
     nonisolated let pending = PendingRequests()
@@ -17,6 +24,7 @@ actor PeripheralManagerCore {
     nonisolated let valueHandles = Mutex<[ObjectIdentifier: UInt16]>([:])
     nonisolated let advertising = Mutex(false)
 
+    let eventInput: AsyncStream<PeripheralManagerEvent>.Continuation
     let requestInput: AsyncStream<PeripheralRequest>.Continuation
     let subscriptionInput: AsyncStream<SubscriptionEvent>.Continuation
     var backend: HostModeBackend?
@@ -40,6 +48,14 @@ actor PeripheralManagerCore {
 
     init(options: ManagerOptions) {
         self.options = options
+        let (events, eventInput) = AsyncStream.makeStream(of: PeripheralManagerEvent.self, bufferingPolicy: .bufferingNewest(64))
+        self.events = events
+        self.eventInput = eventInput
+        let problems = RestorationProblemLog { eventInput.yield(.restorationProblem($0)) }
+        self.problems = problems
+        restoration = options.restoreIdentifier.map {
+            PeripheralManagerRestoration(identifier: $0, directory: options.stateDirectory, problems: problems)
+        }
         (requests, requestInput) = AsyncStream.makeStream(of: PeripheralRequest.self, bufferingPolicy: .bufferingNewest(256))
         (subscriptions, subscriptionInput) = AsyncStream.makeStream(of: SubscriptionEvent.self, bufferingPolicy: .bufferingNewest(1024))
     }
@@ -47,22 +63,20 @@ actor PeripheralManagerCore {
     // MARK: Bring-up and end
 
     /// Opens `transport`, brings its controller up, starts an empty GATT server (with its GAP
-    /// and GATT services) and serves every link centrals make.
+    /// and GATT services) and serves every link centrals make; with a restore identifier, brings
+    /// back the services and advertising its state file holds before powering on.
     func bringUp(_ transport: Transport) async {
-        if let identifier = options.restoreIdentifier {
-            broadcast.set(.unsupported, failure: .unsupported(
-                "state restoration (restoreIdentifier \"\(identifier)\") is not implemented yet; create the manager without a restoreIdentifier"))
-            return
-        }
         let started: HostModeBackend
         let server: GATTServer
         do {
             started = try await HostModeBackend.start(transport, attMTU: options.attMTU, role: .peripheral)
             server = try GATTServer(database: try GATTDatabase(services: []))
         } catch let failure as HostTransportOpening.Failure {
+            restoration?.writer.freeze()   // the mode never ran: keep the file as it is
             broadcast.set(closed ? .poweredOff : failure.state, failure: closed ? .poweredOff : failure.error)
             return
         } catch {
+            restoration?.writer.freeze()
             broadcast.set(.unsupported, failure: .unsupported("\(error)"))
             return
         }
@@ -82,6 +96,7 @@ actor PeripheralManagerCore {
             let end = await started.ended()
             await self?.backendEnded(end, of: started)
         }
+        if restoration != nil { await restore(on: server, backend: started) }
         broadcast.set(.poweredOn)
     }
 
@@ -95,21 +110,26 @@ actor PeripheralManagerCore {
     /// The mode ended under the manager: advertising stopped, the links are gone, the state moves.
     func backendEnded(_ end: BackendEnd, of ended: HostModeBackend) {
         guard backend === ended else { return }
+        restoration?.writer.freeze()
         backend = nil
         advertising.withLock { $0 = false }
         for state in end.states { broadcast.set(state, failure: end.error) }
     }
 
     /// Ends advertising and the links, closes the transport, finishes the streams.
+    /// Restoration's file keeps what ran until now.
     func close() async {
         guard !closed else { return }
         closed = true
+        restoration?.writer.freeze()
         let backend = self.backend
         self.backend = nil
         advertising.withLock { $0 = false }
         await backend?.close()
+        await restoration?.writer.written()
         broadcast.set(.poweredOff)
         broadcast.finish()
+        eventInput.finish()
         requestInput.finish()
         subscriptionInput.finish()
         updates.finish()

@@ -25,17 +25,18 @@ final class HoldRule: Sendable {
 }
 
 /// An ``ATTBearer`` around a link's bearer that passes every PDU through except those the
-/// sensor's current ``HoldRule`` matches.
+/// sensor's current ``HoldRule`` matches, and hands each PDU from the central to `log` first.
 final class HoldingATTBearer: ATTBearer, Sendable {
     private let inner: any ATTBearer
     let received: AsyncStream<[UInt8]>
 
-    init(_ inner: any ATTBearer, rule: @escaping @Sendable () -> HoldRule?) {
+    init(_ inner: any ATTBearer, log: @escaping @Sendable ([UInt8]) -> Void = { _ in }, rule: @escaping @Sendable () -> HoldRule?) {
         self.inner = inner
         let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self)
         received = stream
         Task {
             for await pdu in inner.received {
+                log(pdu)
                 if let current = rule(), current.matches(pdu) {
                     current.hold(pdu)
                 } else {

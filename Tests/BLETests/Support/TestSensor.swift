@@ -18,14 +18,19 @@ final class TestSensor: Sendable {
     private let advertiser: LEAdvertiser
     private let links: AsyncStream<LEConnection>
     private let rule = Mutex<HoldRule?>(nil)
+    /// The ATT PDUs each accepted link brought from its central, in arrival order, by link
+    /// (0 for the first link accepted).
+    private let pduLog = Mutex<[[[UInt8]]]>([])
+    private let advertisingData: [ADStructure]
 
     private init(controller: VirtualController, stack: HostStack, server: GATTServer, advertiser: LEAdvertiser,
-                 links: AsyncStream<LEConnection>) {
+                 links: AsyncStream<LEConnection>, advertisingData: [ADStructure]) {
         self.controller = controller
         self.stack = stack
         self.server = server
         self.advertiser = advertiser
         self.links = links
+        self.advertisingData = advertisingData
     }
 
     /// Brings a sensor up on `radio` serving `database`, advertising `advertisingData`
@@ -37,20 +42,25 @@ final class TestSensor: Sendable {
         let server = try GATTServer(database: database)
         let advertiser = stack.makeAdvertiser()
         let (links, input) = AsyncStream.makeStream(of: LEConnection.self)
-        let sensor = TestSensor(controller: controller, stack: stack, server: server, advertiser: advertiser, links: links)
+        let sensor = TestSensor(controller: controller, stack: stack, server: server, advertiser: advertiser, links: links,
+                                advertisingData: advertisingData)
         let incoming = stack.connections.incomingConnections
         Task { [weak sensor] in
             for await link in incoming {
                 guard let sensor else { return }
-                let bearer = HoldingATTBearer(link.att) { [weak sensor] in sensor?.rule.withLock { $0 } }
+                let index = sensor.pduLog.withLock { log -> Int in
+                    log.append([])
+                    return log.count - 1
+                }
+                let bearer = HoldingATTBearer(link.att, log: { [weak sensor] pdu in sensor?.pduLog.withLock { $0[index].append(pdu) } }) {
+                    [weak sensor] in sensor?.rule.withLock { $0 }
+                }
                 _ = await server.connect(bearer, clock: radio.clock)
                 input.yield(link)
             }
             input.finish()
         }
-        try await advertiser.start(stack.advertisingParameters(
-            advertisingData: [.flags([.leGeneralDiscoverableMode, .brEDRNotSupported])] + advertisingData,
-            intervalMin: .init(rawValue: 0x0030), intervalMax: .init(rawValue: 0x0030)))
+        try await sensor.startAdvertising()
         return sensor
     }
 
@@ -79,6 +89,21 @@ final class TestSensor: Sendable {
 
     /// Stops advertising.
     func stopAdvertising() async throws { try await advertiser.stop() }
+
+    /// Advertises its data (connectable, every 30 ms), again after each connection.
+    func startAdvertising() async throws {
+        try await advertiser.start(stack.advertisingParameters(
+            advertisingData: [.flags([.leGeneralDiscoverableMode, .brEDRNotSupported])] + advertisingData,
+            intervalMin: .init(rawValue: 0x0030), intervalMax: .init(rawValue: 0x0030)))
+    }
+
+    /// How many links centrals have made to it.
+    var linkCount: Int { pduLog.withLock { $0.count } }
+
+    /// The ATT PDUs the `index`-th link (from 0) brought from its central so far, in order.
+    func received(onLink index: Int) -> [[UInt8]] {
+        pduLog.withLock { index < $0.count ? $0[index] : [] }
+    }
 }
 
 enum TestSensorError: Error { case stopped, notPoweredOn(ManagerState) }

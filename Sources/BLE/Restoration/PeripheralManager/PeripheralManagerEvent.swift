@@ -1,0 +1,12 @@
+/// What happened to a ``PeripheralManager`` itself, from ``PeripheralManager/events``, in
+/// order: restoration so far (requests and subscriptions have streams of their own).
+public enum PeripheralManagerEvent: Sendable {
+    /// A manager with a ``ManagerOptions/restoreIdentifier`` found the state its predecessor
+    /// kept, published its services again and, if it was advertising, advertises again; sent
+    /// before the manager is ``ManagerState/poweredOn``. Not sent when there was no state or it
+    /// could not be trusted.
+    case willRestoreState(RestoredPeripheralManagerState)
+    /// Restoration could not trust, read, write or bring back something
+    /// (``RestorationProblem``); also kept in ``PeripheralManager/restorationProblems``.
+    case restorationProblem(RestorationProblem)
+}

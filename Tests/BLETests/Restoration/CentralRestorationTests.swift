@@ -1,0 +1,228 @@
+@testable import BLE
+import BLECore
+import Foundation
+import GATT
+import HCI
+import Host
+import Testing
+import VirtualRadio
+
+/// A central killed in the middle of its work, and its successor restored from the state file
+/// (docs/state-restoration.md): willRestoreState first, reconnection without a scan, the cached
+/// database reused or rediscovered by its Database Hash, subscriptions written again, the scan
+/// resumed.
+@Suite("Central restoration", .timeLimit(.minutes(1)))
+struct CentralRestorationTests {
+    /// A testbed whose central restores under "gateway" from `directory`, connected to the
+    /// sensor with the whole tree discovered and Battery Level and alerts subscribed, then
+    /// killed (its transport closed under it) while a read is pending; the sensor ends the dead
+    /// central's link, as the supervision timeout would. Returns the tree's shape as discovered.
+    static func killedWhileReading(seed: UInt64, directory: StateDirectory) async throws -> (testbed: BLETestbed, shape: [String]) {
+        let testbed = try await BLETestbed.make(seed: seed, options: directory.options("gateway"))
+        let (peripheral, link) = try await testbed.connectAndDiscover()
+        try await peripheral.setNotifyValue(true, for: try peripheral.characteristic(TestDatabase.batteryLevel))
+        try await peripheral.setNotifyValue(true, for: try peripheral.characteristic(TestDatabase.alerts))
+        let discovered = shape(peripheral.services)
+        let held = testbed.sensor.hold { $0.first == 0x0A }   // ATT_READ_REQ: the read stays pending
+        let location = try peripheral.characteristic(TestDatabase.bodySensorLocation)
+        let read = Task { try await peripheral.readValue(for: location) }
+        _ = await held.reached()
+        await testbed.central.stateWritten()
+
+        await testbed.central.closeTransportAbruptly()
+        await #expect(throws: BLEError.disconnected(.hardwareFailure)) { try await read.value }
+        testbed.sensor.release()
+        try await link.disconnect(reason: .remoteUserTerminatedConnection)
+        return (testbed, discovered)
+    }
+
+    @Test("killed mid-read, the successor says willRestoreState first, reconnects without scanning once the sensor shows up, reuses the database with one ATT request, and resubscribes")
+    func restoresWithUnchangedHash() async throws {
+        let directory = try StateDirectory()
+        defer { directory.remove() }
+        let (testbed, discovered) = try await Self.killedWhileReading(seed: 121, directory: directory)
+        try await testbed.sensor.stopAdvertising()
+
+        let successor = CentralManager(transport: .virtual(testbed.radio), options: directory.options("gateway"))
+        var events = successor.events.makeAsyncIterator()
+        guard case .willRestoreState(let restored) = await events.next() else {
+            Issue.record("the first event is not willRestoreState")
+            return
+        }
+        #expect(restored.peripherals.map(\.identifier) == [testbed.sensor.identifier])
+        #expect(restored.scan == nil)
+        let peripheral = restored.peripherals[0]
+        #expect(peripheral.state == .connecting)
+        _ = try await BLETestbed.poweredOn(successor)
+        try await testbed.radio.clock.sleep(for: .seconds(2))
+        #expect(peripheral.state == .connecting, "the sensor does not advertise: nothing to connect to yet")
+
+        let linkIndex = testbed.sensor.linkCount
+        try await testbed.sensor.startAdvertising()
+        guard case .connected(let connected) = await events.next() else {
+            Issue.record("the second event is not connected")
+            return
+        }
+        #expect(connected === peripheral)
+        #expect(peripheral.state == .connected)
+        #expect(!successor.isScanning, "reconnected through the Filter Accept List, not a scan")
+        #expect(shape(peripheral.services) == discovered, "the cached tree, with the same handles")
+
+        let pdus = testbed.sensor.received(onLink: linkIndex)
+        #expect(opcodes(pdus) == [0x02, 0x08, 0x12, 0x12],
+                "Exchange MTU, the Database Hash read (one round trip for the database), two CCCD writes: \(pdus.map { Hex.encode($0) })")
+        #expect(pdus.count > 1 && pdus[1] == databaseHashRead)
+        let cccdWrites = Set(pdus.filter { $0.first == 0x12 })
+        let level = try peripheral.characteristic(TestDatabase.batteryLevel)
+        let alerts = try peripheral.characteristic(TestDatabase.alerts)
+        let levelCCCD = try #require(level.descriptors?.first { $0.uuid == TestDatabase.clientConfiguration })
+        let alertsCCCD = try #require(alerts.descriptors?.first { $0.uuid == TestDatabase.clientConfiguration })
+        #expect(cccdWrites == [
+            [0x12, UInt8(levelCCCD.handle & 0xFF), UInt8(levelCCCD.handle >> 8), 0x01, 0x00],     // notifications
+            [0x12, UInt8(alertsCCCD.handle & 0xFF), UInt8(alertsCCCD.handle >> 8), 0x02, 0x00],   // indications
+        ])
+        #expect(level.isNotifying && alerts.isNotifying)
+
+        let values = peripheral.notifications(for: level)
+        let report = try await testbed.sensor.server.notify([42], for: testbed.gatt.valueHandle(TestDatabase.batteryLevel))
+        #expect(report.delivered.count == 1)
+        var iterator = values.makeAsyncIterator()
+        #expect(try await iterator.next() == Data([42]))
+        let alertValues = peripheral.notifications(for: alerts)
+        let confirmed = try await testbed.sensor.server.indicate([0xA1], for: testbed.gatt.valueHandle(TestDatabase.alerts))
+        #expect(confirmed.delivered.count == 1, "the indication was confirmed")
+        var alertIterator = alertValues.makeAsyncIterator()
+        #expect(try await alertIterator.next() == Data([0xA1]))
+        #expect(successor.restorationProblems.isEmpty)
+        await successor.close()
+        await testbed.shutDown()
+    }
+
+    @Test("when the Database Hash changed, the successor rediscovers the database, resubscribes what is still there, and reports what is gone")
+    func rediscoversWhenHashChanged() async throws {
+        let directory = try StateDirectory()
+        defer { directory.remove() }
+        let (testbed, _) = try await Self.killedWhileReading(seed: 122, directory: directory)
+        let extra = BluetoothUUID("8D3C0300-5A1B-4C2D-9E3F-00A0C9B1E2F3")!
+        let changed = try GATTDatabase(services: [
+            .primary(extra, characteristics: [GATTCharacteristicDefinition(uuid: extra, properties: [.read], value: .fixed([7]))]),
+            .primary(TestDatabase.custom, characteristics: [
+                GATTCharacteristicDefinition(uuid: TestDatabase.alerts, properties: [.indicate], value: .fixed([0x00])),
+            ]),
+        ])   // Battery (and its notifying Battery Level) is gone; alerts moved
+        _ = try await testbed.sensor.server.replaceDatabase(changed)
+        let served = await testbed.sensor.server.database
+        let hash = served.databaseHash
+
+        let linkIndex = testbed.sensor.linkCount
+        let successor = CentralManager(transport: .virtual(testbed.radio), options: directory.options("gateway"))
+        var events = successor.events.makeAsyncIterator()
+        guard case .willRestoreState(let restored) = await events.next() else {
+            Issue.record("the first event is not willRestoreState")
+            return
+        }
+        var problems: [RestorationProblem] = []
+        guard case .connected(let peripheral) = await nextEvent(&events, problems: &problems) else {
+            Issue.record("no connected event")
+            return
+        }
+        #expect(peripheral === restored.peripherals[0])
+        #expect(problems.count == 1)
+        #expect(problems.first?.kind == .notRestored)
+        #expect(problems.first?.reason.contains("2A19") == true, "Battery Level is gone: \(problems)")
+        #expect(successor.restorationProblems == problems)
+
+        let pdus = opcodes(testbed.sensor.received(onLink: linkIndex))
+        #expect(Array(pdus.prefix(3)) == [0x02, 0x08, 0x10], "MTU, the hash, then service discovery: \(pdus)")
+        #expect(pdus.contains(0x04), "descriptors were discovered again")
+        #expect(pdus.filter { $0 == 0x12 }.count == 1, "one CCCD write: alerts")
+        #expect(shape(peripheral.services) != [], "the tree is the new database's")
+        let uuids = Set(peripheral.services?.map(\.uuid) ?? [])
+        #expect(uuids.isSuperset(of: [extra, TestDatabase.custom]) && !uuids.contains(TestDatabase.battery))
+        let alerts = try peripheral.characteristic(TestDatabase.alerts)
+        #expect(alerts.isNotifying)
+        #expect(alerts.remote.valueHandle == served.characteristics(TestDatabase.alerts)[0].valueHandle)
+
+        await successor.stateWritten()
+        guard case .restored(let state) = directory.file("central", "gateway").load(CentralState.self, identifier: "gateway") else {
+            Issue.record("the successor's state file does not load")
+            return
+        }
+        #expect(state.peripherals.first?.databaseHash?.octets == hash, "the new hash is kept with the new tree")
+        #expect(state.peripherals.first?.connection == .connected)
+        await successor.close()
+        await testbed.shutDown()
+    }
+
+    @Test("dropped without close in the middle of a scan, the central's successor resumes the scan with its services and options")
+    func resumesScan() async throws {
+        let directory = try StateDirectory()
+        defer { directory.remove() }
+        let radio = VirtualRadio(seed: 123, timing: .paced(speed: 50))
+        let gatt = try TestDatabase()
+        let sensor = try await TestSensor.start(on: radio, database: gatt.database, advertisingData: [
+            .localName(ADLocalName(bytes: Array("Sensor".utf8))), .serviceUUIDs(ADUUIDList(uuids16: [0x180D]), isComplete: true),
+        ])
+        let options = ScanOptions(allowDuplicates: true, solicitedServiceUUIDs: [BluetoothUUID(0x1812)])
+        var first: CentralManager? = try await BLETestbed.poweredOn(CentralManager(transport: .virtual(radio), options: directory.options("gateway")))
+        let scan = first!.scanForPeripherals(withServices: [TestDatabase.heartRate], options: options)
+        var found = scan.makeAsyncIterator()
+        #expect(try await found.next()?.peripheral.identifier == sensor.identifier)
+        await first?.stateWritten()
+        first = nil   // released mid-scan: no close() by the application
+
+        let successor = CentralManager(transport: .virtual(radio), options: directory.options("gateway"))
+        var events = successor.events.makeAsyncIterator()
+        guard case .willRestoreState(let restored) = await events.next() else {
+            Issue.record("the first event is not willRestoreState")
+            return
+        }
+        #expect(restored.peripherals.isEmpty, "scanning alone makes no peripheral known")
+        let resumed = try #require(restored.scan)
+        #expect(resumed.serviceUUIDs == [TestDatabase.heartRate])
+        #expect(resumed.options == options)
+        var discoveries = resumed.discoveries.makeAsyncIterator()
+        #expect(try await discoveries.next()?.peripheral.identifier == sensor.identifier)
+        #expect(successor.isScanning)
+        withExtendedLifetime(found) {}
+        await successor.stopScan()
+        await successor.stateWritten()
+        guard case .restored(let state) = directory.file("central", "gateway").load(CentralState.self, identifier: "gateway") else {
+            Issue.record("the state file does not load")
+            return
+        }
+        #expect(state.scan == nil, "the application stopped the scan: nothing to resume")
+        await successor.close()
+        radio.shutDown()
+    }
+
+    @Test("cancelPeripheralConnection of a restored peripheral stops its reconnection, and the state file then reconnects nothing")
+    func cancelStopsReconnection() async throws {
+        let directory = try StateDirectory()
+        defer { directory.remove() }
+        let (testbed, _) = try await Self.killedWhileReading(seed: 124, directory: directory)
+        try await testbed.sensor.stopAdvertising()
+        let successor = try await BLETestbed.poweredOn(CentralManager(transport: .virtual(testbed.radio), options: directory.options("gateway")))
+        var events = successor.events.makeAsyncIterator()
+        guard case .willRestoreState(let restored) = await events.next() else {
+            Issue.record("the first event is not willRestoreState")
+            return
+        }
+        let peripheral = restored.peripherals[0]
+        #expect(peripheral.state == .connecting)
+        await successor.cancelPeripheralConnection(peripheral)
+        #expect(peripheral.state == .disconnected)
+        await successor.stateWritten()
+        guard case .restored(let state) = directory.file("central", "gateway").load(CentralState.self, identifier: "gateway") else {
+            Issue.record("the state file does not load")
+            return
+        }
+        #expect(state.peripherals.map(\.connection) == [ConnectionIntent.none])
+        #expect(state.peripherals.first?.services != nil, "the database stays known")
+        try await testbed.sensor.startAdvertising()
+        try await testbed.radio.clock.sleep(for: .seconds(2))
+        #expect(peripheral.state == .disconnected, "not reconnected once it advertises")
+        await successor.close()
+        await testbed.shutDown()
+    }
+}
