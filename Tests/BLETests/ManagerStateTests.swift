@@ -11,7 +11,7 @@ import VirtualRadio
 struct ManagerStateTests {
     @Test("a central on a virtual radio starts unknown and reaches poweredOn; each stateUpdates starts with the current state")
     func virtualPowersOn() async throws {
-        let radio = VirtualRadio(seed: 1, timing: .paced(speed: 200))
+        let radio = VirtualRadio(seed: 1, timing: .paced(speed: BLETestbed.defaultSpeed))
         let central = CentralManager(transport: .virtual(radio))
         var seen: [ManagerState] = []
         for await state in central.stateUpdates {
@@ -48,7 +48,7 @@ struct ManagerStateTests {
     @Test("a Hardware Error in the middle of a scan: resetting, then poweredOff; the scan fails, a pending call and the link end with Hardware Failure")
     func hardwareErrorDuringScan() async throws {
         // The central's controller is served over H4/TCP, so the test holds it (and the TCP transport is exercised).
-        let radio = VirtualRadio(seed: 3, timing: .paced(speed: 50))
+        let radio = VirtualRadio(seed: 3, timing: .paced(speed: BLETestbed.defaultSpeed))
         let gatt = try TestDatabase()
         let sensor = try await TestSensor.start(on: radio, database: gatt.database,
                                                 advertisingData: [.localName(ADLocalName(bytes: Array("Sensor".utf8)))])

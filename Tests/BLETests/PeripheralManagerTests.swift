@@ -25,7 +25,7 @@ struct PeripheralManagerTests {
         let measurement: MutableCharacteristic
 
         static func make(seed: UInt64) async throws -> Pair {
-            let radio = VirtualRadio(seed: seed, timing: .paced(speed: 50))
+            let radio = VirtualRadio(seed: seed, timing: .paced(speed: BLETestbed.defaultSpeed))
             let manager = PeripheralManager(transport: .virtual(radio))
             for await state in manager.stateUpdates where state != .unknown {
                 guard state == .poweredOn else { throw TestSensorError.notPoweredOn(state) }

@@ -158,7 +158,7 @@ struct CentralRestorationTests {
     func resumesScan() async throws {
         let directory = try StateDirectory()
         defer { directory.remove() }
-        let radio = VirtualRadio(seed: 123, timing: .paced(speed: 50))
+        let radio = VirtualRadio(seed: 123, timing: .paced(speed: BLETestbed.defaultSpeed))
         let gatt = try TestDatabase()
         let sensor = try await TestSensor.start(on: radio, database: gatt.database, advertisingData: [
             .localName(ADLocalName(bytes: Array("Sensor".utf8))), .serviceUUIDs(ADUUIDList(uuids16: [0x180D]), isComplete: true),

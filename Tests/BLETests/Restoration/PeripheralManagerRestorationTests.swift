@@ -48,7 +48,7 @@ struct PeripheralManagerRestorationTests {
     func restoresServicesAndAdvertising() async throws {
         let directory = try StateDirectory()
         defer { directory.remove() }
-        let radio = VirtualRadio(seed: 141, timing: .paced(speed: 50))
+        let radio = VirtualRadio(seed: 141, timing: .paced(speed: BLETestbed.defaultSpeed))
         var first: PeripheralManager? = try await Self.poweredOn(PeripheralManager(transport: .virtual(radio), options: directory.options("sensor")))
         let inner = MutableService(type: Self.inner, primary: false)
         inner.characteristics = [MutableCharacteristic(type: BluetoothUUID(0x2A19), properties: [.read], value: Data([0x55]), permissions: [.readable])]
@@ -125,7 +125,7 @@ struct PeripheralManagerRestorationTests {
     func restoresStoppedAdvertising() async throws {
         let directory = try StateDirectory()
         defer { directory.remove() }
-        let radio = VirtualRadio(seed: 142, timing: .paced(speed: 50))
+        let radio = VirtualRadio(seed: 142, timing: .paced(speed: BLETestbed.defaultSpeed))
         let first = try await Self.poweredOn(PeripheralManager(transport: .virtual(radio), options: directory.options("sensor")))
         let kept = MutableService(type: Self.service, primary: true)
         kept.characteristics = [MutableCharacteristic(type: Self.fixed, properties: [.read], value: Data([1]), permissions: [.readable])]
@@ -161,7 +161,7 @@ struct PeripheralManagerRestorationTests {
         let octets = StateFile.octets(of: state, identifier: "sensor")
         let name = directory.file("peripheralManager", "sensor").name
         try directory.put(Array(octets.dropLast(10)), as: name)
-        let radio = VirtualRadio(seed: 143, timing: .paced(speed: 50))
+        let radio = VirtualRadio(seed: 143, timing: .paced(speed: BLETestbed.defaultSpeed))
         let manager = PeripheralManager(transport: .virtual(radio), options: directory.options("sensor"))
         var events = manager.events.makeAsyncIterator()
         guard case .restorationProblem(let problem) = await events.next() else {

@@ -97,7 +97,7 @@ struct StateFileTests {
         defer { directory.remove() }
         let name = directory.file("central", "gateway").name
         try directory.put(untrusted.octets, as: name)
-        let radio = VirtualRadio(seed: 131, timing: .paced(speed: 50))
+        let radio = VirtualRadio(seed: 131, timing: .paced(speed: BLETestbed.defaultSpeed))
         let central = try await BLETestbed.poweredOn(CentralManager(transport: .virtual(radio), options: directory.options("gateway")))
         #expect(!central.isScanning, "no scan resumed")
         await central.close()
@@ -166,7 +166,7 @@ struct StateFileTests {
         // Linux PIDs stay below pid_max, at most 2^22 = 4194304: this writer cannot be alive.
         let abandoned = file.temporaryPrefix + "4194305-7"
         try directory.put(Array(Self.sampleOctets().prefix(40)), as: abandoned)
-        let radio = VirtualRadio(seed: 132, timing: .paced(speed: 50))
+        let radio = VirtualRadio(seed: 132, timing: .paced(speed: BLETestbed.defaultSpeed))
         let central = CentralManager(transport: .virtual(radio), options: directory.options("gateway"))
         var events = central.events.makeAsyncIterator()
         guard case .willRestoreState(let restored) = await events.next() else {
@@ -185,7 +185,7 @@ struct StateFileTests {
     func rapidWritesLeaveOneWholeFile() async throws {
         let directory = try StateDirectory()
         defer { directory.remove() }
-        let radio = VirtualRadio(seed: 133, timing: .paced(speed: 50))
+        let radio = VirtualRadio(seed: 133, timing: .paced(speed: BLETestbed.defaultSpeed))
         let central = try await BLETestbed.poweredOn(CentralManager(transport: .virtual(radio), options: directory.options("gateway")))
         #expect(central.restorationStateFile == directory.file("central", "gateway").url)
         let restoration = try #require(central.core.restoration)
@@ -209,7 +209,7 @@ struct StateFileTests {
         defer { directory.remove() }
         try directory.put([], as: "blocked")
         let options = ManagerOptions(restoreIdentifier: "gateway", stateDirectory: directory.url.appendingPathComponent("blocked/state"))
-        let radio = VirtualRadio(seed: 134, timing: .paced(speed: 50))
+        let radio = VirtualRadio(seed: 134, timing: .paced(speed: BLETestbed.defaultSpeed))
         let central = try await BLETestbed.poweredOn(CentralManager(transport: .virtual(radio), options: options))
         var events = central.events.makeAsyncIterator()
         let scan = central.scanForPeripherals(withServices: nil)
