@@ -59,10 +59,14 @@ test: deps $(BUMBLE_VENV)/bin/python
 
 # README's "Use it as a library": Examples/LibraryQuickStart, a package of its own that depends on
 # this checkout by path, built and run as a user's package would be, its output compared.
+# Examples/CoreBluetoothTutorials: the scenarios Core Bluetooth tutorials teach, on the BLE API, one
+# package (the library is built once for all of them); its run-examples.sh runs each on the virtual
+# radio and compares its output with expected/ (a few seconds, after the build).
 example-test: deps
 	$(SWIFT) run -q --package-path Examples/LibraryQuickStart > $(BUILD)/library-quickstart.out
 	diff -u Examples/LibraryQuickStart/expected-output.txt $(BUILD)/library-quickstart.out
 	@echo "example-test: Examples/LibraryQuickStart builds against the checkout and prints what README says"
+	SWIFT=$(SWIFT) Examples/CoreBluetoothTutorials/run-examples.sh $(abspath $(BUILD))/core-bluetooth-tutorials
 
 # The host-stack rows compare our client with Bumble's host from the pinned venv, in the same run.
 bench: deps $(BUMBLE_VENV)/bin/python
