@@ -18,8 +18,8 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
     private let incomingInput: AsyncStream<any BackendLink>.Continuation
     private let scanner: LEScanner
     private let advertiser: LEAdvertiser
-    private let end = Once<BackendEnd>()
-    private let acceptList = Once<Int>()
+    private let end = OneShot<BackendEnd>()
+    private let acceptList = OneShot<Int>()
 
     private init(stack: HostStack, clock: any Clock<Duration>, role: Role) {
         self.stack = stack

@@ -1,6 +1,7 @@
 import ATT
 import Foundation
 import GATT
+import Host
 import HCI
 import Synchronization
 
@@ -19,9 +20,9 @@ final class PeripheralLink: Sendable {
     /// Writes without response waiting for the controller.
     let window = WriteWithoutResponseWindow()
     /// The Reason the link ended with, once it has.
-    let ended = Once<HCIStatus>()
+    let ended = OneShot<HCIStatus>()
     /// Set once the manager has taken the link's end in (the peripheral is disconnected).
-    let settled = Once<Void>()
+    let settled = OneShot<Void>()
 
     /// The notification streams and subscriptions of the link's characteristics.
     let routes = NotificationRoutes()

@@ -23,7 +23,7 @@ final class PendingRequests: Sendable {
             let answer = FirstResult(continuation)
             let timer = Task { [weak self] in
                 guard (try? await clock.sleep(for: deadline)) != nil else { return }
-                self?.answer(key, with: .unlikelyError)
+                _ = self?.answer(key, with: .unlikelyError)
             }
             table.withLock { $0[key] = Entry(answer: answer, deadline: timer) }
             deliver()

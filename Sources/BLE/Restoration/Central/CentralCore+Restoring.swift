@@ -1,6 +1,7 @@
 import BLECore
 import Foundation
 import GATT
+import Host
 import Synchronization
 
 /// A restored peripheral that was connected or connecting, waiting to be reconnected.
@@ -10,7 +11,7 @@ final class PendingReconnection: Sendable {
     /// What the state file held of it: its tree, Database Hash and subscriptions.
     let entry: PeripheralEntry
     /// How the reconnection ended: connected, or cancelled, or the manager ended.
-    let outcome = Once<Result<Void, BLEError>>()
+    let outcome = OneShot<Result<Void, BLEError>>()
     /// The link being set up, while one is.
     let session = Mutex<PeripheralLink?>(nil)
 
