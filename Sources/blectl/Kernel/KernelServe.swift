@@ -79,15 +79,18 @@ enum KernelServe {
         let interrupt = Interrupt { listener.close() }
         let notifier = ServeNotifier(server: server, database: await server.database, events: events)
         let following = Task { await notifier.run() }
+        let readvertising = ReadvertisingReport(advertiser: advertiser, events: events)
         for await connection in listener.connections {
             let peer = "\(connection.peer)"
             events.say("connected \(peer) (\(connection.peerIsRandom ? "random" : "public"))")
+            await readvertising.sayNewErrors()
             let attached = await server.connect(connection.bearer)
             await notifier.add(attached, name: peer)
             Task {
                 await attached.engine.waitUntilClosed()
                 await notifier.remove(attached)
                 events.say("disconnected \(peer)")
+                await readvertising.sayNewErrors()
             }
         }
         following.cancel()
