@@ -47,7 +47,8 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
     public static let recentDiagnosticsLimit = 16
     /// The largest read(2) at once, in octets.
     static let readSize = 16 * 1024
-    /// The most read(2) calls per readiness event, so that one busy stream cannot hold the queue.
+    /// The most read(2) calls per readiness event before the reader thread polls again (and so
+    /// sees a close) on a stream that never runs dry.
     static let readsPerEvent = 16
 
     /// One packet waiting to be written, with the octets already written.
@@ -135,8 +136,9 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
         // queue's). It holds the transport only while reading, so dropping the transport ends it.
         sources.enter()
         let thread = Thread { [weak self, sources] in
+            var buffer = [UInt8](repeating: 0, count: Self.readSize)
             while cbl_wait_readable(descriptor, wake) == 1, let transport = self {
-                transport.readAvailable()
+                transport.readAvailable(into: &buffer)
             }
             sources.leave()
         }
@@ -179,8 +181,7 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
         let id: UInt64
         switch writeNow(octets) {
         case .written: return
-        case .closed: throw .closed
-        case .failed(let reason): throw .failed(reason)
+        case .refused(let error): throw error
         case .queued(let queuedID): id = queuedID
         }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, HCITransportError>, Never>) in
@@ -200,15 +201,15 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
     private enum DirectWrite {
         case written
         case queued(UInt64)
-        case closed
-        case failed(String)
+        /// The stream had ended, or this write failed and ended it.
+        case refused(HCITransportError)
     }
 
     /// Writes `octets` now when no packet waits ahead of them; otherwise, or for what the
     /// descriptor does not take, queues them (by id) for ``writePending()``.
     private func writeNow(_ octets: [UInt8], detached: Bool = false) -> DirectWrite {
         let (outcome, error): (DirectWrite, LinuxBluetoothError?) = state.withLock { state in
-            guard !state.isClosed else { return (.closed, nil) }
+            guard !state.isClosed else { return (.refused(.closed), nil) }
             var written = 0
             if state.outgoing.isEmpty, state.writeSource == nil {
                 // Under the lock, so that no other sender's octets come between ours.
@@ -219,10 +220,8 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
                     if count > 0 { written += count; continue }
                     if count == 0 || Int32(-count) == EAGAIN { break }
                     if Int32(-count) == EINTR { continue }
-                    let code = Int32(-count)
-                    let error = LinuxBluetoothError(.transfer("writing to \(name)"), code: code)
-                    let peerGone = code == EPIPE || code == ECONNRESET || code == EIO
-                    return (peerGone ? .closed : .failed(error.description), error)
+                    let (error, failure) = writeFailure(Int32(-count))
+                    return (.refused(failure), error)
                 }
                 if written == octets.count { return (.written, nil) }
             }
@@ -246,7 +245,7 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
     public func sendNow(_ packet: HCIPacket) -> Bool {
         switch writeNow(packet.h4Encoded, detached: true) {
         case .written, .queued: return true
-        case .closed, .failed: return false
+        case .refused: return false
         }
     }
 
@@ -268,10 +267,9 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
 
     // MARK: Reading
 
-    /// Reads what is waiting (readiness said there is some), frames it and delivers it. Runs on
-    /// the reader thread only.
-    private func readAvailable() {
-        var buffer = [UInt8](repeating: 0, count: Self.readSize)
+    /// Reads what is waiting (readiness said there is some) into the reader thread's `buffer`
+    /// (``readSize`` octets, reused), frames it and delivers it. Runs on the reader thread only.
+    private func readAvailable(into buffer: inout [UInt8]) {
         for _ in 0..<Self.readsPerEvent {
             guard !isClosed else { return }
             let count = buffer.withUnsafeMutableBytes { cbl_read(descriptor, $0.baseAddress, $0.count) }
@@ -357,9 +355,8 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
                 waitUntilWritable()
                 return
             case let code:
-                let error = LinuxBluetoothError(.transfer("writing to \(name)"), code: code)
-                let peerGone = code == EPIPE || code == ECONNRESET || code == EIO
-                let outcome: Result<Void, HCITransportError> = .failure(peerGone ? .closed : .failed(error.description))
+                let (error, failure) = writeFailure(code)
+                let outcome: Result<Void, HCITransportError> = .failure(failure)
                 let failed = state.withLock { state in
                     state.isClosed || state.outgoing.isEmpty ? nil : state.finish(state.outgoing.removeFirst(), with: outcome)
                 }
@@ -368,6 +365,14 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
                 return
             }
         }
+    }
+
+    /// What write(2)'s error `code` means: the error that ends the stream, and what the send
+    /// throws (a peer gone, EPIPE, ECONNRESET or EIO, is ``HCITransportError/closed``).
+    private func writeFailure(_ code: Int32) -> (LinuxBluetoothError, HCITransportError) {
+        let error = LinuxBluetoothError(.transfer("writing to \(name)"), code: code)
+        let peerGone = code == EPIPE || code == ECONNRESET || code == EIO
+        return (error, peerGone ? .closed : .failed(error.description))
     }
 
     /// Watches the descriptor until it can take more octets, then writes on.
