@@ -47,12 +47,7 @@ final class RadioWorld {
     // MARK: Time
 
     /// In paced timing, runs every event due by the real clock and moves `now` to it.
-    func catchUp() {
-        guard case .paced(let speed) = timing, !stopped else { return }
-        let elapsed = (ContinuousClock.now - anchorReal).microsRoundedUp
-        let target = anchorVirtual + Micros(Double(elapsed) * speed)
-        run(until: target)
-    }
+    func catchUp() { _ = driverStep(lead: .zero) }
 
     /// The paced driver's step: runs every event due by the real clock plus `lead` of real
     /// time, and returns the real time until the next event is due by that same measure (nil
