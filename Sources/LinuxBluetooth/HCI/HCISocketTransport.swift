@@ -54,7 +54,7 @@ public final class HCISocketTransport: HCITransport, Sendable {
     ///
     /// - Throws: ``HCITransportError/closed`` once closed; ``HCITransportError/failed(_:)`` with
     ///   the kernel's reason (EPERM: CAP_NET_RAW is missing).
-    public nonisolated(nonsending) func send(_ packet: HCIPacket) async throws(HCITransportError) {
+    public func send(_ packet: HCIPacket) async throws(HCITransportError) {
         guard !channel.isClosed else { throw .closed }
         do { try await channel.send(packet.h4Encoded, what: "sending an HCI packet to hci\(adapterIndex)") } catch {
             // Closed meanwhile (by close(), or the adapter went away): that is the end, not a failure.
