@@ -125,6 +125,14 @@ int cbl_l2cap_peer(int fd, bdaddr_t *peer, uint8_t *peer_type) {
     return result;
 }
 
+int cbl_l2cap_connection_handle(int fd) {
+    struct l2cap_conninfo info;
+    socklen_t length = sizeof info;
+    memset(&info, 0, sizeof info);
+    int result = (int)CBL_RESULT(getsockopt(fd, SOL_L2CAP, L2CAP_CONNINFO, &info, &length));
+    return result < 0 ? result : (int)info.hci_handle;
+}
+
 int cbl_listen(int fd, int backlog) { return (int)CBL_RESULT(listen(fd, backlog)); }
 
 int cbl_set_security(int fd, uint8_t level) {

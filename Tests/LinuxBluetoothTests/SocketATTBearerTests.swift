@@ -34,6 +34,18 @@ struct SocketATTBearerTests {
         await b.close()
     }
 
+    @Test("ended() waits for the peer's close and reports an orderly end; a socket that is not L2CAP has no connection handle")
+    func endedAndHandle() async throws {
+        let (a, b) = try Self.pair()
+        #expect(a.connectionHandle == nil)
+        let waiting = Task { await a.ended() }
+        await b.close()
+        #expect(await waiting.value == nil)
+        // Once ended, at once again.
+        #expect(await a.ended() == nil)
+        await a.close()
+    }
+
     @Test("BT_SECURITY levels: 1 none, 2 encrypted, 3 and 4 also authenticated, with the key size")
     func securityLevels() {
         #expect(SocketATTBearer.security(level: 1, keySize: 0) == .none)

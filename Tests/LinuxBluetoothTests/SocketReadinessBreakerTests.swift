@@ -37,3 +37,42 @@ struct SocketReadinessBreakerTests {
         #expect(await SocketReadiness.writable(full, within: .seconds(-5)) == false)
     }
 }
+
+/// Cancelling a wait for readiness: `L2CAPATTChannel.connect` abandons its attempt when the
+/// caller's task is cancelled (a central cancelling a connection), instead of waiting out the
+/// timeout.
+@Suite("SocketReadiness: cancellation", .timeLimit(.minutes(1)))
+struct SocketReadinessCancellationTests {
+    @Test("a cancelled wait on a socket that never becomes writable returns false at once, long before its timeout")
+    func cancelledWaitEnds() async throws {
+        let (full, other) = try SocketReadinessBreakerTests.writableDescriptor()
+        defer { close(full); close(other) }
+        let chunk = [UInt8](repeating: 0, count: 4096)
+        while chunk.withUnsafeBytes({ send(full, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }) > 0 {}
+        let waiting = Task { await SocketReadiness.writable(full, within: .seconds(600)) }
+        waiting.cancel()
+        #expect(await waiting.value == false)
+        // Cancelled before the wait began: the same, at once.
+        let early = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await SocketReadiness.writable(full, within: .seconds(600))
+        }
+        #expect(await early.value == false)
+    }
+}
+
+/// The capability check kernel mode makes to explain a refused command.
+@Suite("ProcessCapabilities")
+struct ProcessCapabilitiesTests {
+    @Test("CapEff in /proc/PID/status gives the effective set: CAP_NET_RAW is bit 13, CAP_NET_ADMIN bit 12")
+    func parsesCapEff() {
+        let root = ProcessCapabilities.parse(status: "Name:\tblectl\nCapInh:\t0000000000000000\nCapEff:\t000001ffffffffff\n")
+        #expect(root?.contains([.netRaw, .netAdmin]) == true)
+        let raw = ProcessCapabilities.parse(status: "CapEff:\t0000000000002000\n")
+        #expect(raw?.contains(.netRaw) == true && raw?.contains(.netAdmin) == false)
+        #expect(ProcessCapabilities.parse(status: "CapEff:\t0000000000000000\n") == [])
+        #expect(ProcessCapabilities.parse(status: "Name:\tx\n") == nil)
+        #expect(ProcessCapabilities.parse(status: "CapEff:\tnot-hex\n") == nil)
+        #expect(ProcessCapabilities.effective != nil)   // this machine has procfs
+    }
+}

@@ -72,6 +72,10 @@ int cbl_l2cap_accept(int fd, bdaddr_t *peer, uint8_t *peer_type);
 /// getpeername(2) of a connected L2CAP socket: 0, or -errno.
 int cbl_l2cap_peer(int fd, bdaddr_t *peer, uint8_t *peer_type);
 
+/// The HCI connection handle of a connected L2CAP socket (L2CAP_CONNINFO), 0x0000...0x0EFF, or
+/// -errno (ENOTCONN before the channel is up).
+int cbl_l2cap_connection_handle(int fd);
+
 /// listen(2): 0, or -errno.
 int cbl_listen(int fd, int backlog);
 

@@ -34,6 +34,19 @@ public final class SocketATTBearer: ATTBearer, Sendable {
         channel = MessageSocket(socket, receiveCapacity: 2048, label: "LinuxBluetooth.SocketATTBearer")
     }
 
+    /// The HCI connection handle of the link the socket runs on (L2CAP_CONNINFO; Core v5.4,
+    /// Vol 4, Part E, 5.4.2: 0x0000...0x0EFF), read once the channel is up; nil once the socket
+    /// has closed, or for a socket that is not an L2CAP one.
+    public var connectionHandle: UInt16? {
+        let handle = cbl_l2cap_connection_handle(channel.socket.descriptor)
+        return handle >= 0 ? UInt16(truncatingIfNeeded: handle) : nil
+    }
+
+    /// Waits until the socket has ended (the link dropped, the peer closed, or ``close()``),
+    /// then returns why: nil for an orderly end or a close at this end, else the kernel's errno
+    /// (ETIMEDOUT for a supervision timeout, ECONNRESET when the peer terminated).
+    public func ended() async -> LinuxBluetoothError? { await channel.ended() }
+
     /// The link's security from BT_SECURITY: level 2 (medium) is an encrypted link, 3 (high) and
     /// 4 (FIPS) an encrypted link with an authenticated key; the key size as the kernel reports
     /// it. A socket that cannot say (not Bluetooth, or closed) reports no security.

@@ -42,7 +42,8 @@ public enum L2CAPATTChannel {
     ///   - timeout: how long the LE connection and channel may take.
     ///   - maximumMTU: the Rx MTU the bearer announces in the MTU exchange, in octets (23...517).
     /// - Throws: ``LinuxBluetoothError``: ETIMEDOUT when the peer did not answer within `timeout`
-    ///   (the attempt is abandoned), EAFNOSUPPORT without kernel Bluetooth, EHOSTUNREACH when no
+    ///   (the attempt is abandoned), ECANCELED when the calling task was cancelled (abandoned
+    ///   too), EAFNOSUPPORT without kernel Bluetooth, EHOSTUNREACH when no
     ///   adapter is up, or the kernel's errno for the connection (SO_ERROR).
     public static func connect(to peer: BluetoothAddress, type: BluetoothAddressType, from adapter: BluetoothAddress? = nil,
                                security: Security = .low, timeout: Duration = .seconds(20),
@@ -62,8 +63,10 @@ public enum L2CAPATTChannel {
         }
         if started < 0 {
             guard await SocketReadiness.writable(socket.descriptor, within: timeout) else {
+                // Closing the socket abandons the attempt: the kernel cancels its LE Create
+                // Connection (Vol 4, Part E, 7.8.13).
                 socket.close()
-                throw LinuxBluetoothError(.l2cap(what), code: ETIMEDOUT)
+                throw LinuxBluetoothError(.l2cap(what), code: Task.isCancelled ? ECANCELED : ETIMEDOUT)
             }
             let pending = try LinuxBluetoothError.check(cbl_socket_error(socket.descriptor), .l2cap(what))
             guard pending == 0 else { throw LinuxBluetoothError(.l2cap(what), code: pending) }

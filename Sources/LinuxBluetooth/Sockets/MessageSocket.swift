@@ -30,6 +30,7 @@ public final class MessageSocket: Sendable {
         var reader: DispatchSourceRead?
         var writer: DispatchSourceWrite?
         var writeWaiters: [CheckedContinuation<Bool, Never>] = []
+        var endWaiters: [CheckedContinuation<LinuxBluetoothError?, Never>] = []
         var isClosed = false
         var endError: LinuxBluetoothError?
     }
@@ -55,6 +56,21 @@ public final class MessageSocket: Sendable {
 
     /// Whether the socket has ended (closed here, or the peer or link ended).
     public var isClosed: Bool { state.withLock { $0.isClosed } }
+
+    /// Waits until the socket has ended, then returns ``endError``. Returns at once when it
+    /// already has.
+    public func ended() async -> LinuxBluetoothError? {
+        await withCheckedContinuation { continuation in
+            let ended: LinuxBluetoothError?? = state.withLock { state in
+                guard state.isClosed else {
+                    state.endWaiters.append(continuation)
+                    return nil
+                }
+                return .some(state.endError)
+            }
+            if let ended { continuation.resume(returning: ended) }
+        }
+    }
 
     /// Sends one message, waiting for room when the socket's buffer is full.
     ///
@@ -159,7 +175,7 @@ public final class MessageSocket: Sendable {
     /// finishes ``messages``, and resumes waiting senders.
     private func end(_ error: LinuxBluetoothError?) {
         let socket = self.socket
-        let waiters: [CheckedContinuation<Bool, Never>]? = state.withLock { state in
+        let waiters: (writers: [CheckedContinuation<Bool, Never>], ends: [CheckedContinuation<LinuxBluetoothError?, Never>])? = state.withLock { state in
             guard !state.isClosed else { return nil }
             state.isClosed = true
             state.endError = error
@@ -171,11 +187,12 @@ public final class MessageSocket: Sendable {
             } else {
                 socket.close()
             }
-            defer { state.reader = nil; state.writer = nil; state.writeWaiters = [] }
-            return state.writeWaiters
+            defer { state.reader = nil; state.writer = nil; state.writeWaiters = []; state.endWaiters = [] }
+            return (state.writeWaiters, state.endWaiters)
         }
         guard let waiters else { return }
         input.finish()
-        for waiter in waiters { waiter.resume(returning: false) }
+        for waiter in waiters.writers { waiter.resume(returning: false) }
+        for waiter in waiters.ends { waiter.resume(returning: error) }
     }
 }

@@ -16,15 +16,24 @@ enum SocketReadiness {
     }
 
     /// Whether `descriptor` became writable within `timeout` (a non-blocking connect(2) has
-    /// completed, one way or the other, when its socket becomes writable).
+    /// completed, one way or the other, when its socket becomes writable). False too when the
+    /// calling task is cancelled, at once: the caller tells the two apart with
+    /// `Task.isCancelled`.
     static func writable(_ descriptor: Int32, within timeout: Duration) async -> Bool {
         final class Once: Sendable {
-            let state = Mutex<(continuation: CheckedContinuation<Bool, Never>?, writer: DispatchSourceWrite?, timer: DispatchSourceTimer?)>((nil, nil, nil))
+            struct State {
+                var continuation: CheckedContinuation<Bool, Never>?
+                var writer: DispatchSourceWrite?
+                var timer: DispatchSourceTimer?
+                var finished = false
+            }
+            let state = Mutex(State())
             func finish(_ value: Bool) {
                 let continuation = state.withLock { state in
                     state.writer?.cancel()
                     state.timer?.cancel()
-                    defer { state = (nil, nil, nil) }
+                    state.finished = true
+                    defer { state = State(finished: true) }
                     return state.continuation
                 }
                 continuation?.resume(returning: value)
@@ -33,17 +42,26 @@ enum SocketReadiness {
         let once = Once()
         let queue = DispatchQueue(label: "LinuxBluetooth.SocketReadiness")
         let nanoseconds = Self.nanoseconds(timeout)
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            once.state.withLock { state in
-                let writer = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
-                writer.setEventHandler { once.finish(true) }
-                let timer = DispatchSource.makeTimerSource(queue: queue)
-                timer.schedule(deadline: .now() + .nanoseconds(nanoseconds))
-                timer.setEventHandler { once.finish(false) }
-                state = (continuation, writer, timer)
-                writer.resume()
-                timer.resume()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let cancelledAlready = once.state.withLock { state -> Bool in
+                    guard !state.finished else { return true }
+                    let writer = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
+                    writer.setEventHandler { once.finish(true) }
+                    let timer = DispatchSource.makeTimerSource(queue: queue)
+                    timer.schedule(deadline: .now() + .nanoseconds(nanoseconds))
+                    timer.setEventHandler { once.finish(false) }
+                    state.continuation = continuation
+                    state.writer = writer
+                    state.timer = timer
+                    writer.resume()
+                    timer.resume()
+                    return false
+                }
+                if cancelledAlready { continuation.resume(returning: false) }
             }
+        } onCancel: {
+            once.finish(false)
         }
     }
 }
