@@ -71,9 +71,9 @@ actor CentralCore {
     /// restored peripherals.
     func bringUp(_ transport: Transport) async {
         if restoration != nil { restore() }
-        let started: HostModeBackend
+        let started: any CentralBackend
         do {
-            started = try await HostModeBackend.start(transport, attMTU: options.attMTU)
+            started = try await ModeBackends.central(transport, attMTU: options.attMTU)
         } catch {
             restoration?.writer.freeze()   // the mode never ran: keep the file as it is
             endReconnections(with: closed ? .poweredOff : error.error)

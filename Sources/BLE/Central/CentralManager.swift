@@ -22,8 +22,9 @@ import Foundation
 ///
 /// **Modes.** Host mode (``Transport/userChannel(hci:)``, ``Transport/serial(path:baudRate:flowControl:)``,
 /// ``Transport/tcp(host:port:)``, ``Transport/virtual(_:)``) runs this package's own host stack.
-/// Kernel mode (``Transport/kernel(hci:)``) is not behind this API yet: such a manager is
-/// ``ManagerState/unsupported`` and says why.
+/// Kernel mode (``Transport/kernel(hci:)``) runs on the kernel's L2CAP ATT sockets, with
+/// scanning, RSSI and disconnecting on the adapter's raw HCI channel (CAP_NET_RAW); an adapter
+/// that is down is ``ManagerState/poweredOff`` (docs/core-bluetooth.md, "Kernel mode and host mode").
 ///
 /// **Restoration.** With ``ManagerOptions/restoreIdentifier``, the manager keeps its state in a
 /// file in ``ManagerOptions/stateDirectory`` (``restorationStateFile``): the peripherals it

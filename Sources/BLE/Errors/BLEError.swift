@@ -54,7 +54,7 @@ public enum BLEError: Error, Hashable, Sendable, CustomStringConvertible {
     /// example CAP_NET_ADMIN for the HCI user channel, or bluetoothd holding the adapter).
     case unauthorized(String)
     /// The transport, the controller or this version cannot do what was asked; the text says
-    /// what and why (no such adapter, no LE, kernel mode not yet behind this API, ...).
+    /// what and why (no such adapter, no LE, a kernel without Bluetooth, ...).
     case unsupported(String)
 
     /// The peer left an ATT request unanswered for 30 s (Vol 3, Part F, 3.3.3): the bearer

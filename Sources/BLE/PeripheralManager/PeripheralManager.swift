@@ -20,7 +20,9 @@ import Foundation
 ///
 /// **State.** As ``CentralManager``: ``ManagerState/unknown`` while it brings the controller up,
 /// then ``ManagerState/poweredOn``; calls that need the controller wait for bring-up, then throw
-/// the state's error. Host mode only so far: kernel mode is ``ManagerState/unsupported``, saying why.
+/// the state's error. Both modes: in kernel mode the manager serves the kernel's L2CAP ATT sockets
+/// and advertises through the adapter's raw HCI channel; another process listening on the
+/// adapter's ATT channel (bluetoothd) makes it ``ManagerState/unauthorized``, saying so.
 ///
 /// **Restoration.** With ``ManagerOptions/restoreIdentifier``, the manager keeps its published
 /// services (types, characteristics with properties, permissions and static values, includes),

@@ -27,7 +27,7 @@ actor PeripheralManagerCore {
     let eventInput: AsyncStream<PeripheralManagerEvent>.Continuation
     let requestInput: AsyncStream<PeripheralRequest>.Continuation
     let subscriptionInput: AsyncStream<SubscriptionEvent>.Continuation
-    var backend: HostModeBackend?
+    var backend: (any PeripheralBackend)?
     var server: GATTServer?
     var closed = false
 
@@ -66,12 +66,12 @@ actor PeripheralManagerCore {
     /// and GATT services) and serves every link centrals make; with a restore identifier, brings
     /// back the services and advertising its state file holds before powering on.
     func bringUp(_ transport: Transport) async {
-        let started: HostModeBackend
+        let started: any PeripheralBackend
         let server: GATTServer
         do {
-            started = try await HostModeBackend.start(transport, attMTU: options.attMTU, role: .peripheral)
+            started = try await ModeBackends.peripheral(transport, attMTU: options.attMTU)
             server = try GATTServer(database: try GATTDatabase(services: []))
-        } catch let failure as HostTransportOpening.Failure {
+        } catch let failure as BackendFailure {
             restoration?.writer.freeze()   // the mode never ran: keep the file as it is
             broadcast.set(closed ? .poweredOff : failure.state, failure: closed ? .poweredOff : failure.error)
             return
@@ -101,15 +101,15 @@ actor PeripheralManagerCore {
     }
 
     /// The backend and server, once bring-up has settled with the controller powered on.
-    func ready() async throws(BLEError) -> (backend: HostModeBackend, server: GATTServer) {
+    func ready() async throws(BLEError) -> (backend: any PeripheralBackend, server: GATTServer) {
         try await broadcast.poweredOn()
         guard let backend, let server, !closed else { throw .poweredOff }
         return (backend, server)
     }
 
     /// The mode ended under the manager: advertising stopped, the links are gone, the state moves.
-    func backendEnded(_ end: BackendEnd, of ended: HostModeBackend) {
-        guard backend === ended else { return }
+    func backendEnded(_ end: BackendEnd, of ended: any PeripheralBackend) {
+        guard let current = backend, current === ended else { return }
         restoration?.writer.freeze()
         backend = nil
         advertising.withLock { $0 = false }

@@ -7,12 +7,9 @@ import Host
 /// opened transport (bring-up, the router, ACL flow control, L2CAP), its scanner, its
 /// advertiser, and its connection manager (Core v5.4, Vol 4, Part E; Vol 3, Part A).
 final class HostModeBackend: CentralBackend, PeripheralBackend {
-    /// Which manager it serves: a central ends links it did not make; a peripheral hands them on.
-    enum Role: Sendable { case central, peripheral }
-
     let stack: HostStack
     let clock: any Clock<Duration>
-    let role: Role
+    let role: BackendRole
     /// The links centrals made (the peripheral role); finishes when the stack ends.
     let incoming: AsyncStream<any BackendLink>
     private let incomingInput: AsyncStream<any BackendLink>.Continuation
@@ -21,7 +18,7 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
     private let end = OneShot<BackendEnd>()
     private let acceptList = OneShot<Int>()
 
-    private init(stack: HostStack, clock: any Clock<Duration>, role: Role) {
+    private init(stack: HostStack, clock: any Clock<Duration>, role: BackendRole) {
         self.stack = stack
         self.clock = clock
         self.role = role
@@ -33,8 +30,8 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
     /// Opens `transport` and brings its controller up.
     ///
     /// - Parameter attMTU: the Rx MTU the links' ATT bearers offer, in octets (23...517).
-    /// - Throws: ``HostTransportOpening/Failure`` with the state and error to report.
-    static func start(_ transport: Transport, attMTU: UInt16, role: Role = .central) async throws(HostTransportOpening.Failure) -> HostModeBackend {
+    /// - Throws: ``BackendFailure`` with the state and error to report.
+    static func start(_ transport: Transport, attMTU: UInt16, role: BackendRole = .central) async throws(BackendFailure) -> HostModeBackend {
         let opened = try await HostTransportOpening.open(transport)
         let stack: HostStack
         do {

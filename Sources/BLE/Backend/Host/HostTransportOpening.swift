@@ -21,24 +21,17 @@ enum HostTransportOpening {
         var commandTimeout: Duration = HCICommandFlow.defaultCommandTimeout
     }
 
-    /// Why a transport could not be opened or brought up: the state it leaves the manager in,
-    /// and what calls throw.
-    struct Failure: Error, Sendable {
-        var state: ManagerState
-        var error: BLEError
-    }
-
     /// Opens `transport` (host mode only).
     ///
-    /// - Throws: ``Failure``: ``ManagerState/unsupported`` for kernel mode (not yet behind this
-    ///   API) and for a missing device or address; ``ManagerState/unauthorized`` for EPERM,
+    /// - Throws: ``BackendFailure``: ``ManagerState/unsupported`` for a missing device or address
+    ///   (and for kernel mode, which ``KernelModeBackend`` opens); ``ManagerState/unauthorized`` for EPERM,
     ///   EACCES and EBUSY; ``ManagerState/poweredOff`` for ERFKILL and ENETDOWN.
-    static func open(_ transport: Transport) async throws(Failure) -> Opened {
+    static func open(_ transport: Transport) async throws(BackendFailure) -> Opened {
         do {
             switch transport {
             case .kernel(let hci):
-                throw Failure(state: .unsupported, error: .unsupported(
-                    "kernel mode (hci\(hci)) is not behind the BLE API yet; use .userChannel(hci: \(hci)) for host mode on the same adapter"))
+                throw BackendFailure(state: .unsupported, error: .invalidArgument(
+                    "kernel mode (hci\(hci)) is KernelModeBackend's, not a host-mode transport"))
             case .userChannel(let hci):
                 return Opened(transport: try HCIUserChannelTransport(adapter: hci), clock: ContinuousClock())
             case let .serial(path, baudRate, flowControl):
@@ -47,7 +40,7 @@ enum HostTransportOpening {
                     configuration = try SerialPortConfiguration(path: path, baudRate: baudRate,
                                                                 flowControl: flowControl == .rtsCts ? .rtsCts : .none)
                 } catch {
-                    throw Failure(state: .unsupported, error: .invalidArgument(error.description))
+                    throw BackendFailure(state: .unsupported, error: .invalidArgument(error.description))
                 }
                 return Opened(transport: try H4StreamTransport.open(serial: configuration), clock: ContinuousClock())
             case let .tcp(host, port):
@@ -55,30 +48,30 @@ enum HostTransportOpening {
             case .virtual(let radio):
                 return Opened(transport: radio.makeController().attach(), clock: radio.clock, commandTimeout: .seconds(30))
             }
-        } catch let failure as Failure {
+        } catch let failure as BackendFailure {
             throw failure
         } catch let error as LinuxBluetoothError {
             throw failure(error, transport: transport)
         } catch {
-            throw Failure(state: .unsupported, error: .unsupported("\(transport): \(error)"))
+            throw BackendFailure(state: .unsupported, error: .unsupported("\(transport): \(error)"))
         }
     }
 
     /// The state and error for a system call that failed while opening `transport`.
-    static func failure(_ error: LinuxBluetoothError, transport: Transport) -> Failure {
+    static func failure(_ error: LinuxBluetoothError, transport: Transport) -> BackendFailure {
         let text = "\(transport): \(error)"
         switch error.code {
         case EPERM, EACCES, EBUSY:
-            return Failure(state: .unauthorized, error: .unauthorized(text))
+            return BackendFailure(state: .unauthorized, error: .unauthorized(text))
         case ERFKILL, ENETDOWN:
-            return Failure(state: .poweredOff, error: .poweredOff)
+            return BackendFailure(state: .poweredOff, error: .poweredOff)
         default:
-            return Failure(state: .unsupported, error: .unsupported(text))
+            return BackendFailure(state: .unsupported, error: .unsupported(text))
         }
     }
 
     /// The state and error for a bring-up that failed on an open transport.
-    static func failure(_ error: ControllerBringUpError, transport: Transport) -> Failure {
-        Failure(state: .unsupported, error: .unsupported("\(transport): \(error)"))
+    static func failure(_ error: ControllerBringUpError, transport: Transport) -> BackendFailure {
+        BackendFailure(state: .unsupported, error: .unsupported("\(transport): \(error)"))
     }
 }

@@ -56,7 +56,7 @@ extension PeripheralManagerCore {
     /// the services published again on `server`, advertising started again on `backend` if it
     /// was on; then ``PeripheralManagerEvent/willRestoreState(_:)``. What cannot be brought back
     /// is reported (``RestorationProblem/Kind/notRestored``).
-    func restore(on server: GATTServer, backend: HostModeBackend) async {
+    func restore(on server: GATTServer, backend: any PeripheralBackend) async {
         guard let restoration, let state = restoration.load() else { return }
         var services = state.makeServices()
         do {
