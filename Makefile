@@ -10,6 +10,8 @@
 #   make bench   codec and decoder throughput, the decode time of a real capture vs tshark, and ATT
 #                round trips and notifications through the whole host stack, ours against Bumble's
 #   make static  blectl linked with the static Swift standard library (for the kernel lane)
+#   make static-examples  the Core Bluetooth tutorials (Examples/CoreBluetoothTutorials) linked the
+#                same way, for the kernel lane's API scenario
 #   make install the static blectl into $(DESTDIR)$(PREFIX)/bin (default /usr/local/bin, through sudo
 #                when not root); then setcap it (docs/linux-setup.md)
 
@@ -27,7 +29,7 @@ VENV                  := $(BUILD)/venv
 # Google Bumble, pinned in Scripts/bumble/requirements.txt: the demo capture, the interop lane, make bench
 BUMBLE_VENV           := $(BUILD)/bumble-venv
 
-.PHONY: all deps build run test example-test bench static install kernel-deps kernel-pins-test kernel-test assigned-numbers demo-capture clean
+.PHONY: all deps build run test example-test bench static static-examples install kernel-deps kernel-pins-test kernel-test assigned-numbers demo-capture clean
 
 all: build
 
@@ -79,6 +81,11 @@ static: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product blectl --scratch-path $(STATIC_BUILD) -Xlinker --strip-all
 	@echo "static blectl: $$($(SWIFT) build -c release --scratch-path $(STATIC_BUILD) --show-bin-path)/blectl"
 
+# The tutorials, for the kernel lane: the BLE API on real AF_BLUETOOTH sockets in the guest.
+STATIC_EXAMPLES := $(BUILD)/static-examples
+static-examples: deps
+	$(SWIFT) build -c release --static-swift-stdlib --package-path Examples/CoreBluetoothTutorials --scratch-path $(STATIC_EXAMPLES) -Xlinker --strip-all
+
 # Installing replaces the file, which drops capabilities set on the old one: setcap again.
 install: static
 	$(if $(DESTDIR),,$(SUDO)) install -D -m 0755 "$$($(SWIFT) build -c release --scratch-path $(STATIC_BUILD) --show-bin-path)/blectl" "$(DESTDIR)$(PREFIX)/bin/blectl"
@@ -116,8 +123,8 @@ $(KERNEL_GUEST): $(KERNEL_GUEST_INPUTS) | kernel-deps
 kernel-pins-test: kernel-deps
 	Tests/Kernel/resolve-pins-test.sh
 
-kernel-test: kernel-deps kernel-pins-test static $(KERNEL_GUEST)
-	BLECTL=$(STATIC_BUILD)/release/blectl Tests/Kernel/kernel-test.sh $(SCENARIOS)
+kernel-test: kernel-deps kernel-pins-test static static-examples $(KERNEL_GUEST)
+	BLECTL=$(STATIC_BUILD)/release/blectl EXAMPLES=$(STATIC_EXAMPLES)/release Tests/Kernel/kernel-test.sh $(SCENARIOS)
 
 # Regenerates Sources/BLECore/AssignedNumbers/AssignedNumbersTables.swift from the pinned wheel.
 $(VENV)/bin/python:

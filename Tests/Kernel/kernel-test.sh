@@ -14,7 +14,9 @@
 #      (.build/kernel/run/lane.btsnoop), and the project shared read-only at /repo;
 #   4. runs run-scenarios.sh in the guest; its output also goes to .build/kernel/run/lane.log,
 #      after the guest's package versions (guest/PACKAGES, from build-guest.sh).
-# Environment: BLECTL (default .build/static/release/blectl), LANE_CONTROLLERS,
+# Environment: BLECTL (default .build/static/release/blectl), EXAMPLES (the folder of the static
+# tutorial executables, `make static-examples`; default .build/static-examples/release; their
+# scenario skips without them), LANE_CONTROLLERS,
 # LANE_TIMEOUT (whole VM run, default 540 s), SCENARIO_TIMEOUT (each scenario, default 180 s).
 # Exit status: the number of failed scenarios; 124 the VM timed out; 125 the lane itself failed.
 set -uo pipefail
@@ -22,12 +24,17 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 KB=$ROOT/.build/kernel
 BLECTL=${BLECTL:-$ROOT/.build/static/release/blectl}
+EXAMPLES=${EXAMPLES:-$ROOT/.build/static-examples/release}
 
 [ -f "$KB/guest/initrd.img" ] || { echo "kernel-test: no guest; build it: Tests/Kernel/build-guest.sh (or make kernel-test)" >&2; exit 125; }
 [ -x "$BLECTL" ] || { echo "kernel-test: no static blectl at $BLECTL; build it: make static" >&2; exit 125; }
 
 mkdir -p "$KB/bin"
 cp "$(readlink -f "$BLECTL")" "$KB/bin/blectl"
+for example in ScanAndConnect PublishService DiscoverEverything SubscribeToAll AsyncConnection PickRole; do
+  rm -f "$KB/bin/$example"
+  [ -x "$EXAMPLES/$example" ] && cp "$EXAMPLES/$example" "$KB/bin/$example"
+done
 for c in "$HERE"/selftest/*.c; do
   b=$KB/bin/$(basename "$c" .c)
   if [ ! -x "$b" ] || [ "$c" -nt "$b" ]; then

@@ -7,17 +7,17 @@ import Foundation
 func runCentral(on transport: Transport) async throws {
     let central = CentralManager(transport: transport)
     for await state in central.stateUpdates where state != .unknown {
-        print("central: \(state)")
+        say("central: \(state)")
         break
     }
     var found: Peripheral?
     for try await discovery in central.scanForPeripherals(withServices: [greetingService]) {
-        print("central: found \"\(discovery.advertisementData.localName ?? "?")\"")
+        say("central: found \"\(discovery.advertisementData.localName ?? "?")\"")
         found = discovery.peripheral
         break
     }
     guard let peripheral = found else {
-        print("central: the scan ended without finding a greeter")
+        say("central: the scan ended without finding a greeter")
         return
     }
     try await central.connect(peripheral)
@@ -25,12 +25,12 @@ func runCentral(on transport: Transport) async throws {
           let greeting = try await peripheral.discoverCharacteristics([greetingCharacteristic], for: service).first else {
         throw BLEError.serviceNotFound(greetingService)
     }
-    print("central: connected")
+    say("central: connected")
     let heard = try await peripheral.readValue(for: greeting)
-    print("central: read \"\(String(decoding: heard, as: UTF8.self))\"")
+    say("central: read \"\(String(decoding: heard, as: UTF8.self))\"")
     try await peripheral.writeValue(Data("hello from the central".utf8), for: greeting, type: .withResponse)
-    print("central: wrote \"hello from the central\"")
+    say("central: wrote \"hello from the central\"")
     await central.cancelPeripheralConnection(peripheral)
-    print("central: disconnected")
+    say("central: disconnected")
     await central.close()
 }

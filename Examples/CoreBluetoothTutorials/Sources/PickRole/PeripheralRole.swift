@@ -12,7 +12,7 @@ import Foundation
 func startPeripheral(on transport: Transport) async throws -> PeripheralManager {
     let manager = PeripheralManager(transport: transport)
     for await state in manager.stateUpdates where state != .unknown {
-        print("peripheral: \(state)")
+        say("peripheral: \(state)")
         break
     }
     // A nil value: reads and writes come to the app through manager.requests.
@@ -24,7 +24,7 @@ func startPeripheral(on transport: Transport) async throws -> PeripheralManager 
     // Flags (3 octets), the name (9) and the 128-bit service UUID (18): 30 octets, within legacy
     // advertising's 31.
     try await manager.startAdvertising(AdvertisementData(localName: "Greeter", serviceUUIDs: [greetingService]))
-    print("peripheral: advertising \"Greeter\"")
+    say("peripheral: advertising \"Greeter\"")
     return manager
 }
 
@@ -40,11 +40,11 @@ func serve(_ manager: PeripheralManager) async {
                 continue
             }
             read.value = greeting.subdata(in: read.offset..<greeting.count)
-            print("peripheral: a central reads the greeting")
+            say("peripheral: a central reads the greeting")
             manager.respond(to: read, withResult: .success)
         case .write(let writes):
             let text = writes.compactMap(\.value).reduce(Data(), +)
-            print("peripheral: a central wrote \"\(String(decoding: text, as: UTF8.self))\"")
+            say("peripheral: a central wrote \"\(String(decoding: text, as: UTF8.self))\"")
             manager.respond(to: writes[0], withResult: .success)
         }
     }

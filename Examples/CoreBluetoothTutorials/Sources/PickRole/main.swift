@@ -26,7 +26,7 @@ while let option = arguments.popFirst() {
     case ("--role", let word?) where Role(rawValue: word) != nil: role = Role(rawValue: word)!
     case ("--transport", let word?): transportWord = word
     default:
-        print("usage: PickRole [--role central|peripheral] [--transport \(Transport.forms)]")
+        say("usage: PickRole [--role central|peripheral] [--transport \(Transport.forms)]")
         exit(2)
     }
 }
@@ -34,7 +34,7 @@ let transport: Transport
 do {
     transport = try Transport(transportWord)
 } catch {
-    print(error)
+    say("\(error)")
     exit(2)
 }
 
@@ -43,7 +43,7 @@ do {
     // real controller, it is another device's.
     var radio: VirtualRadio?
     if case .virtual(let shared) = transport { radio = shared }
-    print("role: \(role)\(radio == nil ? "" : "; the \(role == .central ? "peripheral" : "central") role beside it on the virtual radio")")
+    say("role: \(role)\(radio == nil ? "" : "; the \(role == .central ? "peripheral" : "central") role beside it on the virtual radio")")
 
     switch (role, radio) {
     case (.central, nil):
@@ -59,6 +59,6 @@ do {
         await greeter.close()
     }
 } catch {
-    print("error: \(error)")
+    say("error: \(error)")
     exit(1)
 }
