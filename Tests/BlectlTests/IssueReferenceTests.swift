@@ -40,4 +40,15 @@ struct IssueReferenceTests {
             }
         }
     }
+
+    @Test("no Markdown file keeps the conflict markers of a merge")
+    func noConflictMarkers() throws {
+        for document in Self.documents() {
+            let text = try String(contentsOf: BlectlRun.root.appendingPathComponent(document), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.hasPrefix("<<<<<<< ") || line.hasPrefix(">>>>>>> ") || line == "=======" {
+                Issue.record("\(document) line \(number + 1): a merge's conflict marker: \(line)")
+            }
+        }
+    }
 }
