@@ -72,3 +72,19 @@ struct GATTCommandTests {
                 == #"{"uuid":"2A37","handle":5,"kind":"indication","value":"0100"}"#)
     }
 }
+
+/// What `blectl gatt` prints after the tree when the peer bent the specification.
+@Suite("blectl gatt: what it worked around")
+struct GATTWorkaroundTextTests {
+    @Test("each diagnostic is one line after the tree, naming the step, the problem and what was switched off")
+    func workaroundLines() {
+        let diagnostic = GATTClientDiagnostic(step: .clientSupportedFeaturesWrite,
+                                              problem: .failed(.errorResponse(request: .writeRequest, handle: 0x000B, code: .writeNotPermitted)),
+                                              consequence: .clientSupportedFeaturesNotWritten)
+        #expect(GATTTreeText.workarounds([diagnostic]) == [
+            "worked around: Client Supported Features write (Core v5.4, Vol 3, Part G, 7.2): Write Request handle 0x000b: "
+                + "Write Not Permitted (0x03); Client Supported Features is not written on this connection",
+        ])
+        #expect(GATTTreeText.workarounds([]).isEmpty)
+    }
+}

@@ -83,8 +83,10 @@ public actor GATTClient {
     /// reflects it (Part G, 7.1). Finishes when the bearer closes.
     public nonisolated let serviceChanges: AsyncStream<ClosedRange<UInt16>>
 
-    /// The discovered database: the primary services in handle order, with their includes,
-    /// characteristics and descriptors. Empty until ``discoverDatabase()``.
+    /// The discovered database, in handle order: every primary service, and every service an
+    /// include names (a secondary one has ``RemoteService/isPrimary`` false), each once, with
+    /// its includes, characteristics and descriptors (Part G, 4.4.1 to 4.7.1). Empty until
+    /// ``discoverDatabase()``.
     public internal(set) var services: [RemoteService] = []
     /// The Database Hash that ``services`` was discovered (or last confirmed) under (Part G,
     /// 7.3); nil before ``discoverDatabase()`` or when the server has none. A Database Out Of
@@ -114,6 +116,18 @@ public actor GATTClient {
 
     /// Whether Client Supported Features was written on this connection.
     var wroteClientSupportedFeatures = false
+
+    /// What the client worked around on this connection, in order: optional steps the server
+    /// answered badly, includes it would not follow (``GATTClientDiagnostic``). Procedures the
+    /// caller asked for still throw; these are the failures that did not fail them.
+    public internal(set) var diagnostics: [GATTClientDiagnostic] = []
+    /// Whether robust caching is off for this connection: the Database Hash proved unusable
+    /// (``GATTClientDiagnostic/Consequence/robustCachingOff``).
+    public internal(set) var isRobustCachingOff = false
+    /// Whether Client Supported Features is not to be written again on this connection.
+    var clientSupportedFeaturesOff = false
+    /// Whether Service Changed indications are not to be enabled again on this connection.
+    var serviceChangedIndicationsOff = false
 
     /// A client on `engine`, which starts reading the engine's notifications and indications.
     ///

@@ -17,11 +17,17 @@ public struct GATTDatabase: Sendable {
     /// For the specification's example (Appendix B), whose hash it prints most significant
     /// octet first as F1CA2D48 ECF58BAC 8A8830BB B9FBA990, this is 90 A9 FB B9 ... CA F1.
     public let databaseHash: [UInt8]
+    /// Whether a ``GATTServer`` serving this database adds the GAP service (0x1800, Vol 3,
+    /// Part C, 12) and the GATT service (0x1801, Part G, 7) when the database declares no
+    /// primary service of that UUID; true unless set false (JSON: `"addServerServices": false`).
+    /// A database that declares either service itself never gets a second one.
+    public var addsServerServices: Bool
 
-    init(attributes: [GATTAttribute], services: [GATTService], databaseHash: [UInt8]) {
+    init(attributes: [GATTAttribute], services: [GATTService], databaseHash: [UInt8], addsServerServices: Bool = true) {
         self.attributes = attributes
         self.services = services
         self.databaseHash = databaseHash
+        self.addsServerServices = addsServerServices
     }
 
     /// The database the definitions describe (the same as ``GATTDatabaseBuilder/build()``).

@@ -10,10 +10,11 @@ import BLECore
 /// characteristics are served as they are, except that the server answers for Client Supported
 /// Features (per connection) and Database Hash (computed), and indicates Service Changed.
 ///
-/// The added services go after the application's last handle. When a database replaces another,
-/// they keep their previous handles if those are still free, so that the Service Changed handle
-/// does not move (Part G, 7.1: it "shall not change if the server has a trusted relationship
-/// with any client").
+/// The added services go into the first free handle ranges that fit (``GATTServerServicesPlacement``):
+/// a database that ends at 0xFFFF gets them in a gap. When a database replaces another, they keep
+/// their previous handles if those are still free, so that the Service Changed handle does not
+/// move (Part G, 7.1: it "shall not change if the server has a trusted relationship with any
+/// client"). A database with ``GATTDatabase/addsServerServices`` false gets neither.
 struct GATTServedDatabase: Sendable {
     /// What the server does with an attribute beyond reading and writing its value.
     enum Role: Sendable, Hashable {
@@ -38,8 +39,9 @@ struct GATTServedDatabase: Sendable {
     let serviceChangedConfigurationHandle: UInt16?
     /// The handles of the GATT service (0x1801), if any.
     let gattServiceRange: ClosedRange<UInt16>?
-    /// The handles of the services the server added (empty when the application defined both).
-    let addedRange: ClosedRange<UInt16>?
+    /// The handles of each service the server added, by service UUID (empty when the
+    /// application defined both, or said not to add them).
+    let addedRanges: [BluetoothUUID: ClosedRange<UInt16>]
 
     /// The handles the added GAP service takes: declaration, Device Name and Appearance.
     static let gapServiceHandleCount = 5
@@ -51,25 +53,32 @@ struct GATTServedDatabase: Sendable {
     ///
     /// - Parameter previous: the database served before, whose added services keep their handles
     ///   when they are free in `application`.
-    /// - Throws: ``GATTServerError/noHandlesForServerServices(needed:)`` when the added services do
-    ///   not fit after the last handle; ``GATTServerError/database(_:)`` when the merged database
-    ///   cannot be hashed.
+    /// - Throws: ``GATTServerError/noHandlesForServerServices(needed:)`` when an added service
+    ///   fits in no free range; ``GATTServerError/serverServicesHandleInUse(handle:needed:)`` when
+    ///   the configured handles are taken; ``GATTServerError/database(_:)`` when the merged
+    ///   database cannot be hashed.
     init(_ application: GATTDatabase, configuration: GATTServerConfiguration,
          previous: GATTServedDatabase? = nil) throws(GATTServerError) {
+        let adds = application.addsServerServices
         let hasGAP = application.services.contains { $0.isPrimary && $0.uuid == GATTProfileUUID.genericAccess }
         let hasGATT = application.services.contains { $0.isPrimary && $0.uuid == GATTProfileUUID.genericAttribute }
         var added: [GATTServiceDefinition] = []
-        if !hasGAP { added.append(Self.gapService(configuration)) }
-        if !hasGATT { added.append(Self.gattService()) }
+        if adds, !hasGAP { added.append(Self.gapService(configuration)) }
+        if adds, !hasGATT { added.append(Self.gattService()) }
 
         var attributes = application.attributes
         var services = application.services
-        var addedRange: ClosedRange<UInt16>?
+        var addedRanges: [BluetoothUUID: ClosedRange<UInt16>] = [:]
         if !added.isEmpty {
-            let needed = (hasGAP ? 0 : Self.gapServiceHandleCount) + (hasGATT ? 0 : Self.gattServiceHandleCount)
-            let start = try Self.placement(needed: needed, in: application, fixed: configuration.serverServicesHandle,
-                                           previous: previous?.addedRange)
-            added[0].handle = start
+            let counts = added.map { $0.uuid == GATTProfileUUID.genericAccess ? Self.gapServiceHandleCount : Self.gattServiceHandleCount }
+            let placement = GATTServerServicesPlacement(application: application)
+            let ranges = try placement.place(counts, fixed: configuration.serverServicesHandle,
+                                             previous: added.map { previous?.addedRanges[$0.uuid] })
+            for i in added.indices {
+                added[i].handle = ranges[i].lowerBound
+                addedRanges[added[i].uuid] = ranges[i]
+            }
+            added.sort { ($0.handle ?? 0) < ($1.handle ?? 0) }
             let extra: GATTDatabase
             do {
                 extra = try GATTDatabaseBuilder(services: added).build()
@@ -78,7 +87,6 @@ struct GATTServedDatabase: Sendable {
             }
             attributes = Self.merge(attributes, extra.attributes) { $0.handle }
             services = Self.merge(services, extra.services) { $0.handle }
-            addedRange = start...(start + UInt16(needed - 1))
         }
 
         // The GATT service: the first primary 0x1801 (the specification allows one, Part G, 7).
@@ -112,13 +120,14 @@ struct GATTServedDatabase: Sendable {
             Self.setFixedValue(hash, at: hashCharacteristic.valueHandle, attributes: &attributes, services: &services)
         }
 
-        self.database = GATTDatabase(attributes: attributes, services: services, databaseHash: hash)
+        self.database = GATTDatabase(attributes: attributes, services: services, databaseHash: hash,
+                                     addsServerServices: adds)
         self.application = application
         self.roles = roles
         self.serviceChangedHandle = serviceChanged?.valueHandle
         self.serviceChangedConfigurationHandle = serviceChanged?.clientCharacteristicConfigurationHandle
         self.gattServiceRange = gatt?.handleRange
-        self.addedRange = addedRange
+        self.addedRanges = addedRanges
     }
 
     // MARK: Lookups the server needs
@@ -189,31 +198,6 @@ struct GATTServedDatabase: Sendable {
             GATTCharacteristicDefinition(uuid: GATTProfileUUID.serverSupportedFeatures, properties: [.read],
                                          value: .fixed([0x00])),
         ])
-    }
-
-    /// The first handle of `needed` free handles for the added services: `fixed` when given;
-    /// else `previous` when those handles are still free, else the handle after the
-    /// application's last one.
-    static func placement(needed: Int, in application: GATTDatabase, fixed: UInt16?,
-                          previous: ClosedRange<UInt16>?) throws(GATTServerError) -> UInt16 {
-        if let fixed {
-            guard fixed != 0, Int(fixed) + needed - 1 <= Int(UInt16.max),
-                  isFree(fixed...(fixed + UInt16(needed - 1)), in: application) else {
-                throw .serverServicesHandleInUse(handle: fixed, needed: needed)
-            }
-            return fixed
-        }
-        if let previous, previous.count == needed, isFree(previous, in: application) {
-            return previous.lowerBound
-        }
-        let last = max(Int(application.attributes.last?.handle ?? 0), Int(application.services.last?.endGroupHandle ?? 0))
-        guard last + needed <= Int(UInt16.max) else { throw .noHandlesForServerServices(needed: needed) }
-        return UInt16(last + 1)
-    }
-
-    /// Whether no attribute and no service of `database` lies in `range`.
-    static func isFree(_ range: ClosedRange<UInt16>, in database: GATTDatabase) -> Bool {
-        database.attributes(in: range).isEmpty && !database.services.contains { $0.handleRange.overlaps(range) }
     }
 
     /// Two lists sorted by `key`, merged in order.

@@ -53,11 +53,14 @@ public actor GATTServer {
     var handles: [UInt64: GATTServerConnection] = [:]
     var lastConnectionID: UInt64 = 0
 
-    /// A server for `database`, to which it adds the GAP and GATT services it lacks.
+    /// A server for `database`, to which it adds the GAP and GATT services it lacks (unless
+    /// ``GATTDatabase/addsServerServices`` is false), each in the first free handle range that
+    /// fits (``GATTServerConfiguration/serverServicesHandle``).
     ///
-    /// - Throws: ``GATTServerError/noHandlesForServerServices(needed:)`` when those services do
-    ///   not fit after the database's last handle; ``GATTServerError/database(_:)`` when the
-    ///   Database Hash cannot be computed.
+    /// - Throws: ``GATTServerError/noHandlesForServerServices(needed:)`` when a service fits in
+    ///   no free range; ``GATTServerError/serverServicesHandleInUse(handle:needed:)`` when the
+    ///   configured handles are taken; ``GATTServerError/database(_:)`` when the Database Hash
+    ///   cannot be computed.
     public init(database: GATTDatabase, configuration: GATTServerConfiguration = GATTServerConfiguration()) throws(GATTServerError) {
         self.configuration = configuration
         self.served = try GATTServedDatabase(database, configuration: configuration)

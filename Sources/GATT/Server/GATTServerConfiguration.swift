@@ -19,15 +19,16 @@ public struct GATTServerConfiguration: Sendable, Hashable {
     /// How many ``GATTServerEvent``s ``GATTServer/events`` keeps for a slow or absent reader;
     /// older events are dropped first.
     public var eventBufferSize: Int
-    /// Where the GAP and GATT services the server adds begin: nil to put them after the
-    /// database's last handle (and keep them there across ``GATTServer/replaceDatabase(_:)`` while
-    /// those handles stay free), or a fixed first handle, such as 0xFFF1, so that Service Changed
-    /// never moves whatever the databases served (Core v5.4, Vol 3, Part G, 7.1).
+    /// Where the GAP and GATT services the server adds begin: nil to put each into the first
+    /// free handle range that fits (a gap, or after the database's last handle), and keep it
+    /// there across ``GATTServer/replaceDatabase(_:)`` while those handles stay free; or a fixed
+    /// first handle, such as 0xFFF1, for both one after the other, so that Service Changed never
+    /// moves whatever the databases served (Core v5.4, Vol 3, Part G, 7.1).
     public var serverServicesHandle: UInt16?
 
     /// A configuration; by default the device is named "LinuxBLE", its appearance is Unknown,
     /// each prepare queue holds 64 entries and 4096 octets, 256 events are kept, and the server's
-    /// services follow the database.
+    /// services go into the first free handles that fit.
     public init(deviceName: String = "LinuxBLE", appearance: UInt16 = 0x0000,
                 prepareQueueLimit: GATTPrepareQueueLimit = .standard, eventBufferSize: Int = 256,
                 serverServicesHandle: UInt16? = nil) {

@@ -2,8 +2,8 @@
 /// client causes are answered on the bearer with ATT_ERROR_RSP and never thrown.
 public enum GATTServerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The server could not place the GAP or GATT service it adds: the database leaves no
-    /// `needed` consecutive free handles after its last one (Core v5.4, Vol 3, Part F, 3.2.2:
-    /// handles end at 0xFFFF).
+    /// `needed` consecutive free handles anywhere in 0x0001...0xFFFF (Core v5.4, Vol 3, Part F,
+    /// 3.2.2), neither in a gap nor after its last handle.
     case noHandlesForServerServices(needed: Int)
     /// ``GATTServerConfiguration/serverServicesHandle`` asks for handles the database uses (or
     /// that pass 0xFFFF): the `needed` handles from `handle` are not free.
@@ -21,7 +21,7 @@ public enum GATTServerError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .noHandlesForServerServices(let needed):
-            return "no \(needed) free handles after the database for the GAP and GATT services"
+            return "no \(needed) consecutive free handles in the database for the GAP or GATT service"
         case let .serverServicesHandleInUse(handle, needed):
             return "the \(needed) handles from \(GATTDatabaseError.hex(handle)) for the GAP and GATT services are not free"
         case .database(let error):

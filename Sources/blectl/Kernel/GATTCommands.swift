@@ -17,7 +17,10 @@ enum GATTCommands {
 
     Kernel mode: connects to ADDR over the kernel's LE L2CAP ATT channel from adapter hciN
     (default hci0; powered on with LE when it is down, unless --no-power comes before the command).
-      gatt       discovers every service, characteristic and descriptor and prints the tree
+      gatt       discovers every service (those reached through includes too), characteristic
+                 and descriptor and prints the tree, then what it worked around: optional steps
+                 the peer answered badly (the Database Hash read, Client Supported Features,
+                 Service Changed indications), which never fail the command
       read       reads a value (long values whole) by handle (0x0003) or characteristic UUID (2A19)
       write      writes HEX; values longer than ATT_MTU-3 are written long (prepare and execute)
       subscribe  enables notifications (or indications) and prints each value until Ctrl-C
@@ -102,8 +105,9 @@ enum GATTCommands {
         let client = connection.client
         let services: [RemoteService]
         do { services = try await client.discoverDatabase() } catch { throw KernelContext.failure(error, options) }
+        let diagnostics = await client.diagnostics
         await connection.close()
-        for line in GATTTreeText.lines(services) { output.line(line) }
+        for line in GATTTreeText.lines(services) + GATTTreeText.workarounds(diagnostics) { output.line(line) }
     }
 
     // MARK: read

@@ -19,6 +19,12 @@ enum GATTTreeText {
         return lines
     }
 
+    /// One line per thing the client worked around (``GATTClient/diagnostics``):
+    /// "worked around: Database Hash read (Core v5.4, Vol 3, Part G, 7.3): ...; robust caching is off ...".
+    static func workarounds(_ diagnostics: [GATTClientDiagnostic]) -> [String] {
+        diagnostics.map { "worked around: \($0)" }
+    }
+
     /// "0x0003: 64" or "0x0008: 4c696e7578424c45 \"LinuxBLE\"".
     static func value(_ value: [UInt8], handle: UInt16) -> String {
         "\(Hex.hex16(handle)): \(value.isEmpty ? "(empty)" : Hex.encode(value))" + (text(value).map { " \(JSONValue.string($0))" } ?? "")

@@ -201,6 +201,8 @@ struct KernelContext {
     static func characteristic(_ uuid: BluetoothUUID, on client: GATTClient, _ options: ConnectOptions) async throws(Failure) -> RemoteCharacteristic {
         let services: [RemoteService]
         do { services = try await client.discoverDatabase() } catch { throw failure(error, options) }
+        // The value is the command's output; what discovery worked around goes to standard error.
+        for line in GATTTreeText.workarounds(await client.diagnostics) { printError("blectl: \(line)") }
         guard let found = services.flatMap(\.characteristics).first(where: { $0.uuid == uuid }) else {
             throw Failure("the peer has no characteristic \(uuid.descriptionWithName)")
         }

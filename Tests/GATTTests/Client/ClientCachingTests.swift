@@ -78,7 +78,7 @@ struct ClientCachingTests {
         let second = ClientRig(changed, configuration: configuration)
         let services = try await second.client.discoverDatabase()
         #expect(await second.client.usedCachedDatabase == false)
-        #expect(services[2].characteristics.count == 4)
+        #expect(services[3].characteristics.count == 4)     // Heart Rate, after the secondary Battery
         #expect(await cache.entry(for: peer)?.databaseHash == ClientTables.hashB)
         #expect(await cache.entry(for: peer)?.services == services)
         #expect(second.requestCount > 10)
@@ -95,7 +95,7 @@ struct ClientCachingTests {
         let rig = ClientRig(table, configuration: .init(cache: cache, peer: peer))
         let services = try await rig.client.discoverDatabase()
         #expect(rig.transcript.prefix(2) == ["> 080100ffff2a2b", "< 01080100" + "0a"])   // Attribute Not Found
-        #expect(services.count == 4)
+        #expect(services.count == 5)                        // four primary services and the included Battery
         #expect(await rig.client.databaseHash == nil)
         #expect(cache.count == 0)
         await rig.close()
@@ -107,7 +107,7 @@ struct ClientCachingTests {
         let rig = ClientRig(table)
         rig.server.fail(.writeRequest, handle: h.clientFeatures, code: .valueNotAllowed)
         let services = try await rig.client.discoverDatabase()
-        #expect(services.count == 4)
+        #expect(services.count == 5)                        // four primary services and the included Battery
         #expect(await rig.client.wroteClientSupportedFeatures == false)
         #expect(rig.server.writes(to: h.serviceChangedCCCD) == [[0x02, 0x00]])
         await rig.close()
@@ -162,7 +162,7 @@ struct ClientCachingTests {
         #expect(rig.transcript.prefix(5) == ["> 0a0300", "< 010a030012", "> 080100ffff2a2b", "< 09120d00" + hashB, "> 100100ffff0028"])
         #expect(rig.transcript.suffix(2) == ["> 0a0300", "< 0b52656e616d6564"])
         let services = await rig.client.services
-        #expect(services[2].characteristics.count == 4)
+        #expect(services[3].characteristics.count == 4)     // Heart Rate, after the secondary Battery
         #expect(await rig.client.databaseHash == ClientTables.hashB)
         #expect(await cache.entry(for: peer)?.services == services)
         await rig.close()
@@ -212,7 +212,7 @@ struct ClientCachingTests {
         _ = try await rig.client.discoverDatabase()
         let vendor = try #require(await rig.client.services.last?.characteristics.first)
         let vendorUpdates = try await rig.client.notifications(for: vendor)
-        let measurementUpdates = try await rig.client.notifications(for: try #require(await rig.client.services[2].characteristics.first))
+        let measurementUpdates = try await rig.client.notifications(for: try #require(await rig.client.services[3].characteristics.first))
 
         let (changed, _) = ClientTables.standard(hash: ClientTables.hashB, extraCharacteristic: true)
         rig.server.replaceTable(changed)
@@ -227,9 +227,10 @@ struct ClientCachingTests {
         #expect(rig.transcript.contains("> 1e"))               // confirmed
         #expect(rig.transcript.first { $0.hasPrefix("> 10") } == "> 101200ffff0028")
         let services = await rig.client.services
-        #expect(services.map(\.handle) == [0x0001, 0x0006, 0x0012, 0x001D])
-        #expect(services[2].characteristics.map(\.uuid).last == BluetoothUUID(0x2A3A))
-        #expect(services[3].characteristics.first?.valueHandle == 0x001F)
+        // Battery (0x000E, included by Heart Rate) lies before the range: kept, not walked again.
+        #expect(services.map(\.handle) == [0x0001, 0x0006, 0x000E, 0x0012, 0x001D])
+        #expect(services[3].characteristics.map(\.uuid).last == BluetoothUUID(0x2A3A))
+        #expect(services[4].characteristics.first?.valueHandle == 0x001F)
         #expect(await rig.client.databaseHash == ClientTables.hashB)
 
         // Subscriptions inside the range have ended; the CCCD states there are forgotten.

@@ -211,14 +211,18 @@ struct ClientDiscoveryTests {
         let rig = ClientRig(table, configuration: .init(enablesServiceChangedIndications: false, clientSupportedFeatures: []))
         let services = try await rig.client.discoverDatabase()
         #expect(services == (await rig.client.services))
-        #expect(services.map(\.uuid) == [BluetoothUUID(0x1800), BluetoothUUID(0x1801), BluetoothUUID(0x180D), ClientTables.vendorService])
+        // The secondary Battery service, found only through Heart Rate's include, is in the tree too.
+        #expect(services.map(\.uuid) == [BluetoothUUID(0x1800), BluetoothUUID(0x1801), BluetoothUUID(0x180F),
+                                         BluetoothUUID(0x180D), ClientTables.vendorService])
+        #expect(services.map(\.isPrimary) == [true, true, false, true, true])
         let gatt = services[1]
         #expect(gatt.characteristics.map(\.uuid) == [BluetoothUUID(0x2A05), BluetoothUUID(0x2B29), BluetoothUUID(0x2B2A)])
         #expect(gatt.characteristics[0].clientCharacteristicConfiguration?.handle == h.serviceChangedCCCD)
-        let heartRate = services[2]
+        #expect(services[2].characteristic(BluetoothUUID(0x2A19))?.descriptors.map(\.handle) == [h.batteryCCCD])
+        let heartRate = services[3]
         #expect(heartRate.includedServices.map(\.uuid) == [BluetoothUUID(0x180F)])
         #expect(heartRate.characteristic(BluetoothUUID(0x2A37))?.descriptors.map(\.handle) == [h.measurementCCCD])
-        #expect(services[3].characteristics.first?.descriptors.map(\.uuid) == [BluetoothUUID(0x2902), BluetoothUUID(0x2901)])
+        #expect(services[4].characteristics.first?.descriptors.map(\.uuid) == [BluetoothUUID(0x2902), BluetoothUUID(0x2901)])
         #expect(await rig.client.databaseHash == ClientTables.hashA)
         #expect(await rig.client.usedCachedDatabase == false)
         await rig.close()

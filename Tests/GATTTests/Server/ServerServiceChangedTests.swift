@@ -20,7 +20,7 @@ struct ServerServiceChangedTests {
     }
 
     /// ``ServerTest/database(log:)`` with one more characteristic in the first service: every
-    /// handle after 0x0019 moves by 2, the server's services too.
+    /// handle after 0x0019 moves by 2, over the first handles of the GAP service the server added.
     static func grown() throws -> GATTDatabase {
         try database { services in
             services[0].characteristics.append(GATTCharacteristicDefinition(uuid: BluetoothUUID(0xAAAC), properties: [.read]))
@@ -162,18 +162,41 @@ struct ServerServiceChangedTests {
         await h.close()
     }
 
-    @Test("when the database grows into the server's services, they move; Service Changed follows with 0x0001-0xffff")
+    @Test("when the database grows into the GAP service only, GAP moves and the GATT service, Service Changed with it, stays")
+    func gapMoved() async throws {
+        var h = try await ServerHarness.make(try ServerTest.database())
+        await h.expect("12 2500 0200", "13")
+        let server = h.server
+        // GAP was at 0x001D-0x0021, GATT at 0x0022-0x002B; two more handles take 0x001D-0x001E.
+        let replacing = Task { try await server.replaceDatabase(try Self.grown()) }
+        let indication = await h.next()
+        #expect(indication?.hasPrefix("1d2400") == true, "Service Changed still at 0x0024: \(indication ?? "nothing")")
+        try h.command("1e")
+        #expect(try await replacing.value.delivered == [h.connection.peer])
+        #expect(await server.serviceChangedHandle == 0x0024)
+        #expect(await server.database.services(GATTProfileUUID.genericAccess).map(\.handle) == [0x002C])
+        await h.expect("0a 2500", "0b 0200")
+        await h.close()
+    }
+
+    @Test("when the database grows into the GATT service, it moves; Service Changed follows with 0x0001-0xffff")
     func moved() async throws {
         var h = try await ServerHarness.make(try ServerTest.database())
         await h.expect("12 2500 0200", "13")
         let server = h.server
-        let replacing = Task { try await server.replaceDatabase(try Self.grown()) }
-        // The GATT service now starts at 0x0024: Service Changed's value is 0x0026, its CCCD 0x0027.
-        #expect(await h.next() == "1d2600" + "0100" + "ffff")
+        // Twelve more handles: the database ends at 0x0028, over both services' old handles.
+        let grown = try Self.database { services in
+            for uuid in UInt16(0xAAB0)...0xAAB5 {
+                services[0].characteristics.append(GATTCharacteristicDefinition(uuid: BluetoothUUID(uuid), properties: [.read]))
+            }
+        }
+        let replacing = Task { try await server.replaceDatabase(grown) }
+        // GAP now at 0x0029-0x002D, GATT at 0x002E-0x0037: Service Changed's value is 0x0030, its CCCD 0x0031.
+        #expect(await h.next() == "1d3000" + "0100" + "ffff")
         try h.command("1e")
         #expect(try await replacing.value.delivered == [h.connection.peer])
-        #expect(await server.serviceChangedHandle == 0x0026)
-        await h.expect("0a 2700", "0b 0200")
+        #expect(await server.serviceChangedHandle == 0x0030)
+        await h.expect("0a 3100", "0b 0200")
         await h.close()
     }
 

@@ -8,20 +8,25 @@ extension GATTClient {
     ///
     /// 1. Reads the Database Hash (ATT_READ_BY_TYPE_REQ for 0x2B2A over 0x0001...0xFFFF, 7.3).
     /// 2. If the configuration has a cache and a peer identity, and the cache's entry for the
-    ///    peer was discovered under the same hash, takes the tree from it: a cached reconnection
-    ///    costs that one round trip.
-    /// 3. Otherwise discovers everything (4.4.1, then 4.5.1, 4.6.1 and 4.7.1 per service) and
-    ///    stores it in the cache under the hash (not without one: the tree could not be checked
-    ///    later).
+    ///    peer was discovered under the same hash (listed at that entry's Database Hash
+    ///    characteristic), takes the tree from it: a cached reconnection costs that one round trip.
+    /// 3. Otherwise discovers everything (4.4.1, then 4.5.1, 4.6.1 and 4.7.1 per service and per
+    ///    service reachable through includes) and stores it in the cache under the hash (not
+    ///    without one: the tree could not be checked later).
     /// 4. Writes Client Supported Features (7.2) and enables Service Changed indications (7.1)
     ///    when the server has them and the configuration asks for them; on a bonded peer whose
     ///    cached entry records them as written, the server kept them, so nothing is written.
     ///
-    /// A Database Out Of Sync error during discovery makes the client read the hash again and
-    /// start over, once. Errors from step 4 that are the server's ATT_ERROR_RSP are ignored
-    /// (the tree is still good); transport failures are thrown.
+    /// Steps 1 and 4 are optional and best effort (GATTClient+OptionalSteps.swift): an error
+    /// response, a malformed answer, or an answer for another attribute type (a hash listed at a
+    /// handle the tree shows is no Database Hash) gives a ``GATTClientDiagnostic`` in
+    /// ``diagnostics``, switches off what the step served (robust caching, say) for the
+    /// connection, and the discovery goes on in full. A Database Out Of Sync error during
+    /// discovery makes the client read the hash again and start over, once.
     ///
     /// - Returns: the tree, as ``services`` now holds it.
+    /// - Throws: the discovery's failures; of the optional steps, only the bearer's end
+    ///   (``GATTClientError/timeout``, ``GATTClientError/closed``).
     public func discoverDatabase() async throws(GATTClientError) -> [RemoteService] {
         let entry = try await loadTree()
         let bonded = configuration.hasTrustedRelationship
@@ -31,7 +36,9 @@ extension GATTClient {
         }
         try await writeClientSupportedFeatures()
         try await enableServiceChangedIndications()
-        if bonded, let cache = configuration.cache, let peer = configuration.peer, var entry {
+        // Only a complete configuration is one the bonded server keeps (7.2; 3.3.3.3).
+        if bonded, !isRobustCachingOff, !clientSupportedFeaturesOff, !serviceChangedIndicationsOff,
+           let cache = configuration.cache, let peer = configuration.peer, var entry {
             entry.configuredForBond = true
             await cache.store(entry, for: peer)
         }
@@ -41,7 +48,7 @@ extension GATTClient {
     /// Read Using Characteristic UUID (4.8.2) for the Database Hash (7.3). A server answers it
     /// even when it counts the client change-unaware, and reading it is how the client becomes
     /// change-aware again (2.5.2.1). It leaves ``databaseHash``, the hash of the tree the
-    /// client holds, alone.
+    /// client holds, alone. (``discoverDatabase()`` reads it best effort instead.)
     ///
     /// - Returns: the 16-octet hash; nil when the server answers with ATT_ERROR_RSP (it has no
     ///   Database Hash, or will not let it be read).
@@ -67,82 +74,35 @@ extension GATTClient {
     func loadTree() async throws(GATTClientError) -> GATTClientCacheEntry? {
         await acquire(.tree)
         defer { release(.tree) }
-        var hash = try await readDatabaseHash()
-        databaseHash = hash
-        let cache = configuration.cache
+        var hash = try await usableDatabaseHash()
+        databaseHash = hash?.value
         let peer = configuration.peer
-        if let cache, let peer, let hash, let entry = await cache.entry(for: peer), entry.databaseHash == hash {
-            services = entry.services
-            usedCachedDatabase = true
-            return entry
+        if let cache = configuration.cache, let peer, let read = hash,
+           let entry = await cache.entry(for: peer), entry.databaseHash == read.value {
+            if let checked = checkedDatabaseHash(read, in: entry.services) {
+                services = entry.services
+                databaseHash = checked.value
+                usedCachedDatabase = true
+                return entry
+            }
+            hash = nil
         }
         let tree: [RemoteService]
         do {
             tree = try await discoverTree(in: 0x0001...0xFFFF)
         } catch {
             guard error.attErrorCode == .databaseOutOfSync else { throw error }
-            hash = try await readDatabaseHash()
-            databaseHash = hash
+            hash = try await usableDatabaseHash()
             tree = try await discoverTree(in: 0x0001...0xFFFF)
         }
         services = tree
         usedCachedDatabase = false
-        guard let cache, let peer, let hash else { return nil }
-        let entry = GATTClientCacheEntry(databaseHash: hash, services: tree)
+        hash = checkedDatabaseHash(hash, in: tree)
+        databaseHash = hash?.value
+        guard !isRobustCachingOff, let cache = configuration.cache, let peer, let hash else { return nil }
+        let entry = GATTClientCacheEntry(databaseHash: hash.value, services: tree)
         await cache.store(entry, for: peer)
         return entry
-    }
-
-    // MARK: The GATT service's client-side configuration
-
-    /// Writes ``Configuration/clientSupportedFeatures`` to Client Supported Features (7.2), once
-    /// per connection, when the tree has the characteristic. The server's ATT_ERROR_RSP is
-    /// ignored (for example Value Not Allowed when a bit set earlier would be cleared).
-    func writeClientSupportedFeatures() async throws(GATTClientError) {
-        let features = configuration.clientSupportedFeatures
-        guard !features.isEmpty, !wroteClientSupportedFeatures,
-              let characteristic = genericAttributeCharacteristic(GATTProfileUUID.clientSupportedFeatures) else { return }
-        do {
-            try await write(features, to: characteristic.valueHandle)
-            wroteClientSupportedFeatures = true
-        } catch {
-            if error.attErrorCode == nil { throw error }
-        }
-    }
-
-    /// Enables Service Changed indications through an internal subscriber, so that user
-    /// subscriptions to the same CCCD never clear its bit. A refusal by the server is ignored.
-    func enableServiceChangedIndications() async throws(GATTClientError) {
-        guard configuration.enablesServiceChangedIndications, serviceChangedSubscriber == nil,
-              let characteristic = genericAttributeCharacteristic(GATTProfileUUID.serviceChanged),
-              let descriptor = characteristic.clientCharacteristicConfiguration else { return }
-        let id = register(valueHandle: characteristic.valueHandle, configurationHandle: descriptor.handle,
-                          kind: .indication, continuation: nil)
-        serviceChangedSubscriber = id
-        if let failure = await settled(descriptor.handle, needs: GATTClientSubscription.Kind.indication.configurationBit,
-                                       subscriber: id) {
-            drop(id)
-            if failure.attErrorCode == nil { throw failure }
-        }
-    }
-
-    /// On a bonded, cached reconnection: the server kept Service Changed indications enabled
-    /// for this client (3.3.3.3), so the internal subscriber is recorded as written.
-    func adoptServiceChangedConfiguration() {
-        guard configuration.enablesServiceChangedIndications, serviceChangedSubscriber == nil,
-              let characteristic = genericAttributeCharacteristic(GATTProfileUUID.serviceChanged),
-              let descriptor = characteristic.clientCharacteristicConfiguration else { return }
-        serviceChangedSubscriber = register(valueHandle: characteristic.valueHandle, configurationHandle: descriptor.handle,
-                                            kind: .indication, continuation: nil)
-        configurations[descriptor.handle]?.written |= GATTClientSubscription.Kind.indication.configurationBit
-    }
-
-    /// The characteristic `uuid` of the Generic Attribute service in ``services``.
-    func genericAttributeCharacteristic(_ uuid: BluetoothUUID) -> RemoteCharacteristic? {
-        for service in services where service.uuid == GATTProfileUUID.genericAttribute {
-            if let characteristic = service.characteristic(uuid) { return characteristic }
-        }
-        return nil
     }
 
     // MARK: Service Changed (7.1)
@@ -162,8 +122,7 @@ extension GATTClient {
         }
         let affected = lower...upper
         let kept = services.filter { !$0.handleRange.overlaps(affected) }
-        let fresh = (try? await discoverTree(in: affected)) ?? []
-        services = (kept + fresh).sorted { $0.handle < $1.handle }
+        services = (try? await discoverTree(in: affected, keeping: kept)) ?? kept
         for (id, subscriber) in subscribers where affected.contains(subscriber.valueHandle) {
             drop(id)
         }
@@ -171,10 +130,10 @@ extension GATTClient {
             for waiter in configurations[handle]?.waiters ?? [] { waiter.continuation.resume(returning: .databaseChanged(handle: handle)) }
             configurations[handle] = nil
         }
-        if let hash = try? await readDatabaseHash() {
-            databaseHash = hash
+        if let read = try? await usableDatabaseHash(), let hash = checkedDatabaseHash(read, in: services) {
+            databaseHash = hash.value
             if let cache = configuration.cache, let peer = configuration.peer {
-                await cache.store(GATTClientCacheEntry(databaseHash: hash, services: services), for: peer)
+                await cache.store(GATTClientCacheEntry(databaseHash: hash.value, services: services), for: peer)
             }
         }
         release(.tree)
@@ -187,7 +146,9 @@ extension GATTClient {
     /// Recovers from a Database Out Of Sync error: reads the Database Hash (the server then
     /// counts this client change-aware) and, when the client holds a tree and the hash changed
     /// (or cannot be read), rediscovers the whole database and updates the cache. Subscriptions
-    /// whose characteristic is no longer at its handle finish.
+    /// whose characteristic is no longer at its handle finish. With robust caching off the hash
+    /// is not read: the rediscovery's first request, a request after the error, makes the
+    /// client change-aware (2.5.2.1).
     ///
     /// - Parameter handles: the handles of the request to repeat.
     /// - Throws: ``GATTClientError/databaseChanged(handle:)`` when one of `handles` now
@@ -196,13 +157,15 @@ extension GATTClient {
         await acquire(.tree)
         defer { release(.tree) }
         let previous = databaseHash
-        let hash = try await readDatabaseHash()
-        databaseHash = hash
-        guard !services.isEmpty, hash == nil || hash != previous else { return }
+        var hash = try await usableDatabaseHash()
+        databaseHash = hash?.value
+        guard !services.isEmpty, hash == nil || hash?.value != previous else { return }
         let old = services
         services = try await discoverTree(in: 0x0001...0xFFFF)
+        hash = checkedDatabaseHash(hash, in: services)
+        databaseHash = hash?.value
         if let hash, let cache = configuration.cache, let peer = configuration.peer {
-            await cache.store(GATTClientCacheEntry(databaseHash: hash, services: services), for: peer)
+            await cache.store(GATTClientCacheEntry(databaseHash: hash.value, services: services), for: peer)
         }
         for (id, subscriber) in subscribers
         where Self.identity(of: subscriber.valueHandle, in: old) != Self.identity(of: subscriber.valueHandle, in: services) {

@@ -28,7 +28,8 @@ public struct GATTPeerIdentity: Hashable, Sendable, CustomStringConvertible {
 public struct GATTClientCacheEntry: Sendable, Hashable {
     /// The Database Hash read before the discovery (Part G, 7.3), 16 octets.
     public var databaseHash: [UInt8]
-    /// The discovered primary services, with their includes, characteristics and descriptors.
+    /// The discovered services (``GATTClient/services``: the primary ones and those reached
+    /// through includes), with their includes, characteristics and descriptors.
     public var services: [RemoteService]
     /// Whether, on a connection with a trusted relationship (a bond), the client wrote Client
     /// Supported Features and enabled Service Changed indications. Those values persist for a

@@ -228,22 +228,76 @@ extension GATTClient {
         }
     }
 
-    /// The whole tree under `range`: primary services, then each one's includes,
-    /// characteristics and descriptors.
-    func discoverTree(in range: ClosedRange<UInt16>) async throws(GATTClientError) -> [RemoteService] {
-        var tree = try await primaryServices(in: range)
-        for index in tree.indices {
-            let service = tree[index]
-            tree[index].includedServices = try await includedServices(in: service.handleRange)
+    /// The whole tree under `range`: the primary services in it, then each one's includes,
+    /// characteristics and descriptors, and the same for every service an include names
+    /// (primary or secondary, Part G, 4.5.1), breadth first.
+    ///
+    /// Each service is walked once, however many services include it, and an include cycle
+    /// ends where it meets a service already walked or queued. The services in `kept` (those a
+    /// Service Changed indication left alone) are not walked again, but their includes are
+    /// followed to services that are not known. An include that names a range overlapping a
+    /// known service without being it is not followed (a ``GATTClientDiagnostic``): its
+    /// attributes are that service's. Include declarations that are malformed skip that
+    /// service's includes, with a diagnostic (``includesOfTree(_:)``).
+    ///
+    /// - Returns: `kept` and every service found, in handle order; a service reached only
+    ///   through an include has ``RemoteService/isPrimary`` false (a kept one that no include
+    ///   names any more is dropped).
+    func discoverTree(in range: ClosedRange<UInt16>, keeping kept: [RemoteService] = []) async throws(GATTClientError) -> [RemoteService] {
+        var queue = try await primaryServices(in: range)
+        var known = kept + queue
+        var walked = kept
+        for service in kept { follow(service.includedServices, known: &known, queue: &queue) }
+        var index = 0
+        while index < queue.count {
+            var service = queue[index]
+            index += 1
+            service.includedServices = try await includesOfTree(service)
             var characteristics = try await self.characteristics(in: service.handleRange)
             for c in characteristics.indices {
                 if let descriptorRange = characteristics[c].descriptorRange {
                     characteristics[c].descriptors = try await descriptors(in: descriptorRange)
                 }
             }
-            tree[index].characteristics = characteristics
+            service.characteristics = characteristics
+            walked.append(service)
+            follow(service.includedServices, known: &known, queue: &queue)
         }
-        return tree
+        // A kept secondary service that no include names any more (its includer changed) is gone.
+        let named = Set(walked.flatMap { $0.includedServices.map(\.serviceHandle) })
+        return walked.filter { $0.isPrimary || named.contains($0.handle) }.sorted { $0.handle < $1.handle }
+    }
+
+    /// Find Included Services (4.5.1) for whole-database discovery. An answer whose values are
+    /// not include declarations (a server that answers every Read By Type Request with the
+    /// same attributes, whatever type is asked: a characteristic declaration is 5 or 19 octets,
+    /// an include 4 or 6), or whose included 128-bit service declaration is malformed, gives a
+    /// diagnostic and no includes for the service: the rest of the tree is still discovered.
+    private func includesOfTree(_ service: RemoteService) async throws(GATTClientError) -> [RemoteIncludedService] {
+        do {
+            return try await includedServices(in: service.handleRange)
+        } catch {
+            guard case .protocolViolation(.malformedValue) = error else { throw error }
+            record(GATTClientDiagnostic(step: .findIncludedServices(serviceHandle: service.handle), problem: .failed(error),
+                                        consequence: .includesSkipped))
+            return []
+        }
+    }
+
+    /// Queues the services `includes` name that are not `known` yet (and makes them known).
+    private func follow(_ includes: [RemoteIncludedService], known: inout [RemoteService], queue: inout [RemoteService]) {
+        for include in includes {
+            if known.contains(where: { $0.handle == include.serviceHandle }) { continue }     // shared, or a cycle
+            if let other = known.first(where: { $0.handleRange.overlaps(include.handleRange) }) {
+                record(GATTClientDiagnostic(step: .include(declarationHandle: include.declarationHandle),
+                                            problem: .includeOverlapsService(range: include.handleRange, conflicting: other.handleRange),
+                                            consequence: .includeNotFollowed))
+                continue
+            }
+            let service = include.service
+            known.append(service)
+            queue.append(service)
+        }
     }
 
     // MARK: Loop checks

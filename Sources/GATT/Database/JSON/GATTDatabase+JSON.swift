@@ -36,12 +36,15 @@ extension GATTDatabase {
     ///   ``GATTDatabaseError`` wrapped in ``GATTDatabaseJSONError/database(_:)``, whose path is
     ///   the same member's).
     public init(json data: [UInt8], handlers: [String: GATTValueHandlers] = [:]) throws(GATTDatabaseJSONError) {
-        let services = try GATTDatabaseJSON.serviceDefinitions(json: data, handlers: handlers)
+        let root: JSONValue
+        do { root = try JSONReader().value(parsing: data) } catch { throw .syntax(error) }
+        let top = try GATTDatabaseJSONReader(handlers: handlers).database(root)
         do {
-            self = try GATTDatabaseLayout.build(services)
+            self = try GATTDatabaseLayout.build(top.services)
         } catch {
             throw .database(error)
         }
+        addsServerServices = top.addsServerServices
     }
 
     /// Loads a database from JSON text. See ``init(json:handlers:)``.

@@ -73,8 +73,19 @@ struct GATTDatabaseJSONReader {
     // MARK: The database
 
     func services(_ root: JSONValue) throws(Failure) -> [GATTServiceDefinition] {
+        try database(root).services
+    }
+
+    /// The top level: the services, and whether the server adds its own (`addServerServices`,
+    /// default true).
+    func database(_ root: JSONValue) throws(Failure) -> (services: [GATTServiceDefinition], addsServerServices: Bool) {
         guard case .object = root else { throw .wrongType(path: "(top level)", expected: "an object") }
-        let members = try object(root, "", allowed: ["services"])
+        let members = try object(root, "", allowed: ["services", "addServerServices"])
+        let adds = try members["addServerServices"].map { (node) throws(Failure) -> Bool in try bool(node, "addServerServices") } ?? true
+        return (try services(members), adds)
+    }
+
+    private func services(_ members: [String: JSONValue]) throws(Failure) -> [GATTServiceDefinition] {
         guard let list = members["services"] else { throw .missingMember(path: "services") }
         let items = try array(list, "services")
         var services: [GATTServiceDefinition] = []

@@ -10,7 +10,9 @@ struct GATTDatabaseJSONWriter {
         for (i, service) in db.services.enumerated() {
             services.append(try self.service(service, in: db, path: "services[\(i)]"))
         }
-        return .object([("services", .array(services))])
+        // Written only when it differs from the default, like permissions.
+        let adds: [(String, JSONValue)] = db.addsServerServices ? [] : [("addServerServices", .bool(false))]
+        return .object(adds + [("services", .array(services))])
     }
 
     static func handle(_ h: UInt16) -> JSONValue { .string("0x" + String(h, radix: 16).leftPadded(to: 4)) }
