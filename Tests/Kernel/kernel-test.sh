@@ -28,6 +28,10 @@ BLECTL=${BLECTL:-$ROOT/.build/static/release/blectl}
 
 mkdir -p "$KB/bin"
 cp "$(readlink -f "$BLECTL")" "$KB/bin/blectl"
+# The Swift runtime's backtracer for static binaries, when the toolchain has one: a blectl that
+# crashes in the guest then prints where (lib.sh's start_serve turns it on).
+BACKTRACER=$(dirname "$(readlink -f "$(command -v swift 2>/dev/null || echo /nonexistent)")")/../libexec/swift/linux/swift-backtrace-static
+if [ -x "$BACKTRACER" ]; then cp "$BACKTRACER" "$KB/bin/"; else rm -f "$KB/bin/swift-backtrace-static"; fi
 for c in "$HERE"/selftest/*.c; do
   b=$KB/bin/$(basename "$c" .c)
   if [ ! -x "$b" ] || [ "$c" -nt "$b" ]; then

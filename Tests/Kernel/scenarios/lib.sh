@@ -163,6 +163,11 @@ lower() { echo "$1" | tr 'A-F' 'a-f' | tr -d ' :-'; }
 # that is advertising and listening; fails if it exits or stays silent.
 start_serve() {
   n=$1; shift
+  # A serve that crashes prints the Swift runtime's backtrace into its output (kernel-test.sh
+  # copies the toolchain's swift-backtrace-static when it has one): a crash has a record.
+  if [ -x "${LANE_REPO:-/repo}/.build/kernel/bin/swift-backtrace-static" ]; then
+    export SWIFT_BACKTRACE="enable=yes,interactive=no,swift-backtrace=${LANE_REPO:-/repo}/.build/kernel/bin/swift-backtrace-static"
+  fi
   spawn blectl --hci "$n" serve --db "$LANE_DB" --name "$SERVE_NAME" "$@" > "/tmp/serve-hci$n.txt" 2>&1
   SERVE_PID=$LAST_PID
   i=0
@@ -174,7 +179,15 @@ start_serve() {
     return 1
   fi
 }
-stop_serve() { stop "$SERVE_PID"; echo "blectl serve said:"; cat "/tmp/serve-hci0.txt"; }
+# stop_serve: stops the last start_serve's serve and prints what it said; says so, with its exit
+# status (139: SIGSEGV), when it had already exited (a central that cannot connect then has a
+# cause on record).
+stop_serve() {
+  dead=; kill -0 "$SERVE_PID" 2>/dev/null || dead=1
+  stop "$SERVE_PID"; status=$?
+  [ -z "$dead" ] || echo "NOTE: blectl serve (pid $SERVE_PID) had exited before it was stopped, exit status $status"
+  echo "blectl serve said:"; cat "/tmp/serve-hci0.txt"
+}
 # needs_serve_notifications: skip unless `blectl serve --help` says how serve notifies (a new
 # subscriber gets the current value; a written value goes to the subscribers). A blectl from
 # before that skips these scenarios instead of failing them.
