@@ -213,9 +213,9 @@ int cbl_wake_signal(int wake_fd) {
     return written == (ssize_t)sizeof one ? 0 : -errno;
 }
 
-int cbl_wait_readable(int fd, int wake_fd) {
+static int cbl_wait_ready(int fd, short events, int wake_fd) {
     struct pollfd watched[2] = {
-        { .fd = fd, .events = POLLIN },
+        { .fd = fd, .events = events },
         { .fd = wake_fd, .events = POLLIN },
     };
     while (1) {
@@ -228,6 +228,10 @@ int cbl_wait_readable(int fd, int wake_fd) {
         if (watched[0].revents != 0) return 1;
     }
 }
+
+int cbl_wait_readable(int fd, int wake_fd) { return cbl_wait_ready(fd, POLLIN, wake_fd); }
+
+int cbl_wait_writable(int fd, int wake_fd) { return cbl_wait_ready(fd, POLLOUT, wake_fd); }
 
 // MARK: Serial ports
 

@@ -35,6 +35,10 @@ for example in ScanAndConnect PublishService DiscoverEverything SubscribeToAll A
   rm -f "$KB/bin/$example"
   [ -x "$EXAMPLES/$example" ] && cp "$EXAMPLES/$example" "$KB/bin/$example"
 done
+# The Swift runtime's backtracer for static binaries, when the toolchain has one: a blectl that
+# crashes in the guest then prints where (lib.sh's start_serve turns it on).
+BACKTRACER=$(dirname "$(readlink -f "$(command -v swift 2>/dev/null || echo /nonexistent)")")/../libexec/swift/linux/swift-backtrace-static
+if [ -x "$BACKTRACER" ]; then cp "$BACKTRACER" "$KB/bin/"; else rm -f "$KB/bin/swift-backtrace-static"; fi
 for c in "$HERE"/selftest/*.c; do
   b=$KB/bin/$(basename "$c" .c)
   if [ ! -x "$b" ] || [ "$c" -nt "$b" ]; then

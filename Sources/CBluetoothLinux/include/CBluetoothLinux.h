@@ -131,6 +131,11 @@ int cbl_wake_signal(int wake_fd);
 /// signalled, so every later wait returns 0 at once), or -errno.
 int cbl_wait_readable(int fd, int wake_fd);
 
+/// poll(2) on `fd` for room to write (or hang-up, or an error) and on `wake_fd` for a wake-up,
+/// as cbl_wait_readable() does for input: 1 when `fd` is ready, 0 when `wake_fd` was signalled,
+/// or -errno.
+int cbl_wait_writable(int fd, int wake_fd);
+
 // MARK: Serial ports (termios)
 
 /// open(2) `path` with O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC: a descriptor, or -errno.

@@ -1,67 +1,200 @@
 import CBluetoothLinux
-import Dispatch
+import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A socket whose every message is one packet (SOCK_SEQPACKET, or an HCI SOCK_RAW socket), read
-/// as the descriptor becomes readable (a DispatchSource) and written whole, waiting for room when
-/// the socket's buffer is full. The kernel L2CAP ATT bearer, the raw HCI transport and the
-/// management channel each carry their packets over one.
+/// on a thread of its own that waits in poll(2), and written whole, waiting (in poll(2) on a
+/// second thread, only while a send waits) for room when the socket's buffer is full. The kernel
+/// L2CAP ATT bearer, the raw HCI transport and the management channel each carry their packets
+/// over one.
+///
+/// Not a DispatchSource: an L2CAP socket hangs up (POLLHUP) when its LE link goes down, and
+/// libdispatch's epoll backend then unregisters the socket's read source from the source's own
+/// queue, while its manager thread walks the same registrations without a lock
+/// (swift-corelibs-libdispatch issue 949). Under the churn of `blectl serve` (centrals connecting
+/// and leaving while the raw HCI and management sockets keep receiving) that corrupted its
+/// registrations, and the process died of a SIGSEGV in `_dispatch_event_loop_drain` a fraction
+/// of a second after a central left (the kernel lane's scenarios 21, 30 and 31).
 ///
 /// The peer or the link ending (end of stream, or an error such as a supervision timeout)
-/// finishes ``messages``; later sends throw. The descriptor is closed once, after the read source
-/// has stopped watching it.
+/// finishes ``messages``; later sends throw. The descriptor is closed once, after both threads
+/// have stopped polling it.
 public final class MessageSocket: Sendable {
     /// The messages received, in order, each whole.
     public let messages: AsyncStream<[UInt8]>
     /// The socket (for options such as BT_SECURITY).
-    public let socket: BluetoothSocket
+    public var socket: BluetoothSocket { core.socket }
     /// Why the stream ended, once it has: nil for an orderly end or a close at this end.
-    public var endError: LinuxBluetoothError? { state.withLock { $0.endError } }
+    public var endError: LinuxBluetoothError? { core.state.withLock { $0.endError } }
 
-    private let input: AsyncStream<[UInt8]>.Continuation
-    private let queue: DispatchQueue
-    private let state = Mutex(State())
-    private let receiveCapacity: Int
+    private let core: Core
 
-    private struct State {
-        var reader: DispatchSourceRead?
-        var writer: DispatchSourceWrite?
-        var writeWaiters: [CheckedContinuation<Bool, Never>] = []
-        var endWaiters: [CheckedContinuation<LinuxBluetoothError?, Never>] = []
-        var isClosed = false
-        var endError: LinuxBluetoothError?
+    /// What the threads share with the socket's users; it outlives the ``MessageSocket`` until
+    /// the threads have let go of the descriptor.
+    private final class Core: Sendable {
+        struct State {
+            var writeWaiters: [CheckedContinuation<Bool, Never>] = []
+            var endWaiters: [CheckedContinuation<LinuxBluetoothError?, Never>] = []
+            var isWaitingForRoom = false
+            /// Threads that poll the descriptor; the last one out closes it.
+            var pollers = 0
+            var isClosed = false
+            var endError: LinuxBluetoothError?
+        }
+
+        let socket: BluetoothSocket
+        /// An eventfd, signalled once when the socket ends, to wake the polling threads.
+        let wake: Int32
+        let input: AsyncStream<[UInt8]>.Continuation
+        let receiveCapacity: Int
+        let state = Mutex(State())
+
+        init(socket: BluetoothSocket, wake: Int32, input: AsyncStream<[UInt8]>.Continuation, receiveCapacity: Int) {
+            self.socket = socket
+            self.wake = wake
+            self.input = input
+            self.receiveCapacity = receiveCapacity
+        }
+
+        var isClosed: Bool { state.withLock { $0.isClosed } }
+
+        /// The reader thread's work: waits for input, reads it, until the socket ends.
+        func readUntilEnd() {
+            var buffer = [UInt8](repeating: 0, count: receiveCapacity)
+            while true {
+                let ready = cbl_wait_readable(socket.descriptor, wake)
+                if ready == 1 {
+                    readAvailable(into: &buffer)
+                    continue
+                }
+                if ready < 0 { end(LinuxBluetoothError(.transfer("waiting to receive"), code: -ready)) }
+                break                                     // woken: the socket has ended
+            }
+            stoppedPolling()
+        }
+
+        /// Takes every message waiting (poll said there is one, or the end).
+        ///
+        /// recv(2) returns 0 both for a zero-length message (an empty L2CAP B-frame's SDU, which
+        /// the kernel queues like any other) and at the end of the stream; only the latter has
+        /// the read side shut down, which poll(2) reports as POLLRDHUP or POLLHUP. A zero-length
+        /// message is delivered as one (the ATT engine ignores an empty PDU) and the reading goes on.
+        private func readAvailable(into buffer: inout [UInt8]) {
+            while true {
+                let count = buffer.withUnsafeMutableBytes { cbl_recv(socket.descriptor, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    input.yield(Array(buffer[..<count]))
+                    continue
+                }
+                if count == 0 {
+                    if MessageSocket.hasEnded(socket.descriptor) {
+                        end(nil)                          // the peer or the link ended
+                        return
+                    }
+                    input.yield([])                       // a zero-length message
+                    continue
+                }
+                if Int32(-count) != EAGAIN && Int32(-count) != EINTR {
+                    end(LinuxBluetoothError(.transfer("receiving"), code: Int32(-count)))
+                }
+                return
+            }
+        }
+
+        /// Waits until the socket can take a message; false when it ended first.
+        func writable() async -> Bool {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let (start, closed) = state.withLock { state -> (Bool, Bool) in
+                    guard !state.isClosed else { return (false, true) }
+                    state.writeWaiters.append(continuation)
+                    guard !state.isWaitingForRoom else { return (false, false) }
+                    state.isWaitingForRoom = true
+                    state.pollers += 1
+                    return (true, false)
+                }
+                if closed { continuation.resume(returning: false); return }
+                guard start else { return }
+                let thread = Thread { [self] in
+                    let ready = cbl_wait_writable(socket.descriptor, wake)
+                    let waiters = state.withLock { state in
+                        defer { state.writeWaiters = []; state.isWaitingForRoom = false }
+                        return state.writeWaiters
+                    }
+                    for waiter in waiters { waiter.resume(returning: ready == 1) }
+                    stoppedPolling()
+                }
+                thread.name = "MessageSocket writer"
+                thread.start()
+            }
+        }
+
+        /// A polling thread is done with the descriptor; the last one closes it (and the eventfd).
+        private func stoppedPolling() {
+            let last = state.withLock { state in
+                state.pollers -= 1
+                return state.pollers == 0
+            }
+            guard last else { return }
+            socket.close()
+            _ = cbl_close(wake)
+        }
+
+        /// Ends the socket once: wakes the threads (the last one to stop closes the descriptor),
+        /// finishes ``messages``, and resumes waiting senders.
+        func end(_ error: LinuxBluetoothError?) {
+            let waiters: (writers: [CheckedContinuation<Bool, Never>], ends: [CheckedContinuation<LinuxBluetoothError?, Never>])? = state.withLock { state in
+                guard !state.isClosed else { return nil }
+                state.isClosed = true
+                state.endError = error
+                defer { state.writeWaiters = []; state.endWaiters = [] }
+                return (state.writeWaiters, state.endWaiters)
+            }
+            guard let waiters else { return }
+            _ = cbl_wake_signal(wake)
+            input.finish()
+            for waiter in waiters.writers { waiter.resume(returning: false) }
+            for waiter in waiters.ends { waiter.resume(returning: error) }
+        }
     }
 
     /// Starts reading `socket`, which it owns from now on.
     ///
     /// - Parameters:
     ///   - receiveCapacity: the largest message expected, in octets; a longer one is cut to it.
-    ///   - label: names the dispatch queue, for debugging.
+    ///   - label: names the reader thread, for debugging.
     public init(_ socket: BluetoothSocket, receiveCapacity: Int, label: String) {
-        self.socket = socket
-        self.receiveCapacity = max(1, receiveCapacity)
-        queue = DispatchQueue(label: label)
-        (messages, input) = AsyncStream.makeStream(of: [UInt8].self)
-        let queue = self.queue
-        state.withLock { state in
-            let reader = DispatchSource.makeReadSource(fileDescriptor: socket.descriptor, queue: queue)
-            reader.setEventHandler { [weak self] in self?.readAvailable() }
-            reader.resume()
-            state.reader = reader
+        let (messages, input) = AsyncStream.makeStream(of: [UInt8].self)
+        self.messages = messages
+        let wake = cbl_wake_open()
+        core = Core(socket: socket, wake: wake, input: input, receiveCapacity: max(1, receiveCapacity))
+        guard wake >= 0 else {
+            // No eventfd (EMFILE, ENFILE): no reader can be stopped, so none starts.
+            core.state.withLock { $0.isClosed = true; $0.endError = LinuxBluetoothError(.transfer("starting to receive"), code: -wake) }
+            socket.close()
+            input.finish()
+            return
         }
+        core.state.withLock { $0.pollers = 1 }
+        let core = self.core
+        let thread = Thread { core.readUntilEnd() }
+        thread.name = label
+        thread.start()
     }
 
+    /// Ends the socket when it is dropped without ``close()``, so that its reader thread stops.
+    deinit { core.end(nil) }
+
     /// Whether the socket has ended (closed here, or the peer or link ended).
-    public var isClosed: Bool { state.withLock { $0.isClosed } }
+    public var isClosed: Bool { core.isClosed }
 
     /// Waits until the socket has ended, then returns ``endError``. Returns at once when it
     /// already has.
     public func ended() async -> LinuxBluetoothError? {
         await withCheckedContinuation { continuation in
-            let ended: LinuxBluetoothError?? = state.withLock { state in
+            let ended: LinuxBluetoothError?? = core.state.withLock { state in
                 guard state.isClosed else {
                     state.endWaiters.append(continuation)
                     return nil
@@ -85,48 +218,17 @@ public final class MessageSocket: Sendable {
             switch Int32(-result) {
             case EINTR: continue
             case EAGAIN:
-                guard await writable() else { throw LinuxBluetoothError(.transfer(what), code: EPIPE) }
+                guard await core.writable() else { throw LinuxBluetoothError(.transfer(what), code: EPIPE) }
             default:
                 let error = LinuxBluetoothError(.transfer(what), code: Int32(-result))
-                end(error)
+                core.end(error)
                 throw error
             }
         }
     }
 
     /// Stops reading and closes the socket; ``messages`` finishes. Closing again does nothing.
-    public func close() { end(nil) }
-
-    // MARK: Readiness
-
-    /// Takes every message waiting (readiness said there is one).
-    ///
-    /// recv(2) returns 0 both for a zero-length message (an empty L2CAP B-frame's SDU, which the
-    /// kernel queues like any other) and at the end of the stream; only the latter has the read
-    /// side shut down, which poll(2) reports as POLLRDHUP or POLLHUP. A zero-length message is
-    /// delivered as one (the ATT engine ignores an empty PDU) and the reading goes on.
-    private func readAvailable() {
-        var buffer = [UInt8](repeating: 0, count: receiveCapacity)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { cbl_recv(socket.descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                input.yield(Array(buffer[..<count]))
-                continue
-            }
-            if count == 0 {
-                if Self.hasEnded(socket.descriptor) {
-                    end(nil)                              // the peer or the link ended
-                    return
-                }
-                input.yield([])                           // a zero-length message
-                continue
-            }
-            if Int32(-count) != EAGAIN && Int32(-count) != EINTR {
-                end(LinuxBluetoothError(.transfer("receiving"), code: Int32(-count)))
-            }
-            return
-        }
-    }
+    public func close() { core.end(nil) }
 
     /// POLLRDHUP (Linux's <poll.h>, which declares it only under _GNU_SOURCE): the peer shut its
     /// writing side down, or the link ended.
@@ -135,64 +237,12 @@ public final class MessageSocket: Sendable {
     /// Whether the read side of `descriptor` is shut down (the peer closed, or the link went
     /// down) with nothing more queued: poll(2) without waiting reports POLLRDHUP or POLLHUP, and
     /// FIONREAD counts no queued octet. A socket that cannot be polled counts as ended.
-    private static func hasEnded(_ descriptor: Int32) -> Bool {
+    fileprivate static func hasEnded(_ descriptor: Int32) -> Bool {
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN) | pollReadHangUp, revents: 0)
         guard poll(&entry, 1, 0) >= 0 else { return true }
         guard entry.revents & (pollReadHangUp | Int16(POLLHUP)) != 0 else { return false }
         // Shut down, but an empty message may have come just before the peer's last messages.
         var queued: Int32 = 0
         return ioctl(descriptor, UInt(FIONREAD), &queued) != 0 || queued <= 0
-    }
-
-    /// Waits until the socket can take a message; false when it ended first.
-    private func writable() async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let (start, closed): (DispatchSourceWrite?, Bool) = state.withLock { state in
-                guard !state.isClosed else { return (nil, true) }
-                state.writeWaiters.append(continuation)
-                guard state.writer == nil else { return (nil, false) }
-                let writer = DispatchSource.makeWriteSource(fileDescriptor: socket.descriptor, queue: queue)
-                state.writer = writer
-                return (writer, false)
-            }
-            if closed { continuation.resume(returning: false); return }
-            guard let start else { return }
-            start.setEventHandler { [weak self] in self?.becameWritable() }
-            start.resume()
-        }
-    }
-
-    private func becameWritable() {
-        let waiters = state.withLock { state in
-            state.writer?.cancel()
-            defer { state.writer = nil; state.writeWaiters = [] }
-            return state.writeWaiters
-        }
-        for waiter in waiters { waiter.resume(returning: true) }
-    }
-
-    /// Ends the socket once: stops the sources, closes the descriptor once they are cancelled,
-    /// finishes ``messages``, and resumes waiting senders.
-    private func end(_ error: LinuxBluetoothError?) {
-        let socket = self.socket
-        let waiters: (writers: [CheckedContinuation<Bool, Never>], ends: [CheckedContinuation<LinuxBluetoothError?, Never>])? = state.withLock { state in
-            guard !state.isClosed else { return nil }
-            state.isClosed = true
-            state.endError = error
-            state.writer?.cancel()
-            if let reader = state.reader {
-                // The descriptor is closed only once the source no longer watches it.
-                reader.setCancelHandler { socket.close() }
-                reader.cancel()
-            } else {
-                socket.close()
-            }
-            defer { state.reader = nil; state.writer = nil; state.writeWaiters = []; state.endWaiters = [] }
-            return (state.writeWaiters, state.endWaiters)
-        }
-        guard let waiters else { return }
-        input.finish()
-        for waiter in waiters.writers { waiter.resume(returning: false) }
-        for waiter in waiters.ends { waiter.resume(returning: error) }
     }
 }

@@ -4,6 +4,7 @@
 # Then BlueZ's gatttool on hci2 reads and writes the example peripheral's greeting.
 . "$LANE_LIB"
 command -v PickRole >/dev/null || skip "needs the static PickRole example (make static-examples)"
+swift_backtraces
 GREETING=9e1c0001-2b3a-4d5e-8f60-718293a4b5c6
 # "hello from the peripheral" in hex, as gatttool prints it, up to the 19 octets a Read By Type
 # Response holds at the default ATT_MTU of 23 (23 - 2 for the opcode and length - 2 for the
@@ -41,6 +42,8 @@ check "the write succeeds" grep -q 'written successfully' /tmp/pick-write.txt
 check "the peripheral got \"hi\"" wait_for_line /tmp/pick-peripheral.txt 'a central wrote "hi"' 10
 wait_no_link 2
 
+kill -0 "$PERIPHERAL" 2>/dev/null || echo "NOTE: the peripheral had exited before it was stopped"
+check "the peripheral is still serving" kill -0 "$PERIPHERAL"
 stop "$PERIPHERAL"
 echo "the peripheral said:"; cat /tmp/pick-peripheral.txt
 finish

@@ -158,11 +158,21 @@ long_value_hex() { i=0; while [ $i -lt 512 ]; do printf '%02x' $((i % 256)); i=$
 # lower TEXT: TEXT in lowercase, without spaces, colons and dashes (to compare hex and UUIDs).
 lower() { echo "$1" | tr 'A-F' 'a-f' | tr -d ' :-'; }
 
+# swift_backtraces: a Swift program started afterwards that crashes prints the runtime's
+# backtrace into its output (kernel-test.sh copies the toolchain's swift-backtrace-static when it
+# has one): a crash has a record.
+swift_backtraces() {
+  if [ -x "${LANE_REPO:-/repo}/.build/kernel/bin/swift-backtrace-static" ]; then
+    export SWIFT_BACKTRACE="enable=yes,interactive=no,swift-backtrace=${LANE_REPO:-/repo}/.build/kernel/bin/swift-backtrace-static"
+  fi
+}
+
 # start_serve N [ARGS...]: `blectl --hci N serve --db lane.json --name LaneServe ARGS` in the
 # background (output in /tmp/serve-hciN.txt); waits (up to 20 s) until it says it is serving,
 # that is advertising and listening; fails if it exits or stays silent.
 start_serve() {
   n=$1; shift
+  swift_backtraces
   spawn blectl --hci "$n" serve --db "$LANE_DB" --name "$SERVE_NAME" "$@" > "/tmp/serve-hci$n.txt" 2>&1
   SERVE_PID=$LAST_PID
   i=0
@@ -174,7 +184,15 @@ start_serve() {
     return 1
   fi
 }
-stop_serve() { stop "$SERVE_PID"; echo "blectl serve said:"; cat "/tmp/serve-hci0.txt"; }
+# stop_serve: stops the last start_serve's serve and prints what it said; says so, with its exit
+# status (139: SIGSEGV), when it had already exited (a central that cannot connect then has a
+# cause on record).
+stop_serve() {
+  dead=; kill -0 "$SERVE_PID" 2>/dev/null || dead=1
+  stop "$SERVE_PID"; status=$?
+  [ -z "$dead" ] || echo "NOTE: blectl serve (pid $SERVE_PID) had exited before it was stopped, exit status $status"
+  echo "blectl serve said:"; cat "/tmp/serve-hci0.txt"
+}
 # needs_serve_notifications: skip unless `blectl serve --help` says how serve notifies (a new
 # subscriber gets the current value; a written value goes to the subscribers). A blectl from
 # before that skips these scenarios instead of failing them.
