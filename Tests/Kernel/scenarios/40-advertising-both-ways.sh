@@ -55,15 +55,21 @@ check "and the legacy SCAN_RSP with the name $SERVE_NAME" \
 advertising_off 0
 wait_no_link
 
-step "blectl --hci 1 scan first, then hciconfig hci0 leadv (on, off, on)"
-( sleep 2; hciconfig hci0 leadv 0; sleep 1.2; hciconfig hci0 noleadv; hciconfig hci0 leadv 0 ) &
-TOGGLE=$!
-timeout -s INT 20 blectl --hci 1 scan --duration 6 > /tmp/scan.txt 2>&1
-wait "$TOGGLE"
+step "blectl --hci 1 scan first, with hciconfig hci0 leadv toggled on and off while it runs"
+# btvirt reports an advertiser only when advertising or scanning is enabled (pitfall 6), and the
+# scan's start is not visible from here (a loaded guest took over 2 s to start blectl): so the
+# advertising is enabled again every 1.2 s until the scan ends, and whenever the scan started, an
+# enable follows it.
+timeout -s INT 30 blectl --hci 1 scan --duration 6 > /tmp/scan.txt 2>&1 &
+SCAN=$!
+while kill -0 "$SCAN" 2>/dev/null; do
+  hciconfig hci0 leadv 0; sleep 1.2; hciconfig hci0 noleadv
+done
+wait "$SCAN"
 hciconfig hci0 noleadv
 cat /tmp/scan.txt
 check "blectl scan saw hci0 ($HCI0_ADDR)" grep -qi "$HCI0_ADDR" /tmp/scan.txt
 # btvirt reports an advertiser on every enable and filters no duplicates; without --duplicates
-# the scanner still prints an unchanged advertiser once.
+# the scanner still prints an unchanged advertiser once, however many enables it saw.
 check "... once, without --duplicates (unchanged on each enable)" [ "$(grep -ci "$HCI0_ADDR" /tmp/scan.txt)" -eq 1 ]
 finish
