@@ -118,12 +118,8 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
         await stopAdvertising()
         do {
             try await advertiser.start(stack.advertisingParameters(advertisingData: structures, isConnectable: connectable))
-        } catch .dataTooLong(_, let length, let maximum, _) {
-            throw .advertisingDataTooLong(needed: length, available: maximum)
-        } catch .encoding(_, let error) {
-            throw .invalidArgument(error.description)
         } catch {
-            throw .controllerError(error.description)
+            throw BLEError(advertising: error)
         }
     }
 

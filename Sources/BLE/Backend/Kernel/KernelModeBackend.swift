@@ -311,12 +311,8 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
         do {
             try await advertiser.start(LEAdvertisingParameters(advertisingData: structures, isConnectable: connectable,
                                                                readvertiseAfterConnection: true))
-        } catch .dataTooLong(_, let length, let maximum, _) {
-            throw .advertisingDataTooLong(needed: length, available: maximum)
-        } catch .encoding(_, let error) {
-            throw .invalidArgument(error.description)
         } catch {
-            throw .controllerError(error.description)
+            throw BLEError(advertising: error)
         }
     }
 
