@@ -99,9 +99,21 @@ extension LEConnectionManager {
                 phyParameters: [.init(scanInterval: Self.initiatorScanInterval, scanWindow: Self.initiatorScanWindow,
                                       connectionParameters: parameters.hciParameters)])
         }
-        do {
-            try await flow.send(command)
-        } catch {
+        // Sent in a task of its own, which the caller's cancellation does not reach: a Create
+        // Connection already on its way would otherwise be abandoned with the controller still
+        // initiating. A cancellation meanwhile is taken up below, by the cancellation handler,
+        // which ends the attempt at the controller (LE Create Connection Cancel, Vol 4, Part E,
+        // 7.8.13).
+        let flow = self.flow
+        let sent = await Task { () async -> Result<Void, HCICommandError> in
+            do throws(HCICommandError) {
+                _ = try await flow.send(command)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }.value
+        if case .failure(let error) = sent {
             if pendingConnect === pending { pendingConnect = nil }
             throw .command(error)
         }
