@@ -5,6 +5,11 @@
 . "$LANE_LIB"
 command -v PickRole >/dev/null || skip "needs the static PickRole example (make static-examples)"
 swift_backtraces
+# A manager never powers an adapter on (an adapter that is down is poweredOff), and scenario 70's
+# user channel leaves hci0 and hci1 down: power them on as a user would.
+for n in 0 1 2; do
+  check "hci$n is powered on" eval "blectl --hci $n power on > /dev/null"
+done
 GREETING=9e1c0001-2b3a-4d5e-8f60-718293a4b5c6
 # "hello from the peripheral" in hex, as gatttool prints it, up to the 19 octets a Read By Type
 # Response holds at the default ATT_MTU of 23 (23 - 2 for the opcode and length - 2 for the
