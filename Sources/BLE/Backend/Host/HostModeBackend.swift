@@ -104,10 +104,7 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
     }
 
     func acceptListCapacity() async -> Int {
-        if let known = acceptList.value { return known }
-        let size = (try? await stack.flow.send(HCILEReadFilterAcceptListSize()))?.filterAcceptListSize ?? 1
-        acceptList.resolve(max(1, Int(size)))
-        return acceptList.value ?? 1
+        await stack.flow.filterAcceptListCapacity(cachedIn: acceptList)
     }
 
     var hasEnded: Bool {

@@ -35,11 +35,12 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
     private let listener: L2CAPATTListener?
     private let management: ManagementChannel?
     private let attMTU: UInt16
-    /// The links up, by connection handle, for their Disconnection Complete.
+    /// The links up, by connection handle, for their Disconnection Complete. A Disconnection
+    /// Complete for a handle not here (another process's link, or one of ours that dropped
+    /// before it was registered) is not kept: controllers reuse handles at once, so a kept
+    /// Reason would end the next link on that handle. Ours then take the Reason from the
+    /// socket's end (``reasonAfterSocketEnd(handle:error:known:)``).
     private let links = Mutex<[UInt16: KernelLink]>([:])
-    /// The Reasons of Disconnection Completes whose link was not registered yet (a link that
-    /// drops while its socket is still being set up).
-    private let earlyReasons = Mutex<[UInt16: HCIStatus]>([:])
     private let end = OneShot<BackendEnd>()
     private let acceptList = OneShot<Int>()
 
@@ -170,21 +171,13 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
     }
 
     private func linkDropped(_ handle: UInt16, reason: HCIStatus) {
-        let link = links.withLock { $0.removeValue(forKey: handle) }
-        if let link {
-            link.dropped(reason)
-        } else {
-            earlyReasons.withLock { $0[handle] = reason }
-        }
+        links.withLock { $0.removeValue(forKey: handle) }?.dropped(reason)
     }
 
     /// A link on `bearer`, registered for its Disconnection Complete.
     private func register(_ bearer: SocketATTBearer, peer: BluetoothAddress, type: LEAddressType) -> KernelLink {
         let link = KernelLink(bearer: bearer, peerAddress: peer, peerAddressType: type, backend: self)
-        if let handle = link.handle {
-            let early = earlyReasons.withLock { $0.removeValue(forKey: handle) }
-            if let early { link.dropped(early) } else { links.withLock { $0[handle] = link } }
-        }
+        if let handle = link.handle { links.withLock { $0[handle] = link } }
         return link
     }
 
@@ -202,15 +195,10 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
     /// HCI_Read_RSSI (refused once the handle is gone) is the barrier. Without the event (no
     /// controller answered: the adapter went down), the socket's errno gives it.
     func reasonAfterSocketEnd(handle: UInt16?, error: LinuxBluetoothError?, known: () -> HCIStatus?) async -> HCIStatus {
-        func current() -> HCIStatus? {
-            if let reason = known() { return reason }
-            guard let handle else { return nil }
-            return earlyReasons.withLock { $0.removeValue(forKey: handle) }
-        }
-        if let reason = current() { return reason }
+        if let reason = known() { return reason }
         if let handle, end.value == nil {
             _ = try? await flow.send(HCIReadRSSI(handle: handle))
-            if let reason = current() { return reason }
+            if let reason = known() { return reason }
         }
         guard let error else { return .connectionTerminatedByLocalHost }
         return KernelErrno.reason(error.code) ?? .unspecifiedError
@@ -292,10 +280,7 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
     }
 
     func acceptListCapacity() async -> Int {
-        if let known = acceptList.value { return known }
-        let size = (try? await flow.send(HCILEReadFilterAcceptListSize()))?.filterAcceptListSize ?? 1
-        acceptList.resolve(max(1, Int(size)))
-        return acceptList.value ?? 1
+        await flow.filterAcceptListCapacity(cachedIn: acceptList)
     }
 
     var hasEnded: Bool {
