@@ -13,6 +13,15 @@ final class RadioCore: Sendable {
 
     init(seed: UInt64, timing: VirtualRadio.Timing) {
         state = Mutex(RadioWorld(seed: seed, timing: timing))
+        // The probe runs at the priority of the task that made the radio, where its hosts
+        // normally run: Dispatch keeps a pool of threads per priority, and a probe of another
+        // priority would prove nothing of the hosts' pool.
+        let priority = Task.currentPriority
+        state.withLock { world in
+            world.sendProbe = { [weak self] in
+                Task.detached(priority: priority) { self?.probeReturned() }
+            }
+        }
     }
 
     /// Runs `body` on the world after every event already due (paced timing) has run.
@@ -101,6 +110,9 @@ final class RadioCore: Sendable {
     }
 
     func kick() { locked { $0.wakeDriver() } }
+
+    /// A probe of the hosts' executor ran (``HostProgressGate``).
+    func probeReturned() { locked { $0.probeReturned() } }
 
     /// Stops the paced driver and ends every host's stream and every sleeper.
     func stop() { locked { $0.stop() } }

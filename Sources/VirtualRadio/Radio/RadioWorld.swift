@@ -31,6 +31,10 @@ final class RadioWorld {
     private var anchorReal = ContinuousClock.now
     private var anchorVirtual: Micros = 0
     var driverTarget: Micros?
+    /// Paced timing: how far events may run ahead of the hosts' executor (nil in manual timing).
+    var progressGate: HostProgressGate?
+    /// Sends a probe to the hosts' executor (``HostProgressGate``); ``RadioCore`` sets it.
+    var sendProbe: (@Sendable () -> Void)?
     /// Whether a host's entry (``RadioCore/withWorld(_:)``) is running its body.
     var inEntry = false
     /// Wakes the paced driver's thread.
@@ -42,6 +46,7 @@ final class RadioWorld {
     init(seed: UInt64, timing: VirtualRadio.Timing) {
         rng = SplitMix64(seed: seed)
         self.timing = timing
+        if case .paced(let speed) = timing { progressGate = HostProgressGate(speed: speed) }
     }
 
     // MARK: Time
@@ -52,12 +57,44 @@ final class RadioWorld {
     /// The paced driver's step: runs every event due by the real clock plus `lead` of real
     /// time, and returns the real time until the next event is due by that same measure (nil
     /// when nothing is scheduled). Manual timing: nil.
+    ///
+    /// Events never run past what the hosts' executor is proven to keep up with
+    /// (``HostProgressGate``): past that, the step holds and returns nil, and the probe's
+    /// return wakes the driver.
     func driverStep(lead: Duration) -> Duration? {
         guard case .paced(let speed) = timing, !stopped else { return nil }
         let elapsed = (ContinuousClock.now - anchorReal + lead).microsRoundedUp
-        let target = anchorVirtual + Micros(Double(elapsed) * speed)
+        var target = anchorVirtual + Micros(Double(elapsed) * speed)
+        if var gate = progressGate, queue.count > 0 {
+            if gate.needsProbe(heading: target) {
+                gate.probeSent(at: now)
+                sendProbe?()
+            }
+            if target > gate.limit {
+                target = max(now, gate.limit)
+                gate.hold()
+            }
+            progressGate = gate
+            if gate.isHolding {
+                run(until: target)
+                return nil
+            }
+        }
         run(until: max(now, target))
         return queue.nextTime.map { .microseconds(Double($0 - max(now, target)) / speed) }
+    }
+
+    /// The probe of ``HostProgressGate`` came back. After a hold, the real clock's mapping
+    /// moves on so that virtual time resumes where it stood, and the driver plans anew.
+    func probeReturned() {
+        guard var gate = progressGate, !stopped else { return }
+        let held = gate.probeReturned()
+        progressGate = gate
+        guard held else { return }
+        anchorReal = ContinuousClock.now
+        anchorVirtual = now
+        driverTarget = nil
+        wakeDriver()
     }
 
     /// Runs every event due up to `target`, in order, then sets `now` to `target`.
@@ -75,6 +112,7 @@ final class RadioWorld {
         if case .paced = timing {
             catchUp()
             anchorVirtual += micros
+            progressGate?.shift(by: micros)
             catchUp()
             // Every later event is now due sooner in real time than the driver planned.
             driverTarget = nil
