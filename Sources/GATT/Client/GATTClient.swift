@@ -245,13 +245,15 @@ public actor GATTClient {
     // MARK: Lifetime
 
     /// Reads the engine's notifications and indications until it closes, then ends every
-    /// subscription and the ``serviceChanges`` stream.
+    /// subscription and the ``serviceChanges`` stream. When the engine ended on a transaction
+    /// timeout (Part F, 3.3.3), what waited fails with ``GATTClientError/timeout``, the cause,
+    /// whether this or the timed-out call's own task gets to it first.
     func readServerInitiated() async {
         for await pdu in engine.serverInitiated {
             deliver(pdu)
         }
         isClosed = true
-        endAllSubscriptions()
+        endAllSubscriptions(with: await engine.didTimeOut ? .timeout : .closed)
         serviceChangesInput.finish()
     }
 }

@@ -276,16 +276,16 @@ extension GATTClient {
         for continuation in targets.values { continuation.yield(notification) }
     }
 
-    /// The bearer closed: every subscription finishes and every waiter fails with
-    /// ``GATTClientError/closed``.
-    func endAllSubscriptions() {
+    /// The bearer closed: every subscription finishes and every waiter fails with `cause`
+    /// (``GATTClientError/closed``, or ``GATTClientError/timeout`` when a transaction timed out).
+    func endAllSubscriptions(with cause: GATTClientError) {
         let all = deliveries.values.flatMap(\.values)
         let waiters = configurations.values.flatMap(\.waiters)
         subscribers = [:]
         deliveries = [:]
         configurations = [:]
         serviceChangedSubscriber = nil
-        for waiter in waiters { waiter.continuation.resume(returning: .closed) }
+        for waiter in waiters { waiter.continuation.resume(returning: cause) }
         for continuation in all { continuation.finish() }
     }
 
