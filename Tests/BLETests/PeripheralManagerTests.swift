@@ -33,7 +33,7 @@ struct PeripheralManagerTests {
             }
             let location = MutableCharacteristic(type: PeripheralManagerTests.location, properties: [.read], value: Data([0x01]),
                                                  permissions: [.readable])
-            let setting = MutableCharacteristic(type: PeripheralManagerTests.setting, properties: [.read, .write], value: nil,
+            let setting = MutableCharacteristic(type: PeripheralManagerTests.setting, properties: [.read, .write, .writeWithoutResponse], value: nil,
                                                 permissions: [.readable, .writeable])
             let measurement = MutableCharacteristic(type: PeripheralManagerTests.measurement, properties: [.notify], value: nil, permissions: [])
             let service = MutableService(type: PeripheralManagerTests.heartRate, primary: true)
@@ -100,6 +100,34 @@ struct PeripheralManagerTests {
             Issue.record("\(String(describing: error))")
             return
         }
+        await pair.shutDown()
+    }
+
+    @Test("a write without response reaches the application marked so, needs no answer, and holds up nothing after it")
+    func writeWithoutResponseNeedsNoAnswer() async throws {
+        let pair = try await Pair.make(seed: 104)
+        let (peripheral, characteristics) = try await pair.connect()
+        let setting = try #require(characteristics[Self.setting])
+        var requests = pair.manager.requests.makeAsyncIterator()
+
+        try await peripheral.writeValue(Data([1, 2, 3]), for: setting, type: .withoutResponse)
+        guard case .write(let commands) = await requests.next() else { throw TestSensorError.stopped }
+        #expect(commands.map(\.value) == [Data([1, 2, 3])])
+        #expect(commands.map(\.writeType) == [.withoutResponse])
+        #expect(commands[0].characteristic === pair.setting)
+
+        // Left unanswered, it holds nothing up: the Write Request after it is asked at once.
+        let started = pair.radio.now
+        let write = Task { try await peripheral.writeValue(Data([4]), for: setting, type: .withResponse) }
+        guard case .write(let writes) = await requests.next() else { throw TestSensorError.stopped }
+        #expect(writes.map(\.writeType) == [.withResponse])
+        #expect(writes.map(\.value) == [Data([4])])
+        pair.manager.respond(to: commands[0], withResult: .success)     // does nothing
+        pair.manager.respond(to: writes[0], withResult: .success)
+        try await write.value
+        // Had the command waited for an answer, the Write Request would have come after the
+        // stack's 10 s deadline for it (radio time).
+        #expect(pair.radio.now - started < ManagerOptions().requestDeadline)
         await pair.shutDown()
     }
 

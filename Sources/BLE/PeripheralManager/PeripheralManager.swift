@@ -36,10 +36,10 @@ import Foundation
 ///
 /// **Serving.** Every central's link gets the GATT server, with CCCD state per central; a
 /// characteristic with a static value is answered by the stack, one with a nil value through
-/// ``requests``. Limitation of this version: a Write Command (write without response) to an
-/// application-answered characteristic waits for ``respond(to:withResult:)`` like a Write Request
-/// (the GATT server's handler cannot tell them apart), and a queued write arrives one request per
-/// part as the central executes it, not as one batch.
+/// ``requests``. A Write Command (write without response) to such a characteristic arrives with
+/// ``ATTRequest/writeType`` `.withoutResponse` and waits for no answer. Limitation of this
+/// version: a queued write arrives one request per part as the central executes it, not as one
+/// batch.
 public final class PeripheralManager: Sendable {
     /// The manager's options (restoration, state directory, ATT MTU, request deadline).
     public typealias Options = ManagerOptions
@@ -129,7 +129,7 @@ public final class PeripheralManager: Sendable {
     /// The reads and writes of characteristics with a nil value, for the application to answer
     /// with ``respond(to:withResult:)``. One stream for the manager's life, for one reader; it
     /// keeps the newest 256 for a reader that falls behind (an unread request is answered at its
-    /// deadline).
+    /// deadline; an unread write without response, which nothing answers, is lost with it).
     public var requests: AsyncStream<PeripheralRequest> { core.requests }
 
     /// Answers `request`: with ``ATTErrorCode/success`` the read's ``ATTRequest/value`` (from
@@ -137,7 +137,8 @@ public final class PeripheralManager: Sendable {
     /// with it (Vol 3, Part F, 3.4.1.1). Exactly one response goes out per request: a second
     /// answer, or one after the deadline (``ManagerOptions/requestDeadline``, 10 s, when the stack
     /// answered Unlikely Error, 0x0E), is ignored. For ``PeripheralRequest/write(_:)``, answer its
-    /// first request; the answer covers the batch.
+    /// first request; the answer covers the batch. A write without response
+    /// (``ATTRequest/writeType`` `.withoutResponse`) gets no response: answering it does nothing.
     public func respond(to request: ATTRequest, withResult result: ATTError.Code) {
         core.pending.answer(request, with: result)
     }

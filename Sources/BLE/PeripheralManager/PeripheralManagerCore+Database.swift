@@ -85,6 +85,8 @@ extension PeripheralManagerCore {
             }, write: { [weak self] octets, offset, peer async throws(ATTErrorCode) in
                 guard let self else { throw .unlikelyError }
                 try await self.ask(write: characteristic, value: octets, offset: offset, peer: peer)
+            }, writeWithoutResponse: { [weak self] octets, _, peer async throws(ATTErrorCode) in
+                await self?.tell(writeWithoutResponse: characteristic, value: octets, peer: peer)
             }))
         }
         return GATTCharacteristicDefinition(uuid: characteristic.uuid,
@@ -97,7 +99,7 @@ extension PeripheralManagerCore {
     /// Asks the application for a read of `characteristic` from `offset`.
     func ask(read characteristic: MutableCharacteristic, offset: Int, peer: GATTPeer) async throws(ATTErrorCode) -> [UInt8] {
         guard let central = await central(for: peer) else { throw .unlikelyError }
-        let request = ATTRequest(central: central, characteristic: characteristic, offset: offset, value: nil)
+        let request = ATTRequest(central: central, characteristic: characteristic, offset: offset, value: nil, writeType: nil)
         let input = requestInput
         let result = await pending.ask(request, deadline: options.requestDeadline, clock: backend?.clock ?? ContinuousClock()) {
             input.yield(.read(request))
@@ -109,11 +111,23 @@ extension PeripheralManagerCore {
     /// Asks the application to take a write of `value` at `offset` to `characteristic`.
     func ask(write characteristic: MutableCharacteristic, value: [UInt8], offset: Int, peer: GATTPeer) async throws(ATTErrorCode) {
         guard let central = await central(for: peer) else { throw .unlikelyError }
-        let request = ATTRequest(central: central, characteristic: characteristic, offset: offset, value: Data(value))
+        let request = ATTRequest(central: central, characteristic: characteristic, offset: offset, value: Data(value),
+                                 writeType: .withResponse)
         let input = requestInput
         let result = await pending.ask(request, deadline: options.requestDeadline, clock: backend?.clock ?? ContinuousClock()) {
             input.yield(.write([request]))
         }
         guard result == .success else { throw result }
+    }
+
+    /// Tells the application of a Write Command or Signed Write Command (Core v5.4, Vol 3,
+    /// Part F, 3.4.5.3 and 3.4.5.4) to `characteristic`: the request goes out with
+    /// ``ATTRequest/writeType`` `.withoutResponse`, and nothing waits for an answer, since the
+    /// central is told nothing.
+    func tell(writeWithoutResponse characteristic: MutableCharacteristic, value: [UInt8], peer: GATTPeer) async {
+        guard let central = await central(for: peer) else { return }
+        let request = ATTRequest(central: central, characteristic: characteristic, offset: 0, value: Data(value),
+                                 writeType: .withoutResponse)
+        requestInput.yield(.write([request]))
     }
 }

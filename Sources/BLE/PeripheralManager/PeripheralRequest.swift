@@ -5,7 +5,7 @@ public enum PeripheralRequest: Sendable {
     /// request's value, then respond.
     case read(ATTRequest)
     /// Writes answered together by one response: one Write Request (Part F, 3.4.5.1), or one
-    /// part of a queued write as the central executes it (3.4.6.3), or a Write Command, whose
-    /// response is not sent to the central.
+    /// part of a queued write as the central executes it (3.4.6.3). A Write Command (3.4.5.3)
+    /// comes the same way with ``ATTRequest/writeType`` `.withoutResponse`, and needs no response.
     case write([ATTRequest])
 }

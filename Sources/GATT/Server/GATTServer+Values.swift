@@ -151,13 +151,17 @@ extension GATTServer {
     }
 
     /// Writes a whole value (offset 0) to `attribute`, permissions already checked: Write
-    /// Request, Write Command and Signed Write Command (Part F, 3.4.5).
+    /// Request, Write Command and Signed Write Command (Part F, 3.4.5). `withoutResponse` says
+    /// it is one of the two commands: a dynamic value then goes to its
+    /// ``GATTValueHandlers/writeWithoutResponse`` handler when it has one.
     ///
     /// - Returns: the error to answer with; nil when written.
-    func writeValue(_ value: [UInt8], to attribute: GATTAttribute, _ context: GATTRequestContext) async -> ATTErrorCode? {
+    func writeValue(_ value: [UInt8], to attribute: GATTAttribute, _ context: GATTRequestContext,
+                    withoutResponse: Bool = false) async -> ATTErrorCode? {
         if case .dynamic(let handlers) = attribute.value {
             guard value.count <= Self.maximumValueLength else { return .invalidAttributeValueLength }
-            guard let write = handlers.write else { return .writeNotPermitted }
+            let handler = withoutResponse ? handlers.writeWithoutResponse ?? handlers.write : handlers.write
+            guard let write = handler else { return .writeNotPermitted }
             do throws(ATTErrorCode) {
                 try await write(value, 0, context.peer)
                 return nil

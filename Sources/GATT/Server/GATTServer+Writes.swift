@@ -23,7 +23,7 @@ extension GATTServer {
         guard var context = await commandContext(id, length: Self.requestLength(.writeCommand(command))),
               let attribute = context.database.attribute(at: command.handle),
               await permissionError(attribute, .write, &context) == nil else { return }
-        _ = await writeValue(command.value, to: attribute, context)
+        _ = await writeValue(command.value, to: attribute, context, withoutResponse: true)
     }
 
     /// ATT_SIGNED_WRITE_CMD (Part F, 3.4.5.4): written only when all of these hold, else ignored
@@ -49,6 +49,6 @@ extension GATTServer {
               characteristic.properties.contains(.authenticatedSignedWrites) else { return }
         context.link.signedWithAuthenticatedKey = key.isAuthenticated
         guard await permissionError(attribute, .write, &context) == nil else { return }
-        _ = await writeValue(command.value, to: attribute, context)
+        _ = await writeValue(command.value, to: attribute, context, withoutResponse: true)
     }
 }

@@ -53,11 +53,18 @@ public struct GATTValueHandlers: Sendable {
     public var read: Read?
     /// The write handler, or nil when the value cannot be written.
     public var write: Write?
+    /// The handler for the writes that get no response, ATT_WRITE_CMD and ATT_SIGNED_WRITE_CMD
+    /// (Core v5.4, Vol 3, Part F, 3.4.5.3 and 3.4.5.4), always at offset 0; nil to use
+    /// ``write`` for them too. The server answers nothing either way, and an error thrown is
+    /// dropped; a handler that only takes the value and returns keeps the server from waiting
+    /// on the application for a write no one will be told about.
+    public var writeWithoutResponse: Write?
 
     /// Handlers with an optional name.
-    public init(name: String? = nil, read: Read? = nil, write: Write? = nil) {
+    public init(name: String? = nil, read: Read? = nil, write: Write? = nil, writeWithoutResponse: Write? = nil) {
         self.name = name
         self.read = read
         self.write = write
+        self.writeWithoutResponse = writeWithoutResponse
     }
 }
