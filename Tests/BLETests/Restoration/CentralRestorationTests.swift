@@ -154,6 +154,47 @@ struct CentralRestorationTests {
         await testbed.shutDown()
     }
 
+    @Test("a server whose Database Hash answer is malformed: the successor rediscovers the whole database and resubscribes, instead of failing the restoration")
+    func rediscoversWhenHashAnswerIsMalformed() async throws {
+        let directory = try StateDirectory()
+        defer { directory.remove() }
+        let (testbed, _) = try await Self.killedWhileReading(seed: 123, directory: directory)
+        // A characteristic typed Database Hash (2B2A) with 5 octets, ahead of the server's own:
+        // Read Using Characteristic UUID lists it first, and a Database Hash has 16 octets
+        // (Core v5.4, Vol 3, Part G, 7.3).
+        let bent = BluetoothUUID("8D3C0400-5A1B-4C2D-9E3F-00A0C9B1E2F3")!
+        let changed = try GATTDatabase(services: [
+            .primary(bent, characteristics: [
+                GATTCharacteristicDefinition(uuid: BluetoothUUID(0x2B2A), properties: [.read], value: .fixed([1, 2, 3, 4, 5])),
+            ]),
+            .primary(TestDatabase.custom, characteristics: [
+                GATTCharacteristicDefinition(uuid: TestDatabase.alerts, properties: [.indicate], value: .fixed([0x00])),
+            ]),
+        ])
+        _ = try await testbed.sensor.server.replaceDatabase(changed)
+
+        let linkIndex = testbed.sensor.linkCount
+        let successor = CentralManager(transport: .virtual(testbed.radio), options: directory.options("gateway"))
+        var events = successor.events.makeAsyncIterator()
+        guard case .willRestoreState = await events.next() else {
+            Issue.record("the first event is not willRestoreState")
+            return
+        }
+        var problems: [RestorationProblem] = []
+        guard case .connected(let peripheral) = await nextEvent(&events, problems: &problems) else {
+            Issue.record("no connected event: \(problems)")
+            return
+        }
+        let pdus = opcodes(testbed.sensor.received(onLink: linkIndex))
+        #expect(Array(pdus.prefix(3)) == [0x02, 0x08, 0x10], "MTU, the unusable hash, then service discovery: \(pdus)")
+        let uuids = Set(peripheral.services?.map(\.uuid) ?? [])
+        #expect(uuids.isSuperset(of: [bent, TestDatabase.custom]))
+        #expect(try peripheral.characteristic(TestDatabase.alerts).isNotifying, "resubscribed in the rediscovered tree")
+        #expect(problems.allSatisfy { $0.kind == .notRestored }, "only Battery Level, which is gone: \(problems)")
+        await successor.close()
+        await testbed.shutDown()
+    }
+
     @Test("dropped without close in the middle of a scan, the central's successor resumes the scan with its services and options")
     func resumesScan() async throws {
         let directory = try StateDirectory()

@@ -25,9 +25,12 @@ extension PeripheralLink {
     /// makes the client change-aware (2.5.2.1), so nothing that follows is refused with
     /// Database Out Of Sync.
     ///
-    /// - Throws: the read's or the discovery's ``BLEError`` (``BLEError/disconnected(_:)``, ...).
+    /// - Throws: the discovery's ``BLEError`` (``BLEError/disconnected(_:)``, ...); a Database
+    ///   Hash answer that cannot be used (an error, a malformed or wrong-type answer) only makes
+    ///   it discover the whole database.
     func restoreTree(from entry: PeripheralEntry) async throws(BLEError) -> RestoredTree {
-        let hash = try await gatt { (client) async throws(GATTClientError) -> [UInt8]? in try await client.readDatabaseHash() }
+        // Best effort: a server that botches the read costs the cache, not the restoration.
+        let hash = try await gatt { (client) async throws(GATTClientError) -> [UInt8]? in try await client.readUsableDatabaseHash()?.value }
         guard entry.hasTree else { return RestoredTree(services: nil, databaseHash: hash, reused: false) }
         if let hash, let cached = entry.databaseHash?.octets, cached == hash {
             return RestoredTree(services: entry.makeTree(generation: generation), databaseHash: hash, reused: true)
@@ -47,8 +50,15 @@ extension PeripheralLink {
             let service = all[index]
             index += 1
             let remote = service.remote
-            let includes = try await gatt { (client) async throws(GATTClientError) -> [RemoteIncludedService] in
-                try await client.discoverIncludedServices(of: remote)
+            // An include the server answers malformed is not followed, as the GATT client's
+            // whole-database discovery does; the rest of the tree is still discovered.
+            let includes: [RemoteIncludedService]
+            do {
+                includes = try await gatt { (client) async throws(GATTClientError) -> [RemoteIncludedService] in
+                    try await client.discoverIncludedServices(of: remote)
+                }
+            } catch .protocolError {
+                includes = []
             }
             let found = includes.map { include in
                 all.first { $0.remote.handle == include.serviceHandle } ?? Service(remote: include.service, isPrimary: false, generation: generation)

@@ -19,6 +19,19 @@ extension GATTClient {
     ///   when the answer is unusable (a diagnostic, and robust caching off).
     /// - Throws: ``GATTClientError/closed`` and ``GATTClientError/timeout`` only.
     func usableDatabaseHash() async throws(GATTClientError) -> (value: [UInt8], handle: UInt16)? {
+        try await readUsableDatabaseHash()
+    }
+
+    /// The Database Hash (Part G, 7.3) read best effort, as ``discoverDatabase()`` reads it
+    /// (Read Using Characteristic UUID, 4.8.2), for a caller that keeps its own cache: an
+    /// unusable answer costs the caller its cache, never its procedure.
+    ///
+    /// - Returns: the 16-octet value and the handle the server listed; nil when robust caching
+    ///   is off on this connection, when the server has no Database Hash (Attribute Not Found),
+    ///   or when the answer is unusable (an error response, a malformed or wrong-type answer:
+    ///   a ``GATTClientDiagnostic`` in ``diagnostics``, and robust caching off).
+    /// - Throws: ``GATTClientError/closed`` and ``GATTClientError/timeout`` only.
+    public func readUsableDatabaseHash() async throws(GATTClientError) -> (value: [UInt8], handle: UInt16)? {
         guard !isRobustCachingOff else { return nil }
         let request = ATTReadByTypeRequest(startingHandle: 0x0001, endingHandle: 0xFFFF, attributeType: GATTProfileUUID.databaseHash)
         let response: ATTPDU
