@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "VirtualRadio", dependencies: ["BLECore", "HCI", "Host"]),
 
         // The Core-Bluetooth-shaped API on top of everything: CentralManager, Peripheral, ...
-        .target(name: "BLE", dependencies: ["BLECore", "HCI", "Host", "ATT", "GATT", "LinuxBluetooth", "VirtualRadio"]),
+        .target(name: "BLE", dependencies: ["BLECore", "HCI", "Host", "ATT", "GATT", "Capture", "LinuxBluetooth", "VirtualRadio"]),
 
         .executableTarget(name: "blectl", dependencies: ["BLE", "BLECore", "HCI", "Host", "ATT", "GATT", "PDUScript", "Capture", "LinuxBluetooth", "VirtualRadio"]),
         .executableTarget(name: "BLEBenchmarks", dependencies: ["BLECore", "HCI", "Host", "L2CAP", "ATT", "GATT", "Capture", "VirtualRadio", "LinuxBluetooth"]),

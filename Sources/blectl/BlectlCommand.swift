@@ -1,3 +1,5 @@
+import BLE
+
 /// The command dispatcher of `blectl`.
 enum BlectlCommand {
     /// The version of this build of blectl.
@@ -8,7 +10,7 @@ enum BlectlCommand {
 
     static let hci = CommandOption.value("--hci", "N", takes: "an adapter index, 0...65534 (0 for hci0)")
     static let noPower = CommandOption.flag("--no-power")
-    static let transport = CommandOption.value("--transport", "WORD", takes: TransportChoice.forms)
+    static let transport = CommandOption.value("--transport", "WORD", takes: Transport.forms)
     static let capture = CommandOption.value("--capture", "FILE", takes: "a file path")
 
     /// The options that go before the command, with what `blectl help` says of each.
@@ -47,7 +49,7 @@ enum BlectlCommand {
                 return 2
             }
             if option == transport {
-                do { context.transport = try TransportChoice(parsing: value) } catch {
+                do { context.transport = try KernelContext.transport(parsing: value) } catch {
                     printError("blectl: \(error)\n\(helpLine(nil))")
                     return 2
                 }
@@ -58,7 +60,7 @@ enum BlectlCommand {
                 context.capture = value
                 continue
             }
-            guard let index = TransportChoice.adapterIndex(value[...]) else {
+            guard let index = Transport.adapterIndex(value[...]) else {
                 printError("blectl: \(hci.expectation)\n\(helpLine(nil))")
                 return 2
             }

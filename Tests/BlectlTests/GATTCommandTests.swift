@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import BLECore
 import GATT
+@testable import BLE
 @testable import blectl
 
 /// The kernel-mode GATT commands as a user runs them where there is no radio (usage errors, the
@@ -51,25 +52,16 @@ struct GATTCommandTests {
         #expect(run.error.hasPrefix("blectl gatt: reading hci1: this kernel has no Bluetooth"))
     }
 
-    @Test("the tree, values with their text, notifications as lines and JSON")
+    @Test("values with their text, notifications and indications as lines and JSON")
     func printing() throws {
-        let characteristic = RemoteCharacteristic(uuid: BluetoothUUID(0x2A19), declarationHandle: 0x0002, valueHandle: 0x0003,
-                                                  endHandle: 0x0004, properties: [.read, .notify],
-                                                  descriptors: [RemoteDescriptor(handle: 0x0004, uuid: BluetoothUUID(0x2902))])
-        let service = RemoteService(uuid: BluetoothUUID(0x180F), handle: 0x0001, endHandle: 0x0004, characteristics: [characteristic])
-        #expect(GATTTreeText.lines([service]) == [
-            "Primary Service 180F (Battery) 0x0001...0x0004",
-            "  Characteristic 2A19 (Battery Level) value 0x0003 0x12 [read, notify]",
-            "    Descriptor 0x0004 2902 (Client Characteristic Configuration)",
-        ])
         #expect(GATTTreeText.value(Array("LinuxBLE".utf8), handle: 8) == "0x0008: 4c696e7578424c45 \"LinuxBLE\"")
         #expect(GATTTreeText.value([0x64], handle: 3) == "0x0003: 64")
         #expect(GATTTreeText.value([], handle: 3) == "0x0003: (empty)")
         #expect(GATTTreeText.value([0x41, 0x42, 0x0a], handle: 3) == "0x0003: 41420a")    // a control character: no text
-        let notification = RemoteNotification(handle: 3, value: [0x63], isIndication: false)
-        #expect(GATTTreeText.line(notification) == "notification 0x0003 63")
-        #expect(GATTTreeText.json(RemoteNotification(handle: 5, value: [1, 0], isIndication: true), uuid: BluetoothUUID(0x2A37))
+        #expect(GATTTreeText.line(ValueUpdate(value: Data([0x63]), kind: .notification), handle: 3) == "notification 0x0003 63")
+        #expect(GATTTreeText.json(ValueUpdate(value: Data([1, 0]), kind: .indication), handle: 5, uuid: BluetoothUUID(0x2A37))
                 == #"{"uuid":"2A37","handle":5,"kind":"indication","value":"0100"}"#)
+        #expect(GATTTreeText.range(0x0001...0x0004) == "0x0001...0x0004")
     }
 }
 
@@ -78,9 +70,10 @@ struct GATTCommandTests {
 struct GATTWorkaroundTextTests {
     @Test("each diagnostic is one line after the tree, naming the step, the problem and what was switched off")
     func workaroundLines() {
-        let diagnostic = GATTClientDiagnostic(step: .clientSupportedFeaturesWrite,
-                                              problem: .failed(.errorResponse(request: .writeRequest, handle: 0x000B, code: .writeNotPermitted)),
-                                              consequence: .clientSupportedFeaturesNotWritten)
+        let diagnostic = PeripheralDiagnostic(GATTClientDiagnostic(
+            step: .clientSupportedFeaturesWrite,
+            problem: .failed(.errorResponse(request: .writeRequest, handle: 0x000B, code: .writeNotPermitted)),
+            consequence: .clientSupportedFeaturesNotWritten))
         #expect(GATTTreeText.workarounds([diagnostic]) == [
             "worked around: Client Supported Features write (Core v5.4, Vol 3, Part G, 7.2): Write Request handle 0x000b: "
                 + "Write Not Permitted (0x03); Client Supported Features is not written on this connection",

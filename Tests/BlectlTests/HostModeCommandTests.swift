@@ -6,20 +6,15 @@ import Testing
 /// processes meeting on one radio through `blectl virtual-controller`.
 @Suite("blectl in host mode", .timeLimit(.minutes(2)))
 struct HostModeCommandTests {
-    @Test("--transport words parse into their transports; bad words name the forms")
+    @Test("--transport words parse with the BLE API's parser; bad words name the forms")
     func transportWords() throws {
-        #expect(try TransportChoice(parsing: "kernel:hci1") == .kernel(hci: 1))
-        #expect(try TransportChoice(parsing: "user:hci0") == .user(hci: 0))
-        #expect(try TransportChoice(parsing: "user:2") == .user(hci: 2))
-        #expect(try TransportChoice(parsing: "h4:/dev/ttyACM0") == .serial(path: "/dev/ttyACM0", baudRate: 1_000_000, rtscts: false))
-        #expect(try TransportChoice(parsing: "h4:/dev/ttyUSB1@115200,rtscts") == .serial(path: "/dev/ttyUSB1", baudRate: 115_200, rtscts: true))
-        #expect(try TransportChoice(parsing: "tcp:127.0.0.1:9001") == .tcp(host: "127.0.0.1", port: 9001))
-        #expect(try TransportChoice(parsing: "tcp:[::1]:9001") == .tcp(host: "::1", port: 9001))
-        #expect(try TransportChoice(parsing: "virtual") == .virtual)
-        #expect(!TransportChoice.kernel(hci: 0).isHostMode)
-        #expect(TransportChoice.virtual.isHostMode)
+        #expect(try KernelContext.transport(parsing: "kernel:hci1") == .kernel(hci: 1))
+        #expect(try KernelContext.transport(parsing: "user:2") == .userChannel(hci: 2))
+        #expect(try KernelContext.transport(parsing: "h4:/dev/ttyUSB1@115200,rtscts") == .serial(path: "/dev/ttyUSB1", baudRate: 115_200, flowControl: .rtsCts))
+        #expect(try KernelContext.transport(parsing: "tcp:[::1]:9001") == .tcp(host: "::1", port: 9001))
+        #expect(try KernelContext.transport(parsing: "virtual").isHostMode)
         for bad in ["usb:1", "kernel:hciX", "h4:ttyS0", "h4:/dev/ttyS0@fast", "tcp:127.0.0.1", "tcp:host:0", "tcp::80", ""] {
-            let error = #expect(throws: KernelContext.Failure.self, "'\(bad)'") { try TransportChoice(parsing: bad) }
+            let error = #expect(throws: KernelContext.Failure.self, "'\(bad)'") { try KernelContext.transport(parsing: bad) }
             #expect(error?.description.contains("kernel:hciN, user:hciN, h4:/dev/ttyX[@BAUD][,rtscts], tcp:HOST:PORT or virtual") == true)
         }
     }

@@ -39,6 +39,13 @@ public final class Characteristic: Sendable, Hashable, CustomStringConvertible {
         state = Mutex(State(remote: remote))
     }
 
+    /// The handle of its characteristic declaration (Core v5.4, Vol 3, Part G, 3.3.1). Core
+    /// Bluetooth hides handles; see ``Service/handleRange``. Valid for this connection only.
+    public var declarationHandle: UInt16 { remote.declarationHandle }
+    /// The Characteristic Value Handle: the attribute its reads, writes, notifications and
+    /// indications carry (Part G, 3.3.1.2; Part F, 3.4.7). Valid for this connection only.
+    public var valueHandle: UInt16 { remote.valueHandle }
+
     /// The last value read (``Peripheral/readValue(for:)-characteristic``) or notified; nil
     /// before either.
     public var value: Data? { state.withLock { $0.value } }

@@ -11,8 +11,9 @@ import Synchronization
 public final class Descriptor: Sendable, Hashable, CustomStringConvertible {
     /// The descriptor's type.
     public let uuid: BluetoothUUID
-    /// The descriptor's attribute handle.
-    let handle: UInt16
+    /// The descriptor's Attribute Handle (Core v5.4, Vol 3, Part G, 3.3.3; Part F, 3.2.2). Core
+    /// Bluetooth hides handles; see ``Service/handleRange``. Valid for this connection only.
+    public let handle: UInt16
     /// The connection it was discovered on.
     let generation: UInt64
     private let current = Mutex<Data?>(nil)

@@ -36,6 +36,12 @@ public final class Service: Sendable, Hashable, CustomStringConvertible {
         self.generation = generation
     }
 
+    /// The handles the service's declaration groups on the server: its Attribute Handle to its
+    /// End Group Handle (Core v5.4, Vol 3, Part G, 3.1 and 4.4.1; Part F, 3.4.4.10). Core
+    /// Bluetooth hides handles; they are here for tools that print a database or address a
+    /// peer's attributes the way its documentation does. Valid for this connection only.
+    public var handleRange: ClosedRange<UInt16> { remote.handleRange }
+
     /// The included services found by ``Peripheral/discoverIncludedServices(_:for:)``; nil until then.
     public var includedServices: [Service]? { tree.withLock { $0.included } }
     /// The characteristics found by ``Peripheral/discoverCharacteristics(_:for:)``; nil until then.

@@ -21,12 +21,15 @@ protocol CentralBackend: AnyObject, Sendable {
     /// Stops scanning; does nothing when no scan runs.
     func stopScan() async
 
-    /// Connects as central to the peer at `address` within `timeout`.
+    /// Connects as central to the peer at `address` within `timeout`, the link secured to
+    /// `security` (``ConnectOptions/security``) before it is returned.
     ///
     /// - Throws: ``BLEError/connectionTimeout``, ``BLEError/connectionFailed(_:)``,
     ///   ``BLEError/cancelled`` (the calling task was cancelled), ``BLEError/poweredOff``,
-    ///   ``BLEError/controllerError(_:)``.
-    func connect(to address: BluetoothAddress, addressType: LEAddressType, timeout: Duration) async throws(BLEError) -> any BackendLink
+    ///   ``BLEError/controllerError(_:)``; ``BLEError/unsupported(_:)`` for a level the mode
+    ///   cannot reach.
+    func connect(to address: BluetoothAddress, addressType: LEAddressType, timeout: Duration,
+                 security: SecurityLevel) async throws(BLEError) -> any BackendLink
 
     /// Connects as central to whichever of `peers` (identity addresses and types) is seen
     /// advertising first, within `timeout`, through the controller's Filter Accept List (Core

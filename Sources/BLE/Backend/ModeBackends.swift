@@ -4,19 +4,23 @@
 enum ModeBackends {
     /// A central manager's mode on `transport`.
     ///
-    /// - Parameter attMTU: the Rx MTU the links' ATT bearers offer, in octets (23...517).
+    /// - Parameter options: the ATT Rx MTU the links offer (23...517 octets) and the capture file.
     /// - Throws: ``BackendFailure`` with the state and error to report.
-    static func central(_ transport: Transport, attMTU: UInt16) async throws(BackendFailure) -> any CentralBackend {
-        if case .kernel(let hci) = transport { return try await KernelModeBackend.start(hci: hci, attMTU: attMTU, role: .central) }
-        return try await HostModeBackend.start(transport, attMTU: attMTU, role: .central)
+    static func central(_ transport: Transport, options: ManagerOptions) async throws(BackendFailure) -> any CentralBackend {
+        if case .kernel(let hci) = transport {
+            return try await KernelModeBackend.start(hci: hci, attMTU: options.attMTU, capture: options.captureFile, role: .central)
+        }
+        return try await HostModeBackend.start(transport, attMTU: options.attMTU, capture: options.captureFile, role: .central)
     }
 
     /// A peripheral manager's mode on `transport`.
     ///
-    /// - Parameter attMTU: the Rx MTU the links' ATT bearers offer, in octets (23...517).
+    /// - Parameter options: the ATT Rx MTU the links offer (23...517 octets) and the capture file.
     /// - Throws: ``BackendFailure`` with the state and error to report.
-    static func peripheral(_ transport: Transport, attMTU: UInt16) async throws(BackendFailure) -> any PeripheralBackend {
-        if case .kernel(let hci) = transport { return try await KernelModeBackend.start(hci: hci, attMTU: attMTU, role: .peripheral) }
-        return try await HostModeBackend.start(transport, attMTU: attMTU, role: .peripheral)
+    static func peripheral(_ transport: Transport, options: ManagerOptions) async throws(BackendFailure) -> any PeripheralBackend {
+        if case .kernel(let hci) = transport {
+            return try await KernelModeBackend.start(hci: hci, attMTU: options.attMTU, capture: options.captureFile, role: .peripheral)
+        }
+        return try await HostModeBackend.start(transport, attMTU: options.attMTU, capture: options.captureFile, role: .peripheral)
     }
 }

@@ -47,7 +47,7 @@ extension CentralCore {
         await pauseReconnection()
         do {
             link = try await backend.connect(to: peripheral.address, addressType: peripheral.addressType.leAddressType,
-                                             timeout: options.timeout)
+                                             timeout: options.timeout, security: options.security)
         } catch {
             await resumeReconnection()
             await attemptEnded(peripheral, recording: !(await backend.hasEnded))

@@ -73,7 +73,7 @@ actor CentralCore {
         if restoration != nil { restore() }
         let started: any CentralBackend
         do {
-            started = try await ModeBackends.central(transport, attMTU: options.attMTU)
+            started = try await ModeBackends.central(transport, options: options)
         } catch {
             restoration?.writer.freeze()   // the mode never ran: keep the file as it is
             endReconnections(with: closed ? .poweredOff : error.error)

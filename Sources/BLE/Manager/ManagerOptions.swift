@@ -1,7 +1,8 @@
 import Foundation
 
 /// How a manager (``CentralManager``, ``PeripheralManager``) is set up: state restoration,
-/// where its state lives, the ATT MTU it offers, and a peripheral manager's request deadline.
+/// where its state lives, the ATT MTU it offers, a peripheral manager's request deadline, and
+/// an HCI capture file.
 ///
 /// ```swift
 /// let central = CentralManager(transport: .userChannel(hci: 0), options: .init(attMTU: 247))
@@ -23,14 +24,24 @@ public struct ManagerOptions: Sendable, Hashable {
     /// stack answers Unlikely Error (0x0E) itself: 10 s by default, well before the central's
     /// 30 s transaction timer would end the bearer (Vol 3, Part F, 3.3.3).
     public var requestDeadline: Duration
+    /// A btsnoop file (H4 datalink, 1002) to write every HCI packet of the manager's controller
+    /// to, as it passes, for `blectl decode` or Wireshark; nil (the default) for none. Host mode
+    /// captures all of it: commands, events and ACL data (Core v5.4, Vol 4, Part E, 5.4). Kernel
+    /// mode captures the adapter's raw HCI channel: what the manager sends there (scanning,
+    /// advertising, RSSI, disconnecting) and the events the kernel copies to it, not the
+    /// kernel's own ACL traffic (btmon sees that). The file is replaced when it exists; one that
+    /// cannot be created leaves the manager ``ManagerState/unsupported`` with
+    /// ``BLEError/invalidArgument(_:)`` naming the path and the reason.
+    public var captureFile: URL?
 
     /// Options; every parameter is described at its property.
     public init(restoreIdentifier: String? = nil, stateDirectory: URL = ManagerOptions.defaultStateDirectory, attMTU: UInt16 = 517,
-                requestDeadline: Duration = .seconds(10)) {
+                requestDeadline: Duration = .seconds(10), captureFile: URL? = nil) {
         self.restoreIdentifier = restoreIdentifier
         self.stateDirectory = stateDirectory
         self.attMTU = min(max(attMTU, 23), 517)
         self.requestDeadline = requestDeadline
+        self.captureFile = captureFile
     }
 
     /// `$XDG_STATE_HOME/linuxble`, else `~/.local/state/linuxble`.

@@ -5,11 +5,32 @@ import Synchronization
 /// One link's notification bookkeeping, per characteristic value handle: the GATT client's
 /// subscription (with the task that pumps its values), and the application's streams.
 final class NotificationRoutes: Sendable {
-    typealias Stream = AsyncThrowingStream<Data, any Error>.Continuation
+    /// Where an application's stream of one characteristic's values goes: values alone
+    /// (``Peripheral/notifications(for:)``) or with their kind (``Peripheral/valueUpdates(for:)``).
+    enum Stream: Sendable {
+        case values(AsyncThrowingStream<Data, any Error>.Continuation)
+        case updates(AsyncThrowingStream<ValueUpdate, any Error>.Continuation)
+
+        func yield(_ update: ValueUpdate) {
+            switch self {
+            case .values(let continuation): continuation.yield(update.value)
+            case .updates(let continuation): continuation.yield(update)
+            }
+        }
+
+        func finish(throwing error: BLEError? = nil) {
+            switch self {
+            case .values(let continuation): continuation.finish(throwing: error)
+            case .updates(let continuation): continuation.finish(throwing: error)
+            }
+        }
+    }
 
     struct Route {
         let characteristic: Characteristic
         var subscription: GATTClientSubscription?
+        /// What the subscription's Client Characteristic Configuration enables.
+        var kind: ValueUpdateKind?
         var pump: Task<Void, Never>?
         var token: UInt64 = 0
         var streams: [UInt64: Stream] = [:]
@@ -29,32 +50,54 @@ final class NotificationRoutes: Sendable {
     /// it has ended.
     func stream(for characteristic: Characteristic) -> AsyncThrowingStream<Data, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Data.self, throwing: (any Error).self)
+        let id = register(.values(continuation), for: characteristic)
+        continuation.onTermination = { [weak self] _ in self?.unregister(id, handle: characteristic.remote.valueHandle) }
+        return stream
+    }
+
+    /// A new stream of `characteristic`'s values with their kind; finished at once with the
+    /// link's error once it has ended.
+    func updates(for characteristic: Characteristic) -> AsyncThrowingStream<ValueUpdate, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: ValueUpdate.self, throwing: (any Error).self)
+        let id = register(.updates(continuation), for: characteristic)
+        continuation.onTermination = { [weak self] _ in self?.unregister(id, handle: characteristic.remote.valueHandle) }
+        return stream
+    }
+
+    /// Registers `stream` for `characteristic`'s values; nil (and `stream` finished with the
+    /// link's error) once the link has ended.
+    private func register(_ stream: Stream, for characteristic: Characteristic) -> UInt64? {
         let handle = characteristic.remote.valueHandle
         let registered: Result<UInt64, BLEError> = state.withLock { state in
             if let ended = state.ended { return .failure(ended) }
             state.nextID &+= 1
-            state.routes[handle, default: Route(characteristic: characteristic)].streams[state.nextID] = continuation
+            state.routes[handle, default: Route(characteristic: characteristic)].streams[state.nextID] = stream
             return .success(state.nextID)
         }
         switch registered {
         case .failure(let error):
-            continuation.finish(throwing: error)
+            stream.finish(throwing: error)
+            return nil
         case .success(let id):
-            continuation.onTermination = { [weak self] _ in
-                _ = self?.state.withLock { $0.routes[handle]?.streams.removeValue(forKey: id) }
-            }
+            return id
         }
-        return stream
     }
 
-    /// Whether `handle` has a subscription.
-    func isSubscribed(_ handle: UInt16) -> Bool { state.withLock { $0.routes[handle]?.subscription != nil } }
+    private func unregister(_ id: UInt64?, handle: UInt16) {
+        guard let id else { return }
+        _ = state.withLock { $0.routes[handle]?.streams.removeValue(forKey: id) }
+    }
+
+    /// The kind `handle`'s subscription enables; nil without a subscription.
+    func subscribedKind(_ handle: UInt16) -> ValueUpdateKind? {
+        state.withLock { $0.routes[handle]?.subscription == nil ? nil : $0.routes[handle]?.kind }
+    }
 
     /// Stores `subscription` for `characteristic` with the pump `makePump` makes from its token.
     ///
     /// - Returns: true when stored; false when another subscription is there already;
     ///   the link's error when it has ended.
-    func store(_ subscription: GATTClientSubscription, for characteristic: Characteristic,
+    func store(_ subscription: GATTClientSubscription, kind: ValueUpdateKind, for characteristic: Characteristic,
                makePump: (UInt64) -> Task<Void, Never>) -> Result<Bool, BLEError> {
         let handle = characteristic.remote.valueHandle
         return state.withLock { state in
@@ -63,6 +106,7 @@ final class NotificationRoutes: Sendable {
             state.nextID &+= 1
             var route = state.routes[handle] ?? Route(characteristic: characteristic)
             route.subscription = subscription
+            route.kind = kind
             route.token = state.nextID
             route.pump = makePump(state.nextID)
             state.routes[handle] = route
@@ -77,6 +121,7 @@ final class NotificationRoutes: Sendable {
         let taken: (GATTClientSubscription, Task<Void, Never>?, [Stream])? = state.withLock { state in
             guard let route = state.routes[handle], let subscription = route.subscription else { return nil }
             state.routes[handle]?.subscription = nil
+            state.routes[handle]?.kind = nil
             state.routes[handle]?.pump = nil
             state.routes[handle]?.streams = [:]
             return (subscription, route.pump, Array(route.streams.values))
@@ -93,13 +138,13 @@ final class NotificationRoutes: Sendable {
 
     /// A notified or indicated value for the characteristic at `handle`: kept as its value, and
     /// given to each of its streams.
-    func deliver(_ value: [UInt8], handle: UInt16) {
-        let data = Data(value)
+    func deliver(_ value: [UInt8], isIndication: Bool, handle: UInt16) {
+        let update = ValueUpdate(value: Data(value), kind: isIndication ? .indication : .notification)
         let (characteristic, streams) = state.withLock { state in
             (state.routes[handle]?.characteristic, state.routes[handle].map { Array($0.streams.values) } ?? [])
         }
-        characteristic?.setValue(data)
-        for stream in streams { stream.yield(data) }
+        characteristic?.setValue(update.value)
+        for stream in streams { stream.yield(update) }
     }
 
     /// The link ended with `error`: pumps stop, characteristics stop notifying, every stream

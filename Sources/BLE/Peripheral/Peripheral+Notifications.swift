@@ -19,13 +19,29 @@ extension Peripheral {
     ///   Configuration descriptor; ``BLEError/att(_:handle:)`` when the write is refused;
     ///   ``BLEError/disconnected(_:)``.
     public func setNotifyValue(_ enabled: Bool, for characteristic: Characteristic) async throws(BLEError) {
+        try await setNotifyValue(enabled, for: characteristic, kind: nil)
+    }
+
+    /// As ``setNotifyValue(_:for:)``, with the kind of update chosen: the Client
+    /// Characteristic Configuration's Notification bit, or its Indication bit (Part G, 3.3.3.3),
+    /// for a characteristic that has both, or to insist on one. Turning off ignores `kind`.
+    /// ``valueUpdates(for:)`` says which kind each value came as.
+    ///
+    /// - Throws: as ``setNotifyValue(_:for:)``; ``BLEError/invalidArgument(_:)`` also when
+    ///   the characteristic lacks the property of `kind` (Notify, Indicate), or has the other
+    ///   kind enabled already on this connection (turn it off first).
+    public func setNotifyValue(_ enabled: Bool, for characteristic: Characteristic, kind: ValueUpdateKind) async throws(BLEError) {
+        try await setNotifyValue(enabled, for: characteristic, kind: Optional(kind))
+    }
+
+    private func setNotifyValue(_ enabled: Bool, for characteristic: Characteristic, kind: ValueUpdateKind?) async throws(BLEError) {
         let link = try connectedLink()
         guard characteristic.generation == link.generation else { throw .characteristicNotFound(characteristic.uuid) }
         guard !characteristic.properties.isDisjoint(with: [.notify, .indicate]) else {
             throw .invalidArgument("\(characteristic) has neither Notify nor Indicate")
         }
         if enabled {
-            try await link.subscribe(characteristic)
+            try await link.subscribe(characteristic, kind: kind)
         } else {
             try await link.unsubscribe(characteristic)
         }
@@ -52,5 +68,21 @@ extension Peripheral {
             return stream
         }
         return link.routes.stream(for: characteristic)
+    }
+
+    /// As ``notifications(for:)``, each value with the kind of PDU that carried it
+    /// (ATT_HANDLE_VALUE_NTF or ATT_HANDLE_VALUE_IND, Part F, 3.4.7), for a caller that must
+    /// tell them apart. It starts, finishes and throws as ``notifications(for:)`` does.
+    public func valueUpdates(for characteristic: Characteristic) -> AsyncThrowingStream<ValueUpdate, any Error> {
+        let link: PeripheralLink
+        do {
+            link = try connectedLink()
+            guard characteristic.generation == link.generation else { throw BLEError.characteristicNotFound(characteristic.uuid) }
+        } catch {
+            let (stream, continuation) = AsyncThrowingStream.makeStream(of: ValueUpdate.self, throwing: (any Error).self)
+            continuation.finish(throwing: error)
+            return stream
+        }
+        return link.routes.updates(for: characteristic)
     }
 }

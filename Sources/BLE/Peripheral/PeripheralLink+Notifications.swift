@@ -5,18 +5,31 @@ import GATT
 /// Client Characteristic Configuration descriptor (reference-counted, 3.3.3.3), a task pumps its
 /// values into ``NotificationRoutes``.
 extension PeripheralLink {
-    /// Enables notifications (or indications) of `characteristic` unless already enabled here.
-    func subscribe(_ characteristic: Characteristic) async throws(BLEError) {
+    /// Enables `kind` of updates (nil: notifications when the characteristic has Notify, else
+    /// indications) of `characteristic` unless already enabled here.
+    ///
+    /// - Throws: ``BLEError/invalidArgument(_:)`` when the other kind is enabled already, or the
+    ///   characteristic's properties lack `kind`; as ``gatt(_:)`` otherwise.
+    func subscribe(_ characteristic: Characteristic, kind wanted: ValueUpdateKind? = nil) async throws(BLEError) {
         let handle = characteristic.remote.valueHandle
-        if routes.isSubscribed(handle) { return }
+        let chosen = wanted ?? (characteristic.properties.contains(.notify) ? .notification : .indication)
+        guard characteristic.properties.contains(chosen == .notification ? .notify : .indicate) else {
+            throw .invalidArgument("\(characteristic) has no \(chosen == .notification ? "Notify" : "Indicate") property")
+        }
+        if let subscribed = routes.subscribedKind(handle) {
+            guard subscribed == chosen else {
+                throw .invalidArgument("\(characteristic) has \(subscribed)s enabled; turn them off before asking for \(chosen)s")
+            }
+            return
+        }
         let remote = characteristic.remote
         let subscription = try await gatt { (client) async throws(GATTClientError) -> GATTClientSubscription in
-            try await client.notifications(for: remote)
+            try await client.notifications(for: remote, kind: chosen == .notification ? .notification : .indication)
         }
-        let stored = routes.store(subscription, for: characteristic) { token in
+        let stored = routes.store(subscription, kind: chosen, for: characteristic) { token in
             Task { [weak self] in
                 for await notification in subscription {
-                    self?.routes.deliver(notification.value, handle: handle)
+                    self?.routes.deliver(notification.value, isIndication: notification.isIndication, handle: handle)
                 }
                 self?.pumpEnded(handle: handle, token: token)
             }

@@ -69,7 +69,7 @@ actor PeripheralManagerCore {
         let started: any PeripheralBackend
         let server: GATTServer
         do {
-            started = try await ModeBackends.peripheral(transport, attMTU: options.attMTU)
+            started = try await ModeBackends.peripheral(transport, options: options)
             server = try GATTServer(database: try GATTDatabase(services: []))
         } catch let failure as BackendFailure {
             restoration?.writer.freeze()   // the mode never ran: keep the file as it is

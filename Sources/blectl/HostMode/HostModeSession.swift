@@ -1,25 +1,26 @@
+import BLE
+import Capture
 import Host
+import LinuxBluetooth
 import VirtualRadio
 
-/// A host-mode stack for one blectl command: the transport `--transport` chose (with `--capture`
-/// around it), brought up by ``HostStack``.
+/// A host-mode stack for the commands that are not clients of the BLE API yet (`serve` in host
+/// mode, `scan` in host mode): the transport `--transport` chose (with `--capture` around it),
+/// brought up by ``HostStack``.
 struct HostModeSession {
     let stack: HostStack
-    /// The radio of `--transport virtual`, kept for the command's life.
-    let radio: VirtualRadio?
 
     /// Opens the transport and brings the controller up.
     ///
     /// - Throws: ``KernelContext/Failure`` naming the transport and what failed.
-    /// - Parameter attMTU: the Rx MTU the links' ATT bearers offer (`--mtu`), in octets.
+    /// - Parameter attMTU: the Rx MTU the links' ATT bearers offer, in octets.
     static func open(_ context: KernelContext, attMTU: UInt16 = 517) async throws(KernelContext.Failure) -> HostModeSession {
-        let (transport, radio) = try await context.transport.open(capture: context.capture)
+        let transport = try await openTransport(context.transport, capture: context.capture)
         do {
             let stack = try await HostStack.start(on: transport, configuration: LEConnectionManager.Configuration(attMTU: attMTU))
-            return HostModeSession(stack: stack, radio: radio)
+            return HostModeSession(stack: stack)
         } catch {
             await transport.close()
-            radio?.shutDown()
             throw KernelContext.Failure("\(context.transport): \(error)")
         }
     }
@@ -27,6 +28,43 @@ struct HostModeSession {
     /// Ends the links, the flow and the transport.
     func close() async {
         await stack.close()
-        radio?.shutDown()
+    }
+
+    /// Opens the HCI transport of a host-mode `transport`, with `--capture` wrapped around it.
+    ///
+    /// - Throws: ``KernelContext/Failure`` with the transport's error and its remedy.
+    static func openTransport(_ transport: Transport, capture: String?) async throws(KernelContext.Failure) -> any HCITransport {
+        var opened: any HCITransport
+        do {
+            switch transport {
+            case .kernel:
+                throw KernelContext.Failure("kernel mode has no host-mode transport")
+            case .userChannel(let hci):
+                opened = try HCIUserChannelTransport(adapter: hci)
+            case let .serial(path, baud, flowControl):
+                let configuration: SerialPortConfiguration
+                do {
+                    configuration = try SerialPortConfiguration(path: path, baudRate: baud, flowControl: flowControl == .rtsCts ? .rtsCts : .none)
+                } catch {
+                    throw KernelContext.Failure("\(error)")
+                }
+                opened = try H4StreamTransport.open(serial: configuration)
+            case let .tcp(host, port):
+                opened = try await H4StreamTransport.connect(host: host, port: port)
+            case .virtual(let radio):
+                opened = radio.makeController().attach()
+            }
+        } catch let failure as KernelContext.Failure {
+            throw failure
+        } catch {
+            throw KernelContext.Failure("\(transport): \(error)")
+        }
+        if let capture {
+            do { opened = try CapturingHCITransport(wrapping: opened, path: capture) } catch {
+                await opened.close()
+                throw KernelContext.Failure("--capture: \(error)")
+            }
+        }
+        return opened
     }
 }

@@ -1,5 +1,6 @@
 import ATT
 import BLECore
+import Foundation
 import HCI
 import Host
 
@@ -29,13 +30,17 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
 
     /// Opens `transport` and brings its controller up.
     ///
-    /// - Parameter attMTU: the Rx MTU the links' ATT bearers offer, in octets (23...517).
+    /// - Parameters:
+    ///   - attMTU: the Rx MTU the links' ATT bearers offer, in octets (23...517).
+    ///   - capture: a btsnoop file for every HCI packet (``ManagerOptions/captureFile``), or nil.
     /// - Throws: ``BackendFailure`` with the state and error to report.
-    static func start(_ transport: Transport, attMTU: UInt16, role: BackendRole = .central) async throws(BackendFailure) -> HostModeBackend {
+    static func start(_ transport: Transport, attMTU: UInt16, capture: URL? = nil,
+                      role: BackendRole = .central) async throws(BackendFailure) -> HostModeBackend {
         let opened = try await HostTransportOpening.open(transport)
+        let hci = try await CaptureWrapping.wrap(opened.transport, in: capture)
         let stack: HostStack
         do {
-            stack = try await HostStack.start(on: opened.transport, configuration: LEConnectionManager.Configuration(attMTU: attMTU),
+            stack = try await HostStack.start(on: hci, configuration: LEConnectionManager.Configuration(attMTU: attMTU),
                                               commandTimeout: opened.commandTimeout, clock: opened.clock)
         } catch {
             throw HostTransportOpening.failure(error, transport: transport)
@@ -85,7 +90,13 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
         try? await scanner.stop()
     }
 
-    func connect(to address: BluetoothAddress, addressType: LEAddressType, timeout: Duration) async throws(BLEError) -> any BackendLink {
+    /// Connects with LE Create Connection (or its extended form); host mode has no SMP yet, so
+    /// a link above ``SecurityLevel/none`` cannot be had.
+    func connect(to address: BluetoothAddress, addressType: LEAddressType, timeout: Duration,
+                 security: SecurityLevel) async throws(BLEError) -> any BackendLink {
+        guard security == .none else {
+            throw .unsupported("a link with security \(security) needs pairing, which host mode does not do yet (it has no SMP); use kernel mode (.kernel(hci:))")
+        }
         do {
             return try await stack.connections.connect(to: address, addressType: addressType, timeout: timeout)
         } catch {

@@ -1,5 +1,6 @@
 import ATT
 import BLECore
+import Foundation
 import HCI
 import Host
 import LinuxBluetooth
@@ -29,7 +30,7 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
     let incoming: AsyncStream<any BackendLink>
 
     private let incomingInput: AsyncStream<any BackendLink>.Continuation
-    private let transport: HCISocketTransport
+    private let transport: any HCITransport
     private let scanner: LEScanner
     private let advertiser: LEAdvertiser
     private let listener: L2CAPATTListener?
@@ -44,7 +45,7 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
     private let end = OneShot<BackendEnd>()
     private let acceptList = OneShot<Int>()
 
-    private init(hci: UInt16, adapter: HCIAdapterInfo, role: BackendRole, transport: HCISocketTransport, flow: HCICommandFlow,
+    private init(hci: UInt16, adapter: HCIAdapterInfo, role: BackendRole, transport: any HCITransport, flow: HCICommandFlow,
                  capabilities: LEControllerCapabilities, listener: L2CAPATTListener?, management: ManagementChannel?, attMTU: UInt16) {
         self.hci = hci
         self.adapter = adapter
@@ -61,17 +62,20 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
 
     /// Opens hci`hci` in kernel mode.
     ///
-    /// - Parameter attMTU: the Rx MTU the links' ATT bearers offer, in octets (23...517).
+    /// - Parameters:
+    ///   - attMTU: the Rx MTU the links' ATT bearers offer, in octets (23...517).
+    ///   - capture: a btsnoop file for the raw channel's packets (``ManagerOptions/captureFile``), or nil.
     /// - Throws: ``BackendFailure``: ``ManagerState/unsupported`` without kernel Bluetooth, for
     ///   a missing adapter and for one without LE; ``ManagerState/poweredOff`` for an adapter
     ///   that is down; ``ManagerState/unauthorized`` without CAP_NET_RAW, and (peripheral) when
     ///   another process holds the ATT channel.
-    static func start(hci: UInt16, attMTU: UInt16, role: BackendRole) async throws(BackendFailure) -> KernelModeBackend {
+    static func start(hci: UInt16, attMTU: UInt16, capture: URL? = nil, role: BackendRole) async throws(BackendFailure) -> KernelModeBackend {
         let adapter = try KernelModeOpening.adapter(hci)
-        let transport: HCISocketTransport
-        do { transport = try HCISocketTransport(adapter: hci) } catch {
+        let socket: HCISocketTransport
+        do { socket = try HCISocketTransport(adapter: hci) } catch {
             throw KernelModeOpening.failure(error, hci: hci)
         }
+        let transport = try await CaptureWrapping.wrap(socket, in: capture)
         let flow = HCICommandFlow(transport: transport)
         let capabilities: LEControllerCapabilities
         do {
@@ -227,15 +231,38 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
 
     /// Connects through the kernel (it sends LE Create Connection, or the extended one, itself);
     /// `timeout` abandons the attempt by closing the socket, which makes the kernel cancel it.
-    func connect(to address: BluetoothAddress, addressType: LEAddressType, timeout: Duration) async throws(BLEError) -> any BackendLink {
+    /// Above ``SecurityLevel/none`` the socket asks the kernel for that BT_SECURITY level, and a
+    /// ``JustWorksPairingAgent`` on the management channel confirms the kernel's Just Works
+    /// pairing with this peer for as long as the link lasts (Core v5.4, Vol 3, Part H, 2.3.5.1).
+    func connect(to address: BluetoothAddress, addressType: LEAddressType, timeout: Duration,
+                 security: SecurityLevel) async throws(BLEError) -> any BackendLink {
         if let ended = end.value { throw ended.error }
         let type: BluetoothAddressType = addressType == .public || addressType == .publicIdentity ? .public : .randomStatic
+        let agent = security == .none ? nil : management.map { JustWorksPairingAgent(channel: $0, index: hci, peer: address) }
         do {
-            let bearer = try await L2CAPATTChannel.connect(to: address, type: type, from: adapter.address, security: .low,
+            let bearer = try await L2CAPATTChannel.connect(to: address, type: type, from: adapter.address, security: Self.level(security),
                                                            timeout: timeout, maximumMTU: attMTU)
-            return register(bearer, peer: address, type: type.isRandom ? .random : .public)
+            let link = register(bearer, peer: address, type: type.isRandom ? .random : .public)
+            if let agent {
+                Task {
+                    _ = await link.disconnected()
+                    agent.stop()
+                }
+            }
+            return link
         } catch {
+            agent?.stop()
             throw Self.connectionError(error, ended: end.value)
+        }
+    }
+
+    /// The kernel's BT_SECURITY level for `security`: low, medium (encryption) or high (MITM
+    /// protection).
+    static func level(_ security: SecurityLevel) -> L2CAPATTChannel.Security {
+        switch security {
+        case .none: return .low
+        case .encrypted: return .medium
+        case .authenticated: return .high
         }
     }
 
@@ -251,7 +278,8 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
             for peer in tried {
                 group.addTask {
                     do throws(BLEError) {
-                        return .success(try await self.connect(to: peer.address, addressType: peer.addressType, timeout: timeout))
+                        return .success(try await self.connect(to: peer.address, addressType: peer.addressType, timeout: timeout,
+                                                               security: .none))
                     } catch {
                         return .failure(error)
                     }
