@@ -58,6 +58,13 @@ public final class Service: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Takes `gone` (services the server's database lost) out of the included services.
+    func remove(included gone: [Service]) {
+        tree.withLock { tree in
+            tree.included = tree.included.map { included in included.filter { service in !gone.contains { $0 === service } } }
+        }
+    }
+
     /// Merges `found` into the characteristics, keeping the objects already there.
     func merge(characteristics found: [Characteristic]) -> [Characteristic] {
         tree.withLock { tree in

@@ -108,6 +108,7 @@ extension CentralCore {
             record.services = services
             record.mtu = mtu
         }
+        peripheral.watchServiceChanges(on: session)
         restoration?.connected(peripheral, databaseHash: databaseHash)
         restoration?.treeChanged(peripheral)
         eventInput.yield(.connected(peripheral))

@@ -131,6 +131,24 @@ final class NotificationRoutes: Sendable {
         return (taken.0, taken.1)
     }
 
+    /// `characteristic` is gone from the server's database (Service Changed, Core v5.4, Vol 3,
+    /// Part G, 7.1): its route goes, it stops notifying, its streams finish with `error`, and
+    /// its subscription is cancelled (a Client Characteristic Configuration outside the changed
+    /// range is written back to 0; one the GATT client already dropped writes nothing).
+    func invalidate(_ characteristic: Characteristic, with error: BLEError) {
+        let handle = characteristic.remote.valueHandle
+        let route: Route? = state.withLock { state in
+            guard let route = state.routes[handle], route.characteristic === characteristic else { return nil }
+            state.routes[handle] = nil
+            return route
+        }
+        guard let route else { return }
+        characteristic.setNotifying(false)
+        for stream in route.streams.values { stream.finish(throwing: error) }
+        route.pump?.cancel()
+        if let subscription = route.subscription { Task { await subscription.cancel() } }
+    }
+
     /// Whether the subscription with `token` is still the one of `handle`.
     func isCurrent(_ handle: UInt16, token: UInt64) -> Bool {
         state.withLock { $0.routes[handle]?.token == token && $0.routes[handle]?.subscription != nil }

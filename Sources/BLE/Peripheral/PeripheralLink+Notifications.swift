@@ -31,7 +31,7 @@ extension PeripheralLink {
                 for await notification in subscription {
                     self?.routes.deliver(notification.value, isIndication: notification.isIndication, handle: handle)
                 }
-                self?.pumpEnded(handle: handle, token: token)
+                await self?.pumpEnded(handle: handle, token: token)
             }
         }
         switch stored {
@@ -59,9 +59,11 @@ extension PeripheralLink {
     }
 
     /// A subscription's values ended without ``unsubscribe(_:)``: the bearer closed, so the link
-    /// has ended (or is ended now).
-    private func pumpEnded(handle: UInt16, token: UInt64) {
-        guard routes.isCurrent(handle, token: token) else { return }
+    /// has ended (or is ended now). With the GATT client still open, the client ended it for a
+    /// Service Changed range, and the peripheral's ``Peripheral/servicesChanged(_:on:)``
+    /// invalidates the characteristic next.
+    private func pumpEnded(handle: UInt16, token: UInt64) async {
+        guard routes.isCurrent(handle, token: token), await client.isClosed else { return }
         if let reason = backend.disconnectionReason { drop(reason) } else { terminate() }
     }
 }

@@ -26,6 +26,8 @@ final class PeripheralLink: Sendable {
 
     /// The notification streams and subscriptions of the link's characteristics.
     let routes = NotificationRoutes()
+    /// The streams of ``Peripheral/servicesModified`` on this link.
+    let modifications = ServiceModifications()
     private let terminating = Mutex(false)
 
     /// A connection on `backend`, its ATT transaction timer on `clock`.
@@ -33,7 +35,9 @@ final class PeripheralLink: Sendable {
         self.generation = generation
         self.backend = backend
         let engine = ATTEngine(bearer: backend.attBearer, clock: clock)
-        client = GATTClient(engine: engine, configuration: GATTClient.Configuration(enablesServiceChangedIndications: false))
+        // Service Changed indications are enabled by the client's whole-database discovery
+        // (Peripheral.discoverDatabase()); stepwise discovery leaves them to the application.
+        client = GATTClient(engine: engine, configuration: GATTClient.Configuration(enablesServiceChangedIndications: true))
     }
 
     // MARK: Pending calls
@@ -122,5 +126,6 @@ final class PeripheralLink: Sendable {
         calls.end(with: error)
         window.end()
         routes.end(with: error)
+        modifications.end()
     }
 }

@@ -80,7 +80,8 @@ public actor GATTClient {
     /// The configuration given at creation.
     public nonisolated let configuration: Configuration
     /// The affected handle range of each Service Changed indication, published once ``services``
-    /// reflects it (Part G, 7.1). Finishes when the bearer closes.
+    /// reflects it (Part G, 7.1), and 0x0001...0xFFFF when a Database Out Of Sync recovery found
+    /// the database changed (2.5.2.1). Finishes when the bearer closes.
     public nonisolated let serviceChanges: AsyncStream<ClosedRange<UInt16>>
 
     /// The discovered database, in handle order: every primary service, and every service an
@@ -109,6 +110,9 @@ public actor GATTClient {
     var configurations: [UInt16: ClientConfigurationState] = [:]
     /// The internal subscriber that keeps Service Changed indications enabled, if any.
     var serviceChangedSubscriber: UInt64?
+    /// The value handle of Service Changed as a service-by-service discovery found it, for a
+    /// client whose ``services`` is not the whole tree.
+    var learnedServiceChangedValueHandle: UInt16?
 
     // Serialisation (GATTClient+Locks.swift).
     var treeLock = ClientLock()

@@ -111,7 +111,8 @@ extension GATTClient {
     /// removed from ``services`` and the range, widened to cover them whole, is discovered
     /// again; subscriptions inside it finish (their characteristics may be gone or renumbered);
     /// the cache is updated under a freshly read hash; the range is published on
-    /// ``serviceChanges``.
+    /// ``serviceChanges``. A client that holds no whole tree (its caller discovers service by
+    /// service) discovers nothing: the caller rediscovers what it needs.
     func serviceChanged(_ range: ClosedRange<UInt16>) async {
         await acquire(.tree)
         var lower = range.lowerBound
@@ -121,8 +122,11 @@ extension GATTClient {
             upper = max(upper, service.endHandle)
         }
         let affected = lower...upper
-        let kept = services.filter { !$0.handleRange.overlaps(affected) }
-        services = (try? await discoverTree(in: affected, keeping: kept)) ?? kept
+        let holdsTree = !services.isEmpty
+        if holdsTree {
+            let kept = services.filter { !$0.handleRange.overlaps(affected) }
+            services = (try? await discoverTree(in: affected, keeping: kept)) ?? kept
+        }
         for (id, subscriber) in subscribers where affected.contains(subscriber.valueHandle) {
             drop(id)
         }
@@ -130,7 +134,7 @@ extension GATTClient {
             for waiter in configurations[handle]?.waiters ?? [] { waiter.continuation.resume(returning: .databaseChanged(handle: handle)) }
             configurations[handle] = nil
         }
-        if let read = try? await usableDatabaseHash(), let hash = checkedDatabaseHash(read, in: services) {
+        if holdsTree, let read = try? await usableDatabaseHash(), let hash = checkedDatabaseHash(read, in: services) {
             databaseHash = hash.value
             if let cache = configuration.cache, let peer = configuration.peer {
                 await cache.store(GATTClientCacheEntry(databaseHash: hash.value, services: services), for: peer)
@@ -148,7 +152,9 @@ extension GATTClient {
     /// (or cannot be read), rediscovers the whole database and updates the cache. Subscriptions
     /// whose characteristic is no longer at its handle finish. With robust caching off the hash
     /// is not read: the rediscovery's first request, a request after the error, makes the
-    /// client change-aware (2.5.2.1).
+    /// client change-aware (2.5.2.1). A changed database is published on ``serviceChanges`` as
+    /// the whole range 0x0001...0xFFFF; a client that holds no whole tree, and so cannot tell,
+    /// publishes it after every such error.
     ///
     /// - Parameter handles: the handles of the request to repeat.
     /// - Throws: ``GATTClientError/databaseChanged(handle:)`` when one of `handles` now
@@ -159,7 +165,14 @@ extension GATTClient {
         let previous = databaseHash
         var hash = try await usableDatabaseHash()
         databaseHash = hash?.value
-        guard !services.isEmpty, hash == nil || hash?.value != previous else { return }
+        guard !services.isEmpty else {
+            // No whole tree to refresh or check `handles` against (the caller discovers service
+            // by service, or not at all): the request is repeated, and the caller hears that the
+            // database changed while this client was change-unaware.
+            serviceChangesInput.yield(0x0001...0xFFFF)
+            return
+        }
+        guard hash == nil || hash?.value != previous else { return }
         let old = services
         services = try await discoverTree(in: 0x0001...0xFFFF)
         hash = checkedDatabaseHash(hash, in: services)
@@ -167,6 +180,7 @@ extension GATTClient {
         if let hash, let cache = configuration.cache, let peer = configuration.peer {
             await cache.store(GATTClientCacheEntry(databaseHash: hash.value, services: services), for: peer)
         }
+        serviceChangesInput.yield(0x0001...0xFFFF)
         for (id, subscriber) in subscribers
         where Self.identity(of: subscriber.valueHandle, in: old) != Self.identity(of: subscriber.valueHandle, in: services) {
             drop(id)

@@ -54,10 +54,19 @@ extension GATTClient {
     /// - Returns: the characteristics in handle order, without descriptors.
     /// - Throws: ``GATTClientError``; a declaration whose value handle does not follow it within
     ///   the service is a ``GATTClientError/ProtocolViolation/handleOutOfRange(request:handle:expected:)``.
+    ///
+    /// In the Generic Attribute service, it also learns where Service Changed is (Part G, 7.1),
+    /// so its indications start a rediscovery and reach ``serviceChanges`` for a caller that
+    /// discovers service by service and enables them itself.
     public func discoverCharacteristics(of service: RemoteService) async throws(GATTClientError) -> [RemoteCharacteristic] {
-        try await restartingOnOutOfSync { () async throws(GATTClientError) -> [RemoteCharacteristic] in
+        let found = try await restartingOnOutOfSync { () async throws(GATTClientError) -> [RemoteCharacteristic] in
             try await characteristics(in: service.handleRange)
         }
+        if service.uuid == GATTProfileUUID.genericAttribute,
+           let serviceChanged = found.first(where: { $0.uuid == GATTProfileUUID.serviceChanged }) {
+            learnedServiceChangedValueHandle = serviceChanged.valueHandle
+        }
+        return found
     }
 
     /// Discover Characteristics by UUID (4.6.2): all the service's characteristics, as 4.6.1

@@ -261,7 +261,7 @@ extension GATTClient {
                 deliver(RemoteNotification(handle: tuple.handle, value: tuple.value, isIndication: false))
             }
         case .handleValueIndication(let indication):
-            if indication.handle == serviceChangedValueHandle,
+            if indication.handle == (serviceChangedValueHandle ?? learnedServiceChangedValueHandle),
                let range = try? RemoteDeclarations.serviceChangedRange(indication.value, handle: indication.handle) {
                 Task { await self.serviceChanged(range) }
             }

@@ -1,0 +1,68 @@
+import BLECore
+import GATT
+
+/// Changes of the server's database while connected, as Core Bluetooth's
+/// `peripheral(_:didModifyServices:)` (Core v5.4, Vol 3, Part G, 7.1 Service Changed).
+extension Peripheral {
+    /// Yields, on the current connection, the services a change of the server's database
+    /// invalidated: each Service Changed indication (Part G, 7.1) gives the discovered services
+    /// (primary and included) whose handles overlap its range. They are gone from ``services``
+    /// (and from the services that include them) before the stream yields, their
+    /// characteristics' notification streams have finished with
+    /// ``BLEError/characteristicNotFound(_:)``, and the application rediscovers what it needs,
+    /// as with Core Bluetooth. An indication whose range holds no discovered service yields an
+    /// empty list: the server changed what the application had not discovered.
+    ///
+    /// The server sends Service Changed only to a client that enabled its indications:
+    /// ``discoverDatabase()`` enables them (the GATT client's whole-database discovery does);
+    /// an application that discovers service by service enables them itself, with
+    /// ``setNotifyValue(_:for:)`` on the Generic Attribute service's Service Changed
+    /// characteristic (2A05), once its characteristics were discovered.
+    ///
+    /// The stream finishes when the link drops (at once when not connected). Each access gives
+    /// a stream of its own, which keeps the newest 64 changes for a reader that falls behind.
+    public var servicesModified: AsyncStream<[Service]> {
+        if let link = record.withLock({ $0.link }) { return link.modifications.stream() }
+        let (stream, continuation) = AsyncStream.makeStream(of: [Service].self)
+        continuation.finish()
+        return stream
+    }
+
+    /// Reads `link`'s Service Changed ranges from its GATT client until the client closes, and
+    /// applies each (``servicesChanged(_:on:)``). ``CentralCore`` starts it with the link.
+    func watchServiceChanges(on link: PeripheralLink) {
+        Task { [weak self] in
+            for await range in link.client.serviceChanges {
+                guard let self else { return }
+                self.servicesChanged(range, on: link)
+            }
+        }
+    }
+
+    /// The server changed the attributes in `range` (Part G, 7.1): the services of `link`'s
+    /// tree that overlap it leave the tree, and ``servicesModified`` yields them.
+    func servicesChanged(_ range: ClosedRange<UInt16>, on link: PeripheralLink) {
+        let invalidated: [Service] = record.withLock { record in
+            guard record.link === link, let services = record.services else { return [] }
+            var all: [Service] = []
+            var pending = services
+            while let service = pending.popLast() {
+                guard !all.contains(where: { $0 === service }) else { continue }
+                all.append(service)
+                pending += service.includedServices ?? []
+            }
+            let gone = all.filter { $0.remote.handleRange.overlaps(range) }.sorted { $0.remote.handle < $1.remote.handle }
+            guard !gone.isEmpty else { return [] }
+            record.services = services.filter { service in !gone.contains { $0 === service } }
+            for service in all where !gone.contains(where: { $0 === service }) { service.remove(included: gone) }
+            return gone
+        }
+        for service in invalidated {
+            for characteristic in service.characteristics ?? [] {
+                link.routes.invalidate(characteristic, with: .characteristicNotFound(characteristic.uuid))
+            }
+        }
+        if !invalidated.isEmpty { restoration?.treeChanged(self) }
+        link.modifications.yield(invalidated)
+    }
+}

@@ -1,0 +1,85 @@
+@testable import BLE
+import BLECore
+import Foundation
+import GATT
+import Testing
+import VirtualRadio
+
+/// ``Peripheral/servicesModified``: a peripheral manager removes a service while a central is
+/// connected; the server's Service Changed indication (Core v5.4, Vol 3, Part G, 7.1) reaches
+/// the central, whose tree loses the service.
+@Suite("Peripheral: servicesModified", .timeLimit(.minutes(1)))
+struct ServicesModifiedTests {
+    static let battery = BluetoothUUID(0x180F)
+    static let level = BluetoothUUID(0x2A19)
+
+    /// The peripheral-manager pair with a Battery service (a notifying Battery Level) added
+    /// after the Heart Rate one, connected.
+    static func connectedWithBattery(seed: UInt64) async throws -> (pair: PeripheralManagerTests.Pair, peripheral: Peripheral, battery: MutableService) {
+        let pair = try await PeripheralManagerTests.Pair.make(seed: seed)
+        let level = MutableCharacteristic(type: Self.level, properties: [.read, .notify], value: nil, permissions: [.readable])
+        let battery = MutableService(type: Self.battery, primary: true)
+        battery.characteristics = [level]
+        try await pair.manager.add(battery)
+        let (peripheral, _) = try await pair.connect()
+        return (pair, peripheral, battery)
+    }
+
+    @Test("after discoverDatabase, removing a service invalidates it: servicesModified yields it, services loses it, its notification stream ends")
+    func wholeDatabaseDiscoveryHearsServiceChanged() async throws {
+        let (pair, peripheral, battery) = try await Self.connectedWithBattery(seed: 141)
+        _ = try await peripheral.discoverDatabase()
+        let batteryService = try #require(peripheral.services?.first { $0.uuid == Self.battery })
+        let level = try #require(batteryService.characteristics?.first { $0.uuid == Self.level })
+        let values = peripheral.notifications(for: level)
+        try await peripheral.setNotifyValue(true, for: level)
+        var modifications = peripheral.servicesModified.makeAsyncIterator()
+
+        await pair.manager.remove(battery)
+        let invalidated = try #require(await modifications.next())
+        #expect(invalidated.contains { $0 === batteryService })
+        #expect(!invalidated.contains { $0.uuid == PeripheralManagerTests.heartRate }, "Heart Rate is before the change's range")
+        #expect(peripheral.services?.contains { $0 === batteryService } == false)
+        #expect(!level.isNotifying)
+        var iterator = values.makeAsyncIterator()
+        await #expect(throws: BLEError.characteristicNotFound(Self.level)) { _ = try await iterator.next() }
+        #expect(peripheral.state == .connected, "a changed database does not end the link")
+
+        // The rest is still usable, and rediscovery finds the database as it is now.
+        let services = try await peripheral.discoverServices()
+        #expect(!services.contains { $0.uuid == Self.battery })
+        await pair.shutDown()
+    }
+
+    @Test("service by service, the application enables Service Changed itself and hears the change the same way")
+    func stepwiseDiscoveryWithServiceChangedEnabled() async throws {
+        let (pair, peripheral, battery) = try await Self.connectedWithBattery(seed: 142)
+        let all = try await peripheral.discoverServices()
+        let gatt = try #require(all.first { $0.uuid == BluetoothUUID(0x1801) })
+        let serviceChanged = try #require(try await peripheral.discoverCharacteristics([BluetoothUUID(0x2A05)], for: gatt).first)
+        _ = try await peripheral.discoverDescriptors(for: serviceChanged)
+        try await peripheral.setNotifyValue(true, for: serviceChanged)
+        let batteryService = try #require(all.first { $0.uuid == Self.battery })
+        _ = try await peripheral.discoverCharacteristics(for: batteryService)
+        var modifications = peripheral.servicesModified.makeAsyncIterator()
+
+        await pair.manager.remove(battery)
+        let invalidated = try #require(await modifications.next())
+        #expect(invalidated.contains { $0 === batteryService })
+        #expect(peripheral.services?.contains { $0 === batteryService } == false)
+        #expect(peripheral.state == .connected)
+        await pair.shutDown()
+    }
+
+    @Test("servicesModified finishes when the link drops, and at once when not connected")
+    func finishesWithTheLink() async throws {
+        let (pair, peripheral, _) = try await Self.connectedWithBattery(seed: 143)
+        let modifications = peripheral.servicesModified
+        await pair.central.cancelPeripheralConnection(peripheral)
+        var iterator = modifications.makeAsyncIterator()
+        #expect(await iterator.next() == nil)
+        var after = peripheral.servicesModified.makeAsyncIterator()
+        #expect(await after.next() == nil)
+        await pair.shutDown()
+    }
+}
