@@ -75,7 +75,7 @@ struct DecodeCommandTests {
         #expect(run.status == 1)
         #expect(run.error == "blectl decode: \(file.path): pcap link type 1 is not a Bluetooth link type this decoder reads "
                 + "(BLUETOOTH_HCI_H4 (187), BLUETOOTH_HCI_H4_WITH_PHDR (201), BLUETOOTH_LINUX_MONITOR (254), BLUETOOTH_LE_LL (251), "
-                + "BLUETOOTH_LE_LL_WITH_PHDR (256), PPI (192)); its records are listed, not decoded\n", "\(run.error)")
+                + "BLUETOOTH_LE_LL_WITH_PHDR (256), NORDIC_BLE (272), PPI (192)); its records are listed, not decoded\n", "\(run.error)")
         #expect(run.packetLines.count == 1)
     }
 
