@@ -235,6 +235,22 @@ struct NordicBLEReaderTests {
         #expect(text.contains(#""link_layer":{"access_address":1348815399,"stage":"l2cap","channel_index":12,"rssi":-55,"phy":"LE 2M","crc_valid":true,"mic_valid":true}"#))
     }
 
+    @Test("random damage to each header version either throws or decodes to a record that encodes back to the same octets")
+    func damagedHeadersRoundTrip() throws {
+        var rng = SplitMix64(seed: 0x272)
+        let seeds = try [Self.version0, Self.version1, Self.version2, Self.version3, Self.dataPeripheralToCentral].map { try octets($0) }
+        var decoded = 0
+        for i in 0..<20_000 {
+            let bytes = RobustnessTests.mutate(seeds[i % seeds.count], &rng)
+            guard let record = try? LinkLayerRecord(decoding: bytes, linkType: .nordicBLE) else { continue }
+            decoded += 1
+            #expect(record.encoded == bytes)
+            _ = record.description
+            _ = record.sniffer
+        }
+        #expect(decoded > 2000)
+    }
+
     /// A little-endian microsecond pcap file of LINKTYPE 272 holding `records`.
     func pcap(_ records: [[UInt8]]) -> [UInt8] {
         var w = ByteWriter()

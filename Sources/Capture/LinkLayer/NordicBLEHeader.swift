@@ -135,7 +135,8 @@ public struct NordicBLEHeader: Hashable, Sendable, CustomStringConvertible {
         self.time = time
     }
 
-    /// The header's octets in `version`: 17 in version 0, 17 in the others (Board ID included).
+    /// The header's octets in `version`: 17 in every version (the Marker's 2 in version 0, the
+    /// Board ID's 1 and the Event Header Length's 1 in the others).
     public static func length(version: UInt8) -> Int {
         version == 0 ? legacyMarker.count + uartHeaderLength + eventHeaderLength - 1 : 1 + uartHeaderLength + eventHeaderLength
     }
