@@ -105,7 +105,8 @@ enum DecodeCommand {
     usage: blectl decode FILE [--json] [--no-summary]
 
     Decodes a capture (btsnoop 1001/1002/2001, pcap or pcapng with LINKTYPE 187, 201, 254, 251, 256,
-    or PPI; FILE - reads standard input) down to ATT, SMP and L2CAP signaling: one line per packet
+    272 (nRF Sniffer) or PPI, Apple PacketLogger .pklg; FILE - reads standard input) down to ATT,
+    SMP and L2CAP signaling: one line per packet
     (frame number from 1, seconds since the first record, direction, summary), then a summary of
     devices, connections, ATT PDU counts and the GATT table of each connection.
 

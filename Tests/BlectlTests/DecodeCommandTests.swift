@@ -29,6 +29,31 @@ struct DecodeCommandTests {
         #expect(noSummary.lines.count == 221)
     }
 
+    @Test("an nRF Sniffer capture: directions from its header, CRC and MIC errors shown and not decoded, the GATT table")
+    func nordicSniffer() throws {
+        let run = try Self.blectl("decode", Self.root.appendingPathComponent("Fixtures/captures/heart-rate-nrf-sniffer-v3.pcap").path)
+        #expect(run.status == 0)
+        #expect(run.error.isEmpty)
+        #expect(run.packetLines.count == 172)
+        #expect(run.lines.contains { $0.hasSuffix("C>P LL 0x50654c14 ATT Exchange MTU Request Client Rx MTU 64") })
+        #expect(run.lines.contains { $0.hasSuffix("   62     1.015719 C>P LL 0x50654c14 CRC error, not decoded") })
+        #expect(run.lines.contains { $0.hasSuffix("P>C LL 0x50654c14 MIC error (decrypted incorrectly), not decoded") })
+        #expect(run.lines.contains("  ATT PDUs: 104"))
+        #expect(run.lines.contains("      0x0015 Characteristic 2A39 (Heart Rate Control Point) [write]"))
+    }
+
+    @Test("a PacketLogger capture: the same HCI lines as the btsnoop it was made from, and its notes as text")
+    func packetLogger() throws {
+        let run = try Self.blectl("decode", "--no-summary", Self.root.appendingPathComponent("Fixtures/captures/heart-rate-be.pklg").path)
+        #expect(run.status == 0)
+        #expect(run.lines.count == 223)
+        #expect(run.lines[0].hasSuffix("--- PacketLogger Note: LinuxBLE fixture: Fixtures/captures/bumble-heart-rate.btsnoop as PacketLogger"))
+        let source = try Self.blectl("decode", "--no-summary", Self.demo)
+        // Frame numbers move by the notes; the summaries do not.
+        func summaries(_ lines: [Substring]) -> [String] { lines.filter { !$0.contains("PacketLogger") }.map { String($0.dropFirst(20)) } }
+        #expect(summaries(run.lines) == summaries(source.lines))
+    }
+
     @Test("--json: every line is a JSON object; ATT packets carry att.opcode as an integer; the summary comes last")
     func json() throws {
         let run = try Self.blectl("decode", "--json", Self.demo)
@@ -75,7 +100,7 @@ struct DecodeCommandTests {
         #expect(run.status == 1)
         #expect(run.error == "blectl decode: \(file.path): pcap link type 1 is not a Bluetooth link type this decoder reads "
                 + "(BLUETOOTH_HCI_H4 (187), BLUETOOTH_HCI_H4_WITH_PHDR (201), BLUETOOTH_LINUX_MONITOR (254), BLUETOOTH_LE_LL (251), "
-                + "BLUETOOTH_LE_LL_WITH_PHDR (256), PPI (192)); its records are listed, not decoded\n", "\(run.error)")
+                + "BLUETOOTH_LE_LL_WITH_PHDR (256), NORDIC_BLE (272), PPI (192)); its records are listed, not decoded\n", "\(run.error)")
         #expect(run.packetLines.count == 1)
     }
 

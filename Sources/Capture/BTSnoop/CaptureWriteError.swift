@@ -7,7 +7,8 @@ public enum CaptureWriteError: Error, Hashable, Sendable, CustomStringConvertibl
     /// file, an LE link-layer packet in any btsnoop file, or an ACL packet whose direction is
     /// unknown).
     case notRepresentable(recordIndex: Int, reason: String)
-    /// The timestamp does not fit the btsnoop field (64-bit microseconds since the btsnoop epoch).
+    /// The timestamp does not fit the file's field (btsnoop: 64-bit microseconds since the
+    /// btsnoop epoch; PacketLogger: unsigned 32-bit seconds since the Unix epoch).
     case timestampOutOfRange(recordIndex: Int, timestamp: Int64)
     /// The packet is longer than ``CaptureFile/maximumRecordLength``, which readers refuse.
     case recordTooLong(recordIndex: Int, length: Int)
@@ -21,7 +22,7 @@ public enum CaptureWriteError: Error, Hashable, Sendable, CustomStringConvertibl
         case let .notRepresentable(index, reason):
             return "record \(index) cannot be written: \(reason)"
         case let .timestampOutOfRange(index, timestamp):
-            return "record \(index): timestamp \(timestamp) us does not fit a btsnoop timestamp"
+            return "record \(index): timestamp \(timestamp) us does not fit the file's timestamp field"
         case let .fileNotWritable(path, reason):
             return "cannot write the capture file \(path): \(reason)"
         case let .recordTooLong(index, length):

@@ -10,9 +10,11 @@ extension DissectedPacket {
     /// - always: `index` (from 0), `frame` (from 1, as Wireshark numbers frames), `time` (seconds since the first record), `timestamp_us` (since the Unix
     ///   epoch), `direction`, `summary` (the text of ``summary``), and `controller` for monitor captures;
     /// - by layer: `hci` (`type`, and `opcode` or `event_code`/`subevent`, `name`; for ACL `handle`,
-    ///   `packet_boundary`, `length`), `link_layer`, `l2cap` (`cid`, `length`), `att` (`opcode` as an
+    ///   `packet_boundary`, `length`), `link_layer` (`access_address`, `stage`, and what the
+    ///   capture header says: `channel_index`, `rssi` in dBm, `phy`, `crc_valid`, `mic_valid`), `l2cap` (`cid`, `length`), `att` (`opcode` as an
     ///   integer, `name`, the PDU's fields, and `handle_names` from the capture's GATT discovery),
-    ///   `smp`, `signaling`;
+    ///   `smp`, `signaling`; `monitor` for Linux monitor records, `packetlogger` (`type`, `name`,
+    ///   `length`, and `text` for text records) for PacketLogger records that are not HCI;
     /// - `error` (`layer`, `reason`) for a malformed packet, `notes` for diagnostics.
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [
@@ -48,9 +50,20 @@ extension DissectedPacket {
             members.append(("monitor", .object([("opcode", .int(Int(opcode.rawValue))), ("name", .string(opcode.description)),
                                                 ("length", .int(payload.count))])))
         case let .linkLayer(ll, stage):
-            members.append(("link_layer", .object([("access_address", .int(Int(ll.accessAddress))),
-                                                   ("stage", .string(stage.name))])))
+            var linkLayer: [(String, JSONValue)] = [("access_address", .int(Int(ll.accessAddress))), ("stage", .string(stage.name))]
+            let sniffer = ll.sniffer
+            if let channel = sniffer.channelIndex { linkLayer.append(("channel_index", .int(Int(channel)))) }
+            if let rssi = sniffer.rssi { linkLayer.append(("rssi", .int(rssi))) }
+            if let phy = sniffer.phy { linkLayer.append(("phy", .string(NordicBLEHeader.phyName(phy)))) }
+            if let valid = sniffer.isCRCValid { linkLayer.append(("crc_valid", .bool(valid))) }
+            if let valid = sniffer.isMICValid { linkLayer.append(("mic_valid", .bool(valid))) }
+            members.append(("link_layer", .object(linkLayer)))
             if case .l2cap(let l2cap) = stage { members += Self.l2capMembers(l2cap) }
+        case let .packetLogger(type, payload):
+            var record: [(String, JSONValue)] = [("type", .int(Int(type.rawValue))), ("name", .string(type.description)),
+                                                 ("length", .int(payload.count))]
+            if type.isText { record.append(("text", .string(CaptureText.text(payload)))) }
+            members.append(("packetlogger", .object(record)))
         case let .unsupported(linkType, octets):
             members.append(("unsupported", .object([("link_type", .int(Int(linkType.rawValue))), ("length", .int(octets))])))
         case let .malformed(layer, reason, _):
@@ -169,6 +182,7 @@ extension DissectedPacket.LinkLayerStage {
         case .encrypted: return "encrypted"
         case .retransmission: return "retransmission"
         case .badCRC: return "bad_crc"
+        case .badMIC: return "bad_mic"
         }
     }
 }

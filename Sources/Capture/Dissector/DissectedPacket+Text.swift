@@ -42,6 +42,8 @@ extension DissectedPacket {
             return "ISO \(iso)"
         case let .monitor(opcode, payload):
             return "Monitor \(opcode)" + CaptureText.monitorDetail(opcode, payload)
+        case let .packetLogger(type, payload):
+            return "PacketLogger " + CaptureText.packetLoggerDetail(type, payload)
         case let .linkLayer(ll, stage):
             return stage.summary(ll)
         case let .unsupported(linkType, octets):
@@ -88,6 +90,8 @@ extension DissectedPacket.LinkLayerStage {
             return "\(aa) retransmission"
         case .badCRC:
             return "\(aa) CRC error, not decoded"
+        case .badMIC:
+            return "\(aa) MIC error (decrypted incorrectly), not decoded"
         }
     }
 }
@@ -159,6 +163,20 @@ enum CaptureText {
             return ": " + String(decoding: printable, as: UTF8.self)
         }
         return payload.isEmpty ? "" : ", \(payload.count) octets"
+    }
+
+    /// A PacketLogger record that is not HCI: "Note: text" for the text types (printable
+    /// characters only, so no record can forge a line), "Sent LMP, 17 octets (not decoded)" for
+    /// the others, "packet type 0x42, 3 octets (not decoded)" for an unknown type.
+    static func packetLoggerDetail(_ type: PacketLoggerPacketType, _ payload: [UInt8]) -> String {
+        if type.isText { return "\(type): " + text(payload) }
+        return "\(type), \(payload.count) octet\(payload.count == 1 ? "" : "s") (not decoded)"
+    }
+
+    /// The printable ASCII of `octets` (others dropped), as PacketLogger's text records hold
+    /// their text: UTF-8, often ending in a NUL.
+    static func text(_ octets: [UInt8]) -> String {
+        String(decoding: octets.filter { $0 >= 0x20 && $0 < 0x7F }, as: UTF8.self)
     }
 
     /// "2025-01-25 16:53:02.430950 UTC" for microseconds since the Unix epoch (proleptic

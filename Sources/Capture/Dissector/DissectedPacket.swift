@@ -41,6 +41,9 @@ public struct DissectedPacket: Sendable {
         case iso(HCIISODataPacket)
         /// A Linux monitor record that is not an HCI packet.
         case monitor(MonitorOpcode, payload: [UInt8])
+        /// A PacketLogger record that is not an HCI packet: text (shown as text), LMP, or an
+        /// unknown Packet Type (kept raw).
+        case packetLogger(PacketLoggerPacketType, payload: [UInt8])
         /// An LE link-layer packet captured over the air.
         case linkLayer(LinkLayerRecord, LinkLayerStage)
         /// A record of a link type that is not decoded.
@@ -74,6 +77,9 @@ public struct DissectedPacket: Sendable {
         case retransmission
         /// A PDU whose CRC does not match: not decoded further.
         case badCRC
+        /// An encrypted PDU that the sniffer decrypted with a MIC that does not match: its
+        /// payload is not the plaintext, and is not decoded further.
+        case badMIC
     }
 
     /// The ATT PDU this packet completed, if any.

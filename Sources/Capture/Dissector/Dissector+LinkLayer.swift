@@ -135,7 +135,7 @@ extension Dissector {
             // SCAN_REQ and CONNECT_IND come from the scanner or initiator, not the advertiser.
             if let advA = adv.advA, adv.pduType != .scanReq, adv.pduType != .connectInd {
                 let connectable = adv.pduType == .advInd || adv.pduType == .advDirectInd
-                seeAdvertiser(advA, type: adv.advAAddressType, rssi: ll.pseudoHeader.flatMap { $0.flags.isSignalPowerValid ? $0.signalPower : nil },
+                seeAdvertiser(advA, type: adv.advAAddressType, rssi: ll.sniffer.rssi.map { Int8(clamping: $0) },
                               connectable: connectable, name: data?.localName?.string, record: packet.index)
             }
             if case let .connectIndication(initA, advA, llData) = adv.payload {
@@ -175,26 +175,20 @@ extension Dissector {
         }
     }
 
-    /// Whether an advertising physical channel PDU's CRC holds: as the pseudo-header says when
-    /// it checked, else computed with the advertising CRCInit 0x555555 (Core v5.4, Vol 6, Part B, 3.1.1).
+    /// Whether an advertising physical channel PDU's CRC holds: as the capture header says when
+    /// the sniffer checked, else computed with the advertising CRCInit 0x555555 (Core v5.4,
+    /// Vol 6, Part B, 3.1.1).
     static func isAdvertisingCRCValid(_ ll: LinkLayerRecord) -> Bool {
-        if let flags = ll.pseudoHeader?.flags, flags.isCRCChecked { return flags.isCRCValid }
-        return ll.isCRCValid(crcInit: LinkLayerCRC.advertisingCRCInit)
+        ll.sniffer.isCRCValid ?? ll.isCRCValid(crcInit: LinkLayerCRC.advertisingCRCInit)
     }
 
-    /// The direction of a data PDU from the LINKTYPE 256 pseudo-header's PDU type; unknown
-    /// without one.
-    static func airDirection(_ ll: LinkLayerRecord) -> CaptureDirection {
-        switch ll.pseudoHeader?.flags.pduType {
-        case .dataCentralToPeripheral?: return .centralToPeripheral
-        case .dataPeripheralToCentral?: return .peripheralToCentral
-        default: return .unknown
-        }
-    }
+    /// The direction of a data PDU from the capture header (the LINKTYPE 256 pseudo-header's
+    /// PDU type, the nRF Sniffer's direction flag); unknown without one.
+    static func airDirection(_ ll: LinkLayerRecord) -> CaptureDirection { ll.sniffer.direction }
 
     /// What the link layer makes of a data PDU before L2CAP sees it.
     enum AirVerdict {
-        case badCRC, retransmission, encrypted, empty
+        case badCRC, badMIC, retransmission, encrypted, empty
         case control(LLControlOpcode)
         case l2cap(HCIACLDataPacket)
     }
@@ -209,6 +203,8 @@ extension Dissector {
         switch verdict {
         case .badCRC:
             return .badCRC
+        case .badMIC:
+            return .badMIC
         case .retransmission:
             packet.notes.append("link-layer retransmission (SN \(pdu.sn))")
             return .retransmission
@@ -227,21 +223,27 @@ extension Dissector {
 
     /// Checks one data PDU against its connection's state and updates that state.
     ///
-    /// - CRC: from the pseudo-header when it checked it, else against the CONNECT_IND's CRCInit.
+    /// - CRC: from the capture header when the sniffer checked it, else against the
+    ///   CONNECT_IND's CRCInit.
+    /// - MIC: a packet the sniffer decrypted with a MIC that does not match (Core v5.4, Vol 6,
+    ///   Part E, 1) is a bad MIC: its payload is neither the plaintext nor usable ciphertext.
     /// - Retransmission: the same SN, LLID and payload as the sender's previous PDU, which a
     ///   receiver that did not acknowledge it gets again (Core v5.4, Vol 6, Part B, 4.5.9): the
     ///   previous PDU in the same direction, given or inferred. Without a direction nothing is
     ///   judged a retransmission, since the sender's previous PDU cannot be told (a repeat is
     ///   then decoded again, as tshark does).
-    /// - Encryption: after LL_START_ENC_REQ, non-empty payloads are encrypted unless the
-    ///   pseudo-header says the capture decrypted them.
+    /// - Encryption: as the capture header says when it says (the nRF Sniffer's encryption
+    ///   bit); otherwise, after LL_START_ENC_REQ, non-empty payloads are encrypted unless the
+    ///   header says the capture decrypted them.
     static func judge(_ pdu: DataChannelPDU, _ ll: LinkLayerRecord, direction: CaptureDirection,
                       connection: inout AirState.Connection) -> AirVerdict {
-        if let flags = ll.pseudoHeader?.flags, flags.isCRCChecked {
-            if !flags.isCRCValid { return .badCRC }
+        let sniffer = ll.sniffer
+        if let valid = sniffer.isCRCValid {
+            if !valid { return .badCRC }
         } else if let crcInit = connection.crcInit, !ll.isCRCValid(crcInit: crcInit) {
             return .badCRC
         }
+        if sniffer.isMICValid == false { return .badMIC }
         let sent = AirState.SentPDU(sn: pdu.sn, llid: pdu.llid.rawValue, payload: pdu.payload)
         var history = connection.history[direction] ?? []
         let isRetransmission = direction != .unknown && !pdu.payload.isEmpty && history.last == sent
@@ -250,7 +252,8 @@ extension Dissector {
         connection.history[direction] = history
         if isRetransmission { return .retransmission }
         if pdu.payload.isEmpty { return .empty }
-        if connection.encrypted && !(ll.pseudoHeader?.flags.isDecrypted ?? false) { return .encrypted }
+        let encrypted = sniffer.isEncrypted ?? connection.encrypted
+        if encrypted && !sniffer.isDecrypted { return .encrypted }
         switch pdu.content {
         case .control(let opcode, _):
             if opcode == .startEncReq { connection.encrypted = true }

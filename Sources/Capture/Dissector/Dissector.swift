@@ -109,6 +109,8 @@ public struct Dissector: Sendable {
         case .linkLayer(let ll):
             counts.linkLayer += 1
             dissectLinkLayer(ll, into: &packet)
+        case let .packetLogger(type, payload):
+            packet.content = .packetLogger(type, payload: payload)
         case let .unsupported(linkType, payload):
             packet.content = .unsupported(linkType, octets: payload.count)
         case let .malformed(linkType, payload, error):

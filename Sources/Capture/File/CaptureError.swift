@@ -6,7 +6,8 @@ import BLECore
 /// these only after it has returned every good record before the offset; see ``CaptureReader``.
 public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file starts with none of the magic numbers this reader knows (btsnoop
-    /// "btsnoop\0", pcap 0xA1B2C3D4 / 0xA1B23C4D in either byte order, pcapng 0x0A0D0D0A).
+    /// "btsnoop\0", pcap 0xA1B2C3D4 / 0xA1B23C4D in either byte order, pcapng 0x0A0D0D0A),
+    /// nor with a PacketLogger record (``CaptureFormat/packetLogger``).
     /// `magic` holds the first (up to 8) octets.
     case unrecognizedFormat(magic: [UInt8])
     /// The file's format is known but its version is not (btsnoop version other than 1,
@@ -61,7 +62,7 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .unrecognizedFormat(magic) where magic.isEmpty:
             return "the file is empty"
         case let .unrecognizedFormat(magic):
-            return "not a btsnoop, pcap or pcapng file (starts with \(Hex.encode(magic, separator: " ")))"
+            return "not a btsnoop, pcap, pcapng or PacketLogger file (starts with \(Hex.encode(magic, separator: " ")))"
         case let .unsupportedVersion(format, offset, version):
             return "\(format) version \(version) at offset \(offset) is not supported"
         case let .truncated(field, offset, needed, available):

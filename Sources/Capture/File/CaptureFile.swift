@@ -1,4 +1,5 @@
-/// A capture file held in memory: btsnoop, pcap or pcapng, recognised from its magic number.
+/// A capture file held in memory: btsnoop, pcap or pcapng, recognised from its magic number,
+/// or Apple PacketLogger, recognised from its first record.
 ///
 /// ```swift
 /// let file = try CaptureFile(contentsOf: "hci.btsnoop")
@@ -26,14 +27,15 @@ public struct CaptureFile: Sendable {
     /// The link type from the file header: the btsnoop datalink, the pcap LinkType (low 16
     /// bits), or the link type of the first pcapng interface (nil when no Interface
     /// Description Block comes before the first packet). Every pcapng record is decoded under
-    /// its own interface's link type.
+    /// its own interface's link type. Nil for PacketLogger, which has none.
     public let linkType: LinkType?
 
     let initial: CaptureReader.Parser
 
     /// Recognises the format and reads the file header.
     ///
-    /// - Throws: ``CaptureError/unrecognizedFormat(magic:)`` for an unknown magic number;
+    /// - Throws: ``CaptureError/unrecognizedFormat(magic:)`` for an unknown magic number that
+    ///   does not start a PacketLogger record either;
     ///   ``CaptureError/truncated(field:offset:needed:available:)`` when the file ends inside
     ///   its header; ``CaptureError/unsupportedVersion(format:offset:version:)``; for pcapng,
     ///   any error of the first Section Header Block.
@@ -72,6 +74,10 @@ public struct CaptureFile: Sendable {
                 if case .packet = block { break }
             }
             linkType = found
+        } else if let bigEndian = PacketLoggerParser.byteOrder(of: bytes) {
+            format = .packetLogger
+            linkType = nil
+            initial = .packetLogger(PacketLoggerParser(bigEndian: bigEndian))
         } else if magic.isEmpty {
             throw .unrecognizedFormat(magic: [])   // "the file is empty"
         } else if magic.count < 8, isPrefix(of: BTSnoopParser.identification) {

@@ -10,20 +10,28 @@ public enum CaptureFormat: Hashable, Sendable, CaseIterable, CustomStringConvert
     /// pcapng: a sequence of blocks; each Section Header Block sets the byte order, each
     /// Interface Description Block a link type and a timestamp resolution.
     case pcapng
+    /// Apple PacketLogger (.pklg): no file header, records of Length (4), Seconds (4),
+    /// Microseconds (4), Packet Type (1) and payload, big-endian in the older format and
+    /// little-endian in the later one (``PacketLoggerParser``). Recognised from its first record.
+    case packetLogger
 
     /// The link types whose records this reader decodes in files of this format, in the order
     /// messages list them. A file of any other link type is read, but its records come out as
     /// ``CapturedPacket/unsupported(linkType:payload:)``.
     ///
     /// btsnoop: datalinks 1001 (HCI), 1002 (H4) and 2001 (Linux monitor); pcap and pcapng:
-    /// LINKTYPE 187 and 201 (H4), 254 (Linux monitor), 251 and 256 (the LE link layer) and 192
-    /// (PPI around the LE link layer). The two namespaces are separate: a btsnoop file with
-    /// datalink 187 is not decoded, nor a pcap file with LinkType 1002.
+    /// LINKTYPE 187 and 201 (H4), 254 (Linux monitor), 251, 256 and 272 (the LE link layer,
+    /// 272 with the nRF Sniffer's header) and 192 (PPI around the LE link layer). The two
+    /// namespaces are separate: a btsnoop file with datalink 187 is not decoded, nor a pcap file
+    /// with LinkType 1002. PacketLogger files have no link type (each record's Packet Type says
+    /// what it is): none is listed.
     public var decodedLinkTypes: [LinkType] {
         switch self {
+        case .packetLogger: return []
         case .btsnoop: return [.btsnoopHCI, .btsnoopH4, .btsnoopMonitor]
         case .pcap, .pcapng:
-            return [.bluetoothHCIH4, .bluetoothHCIH4WithPHDR, .bluetoothLinuxMonitor, .bluetoothLELL, .bluetoothLELLWithPHDR, .ppi]
+            return [.bluetoothHCIH4, .bluetoothHCIH4WithPHDR, .bluetoothLinuxMonitor, .bluetoothLELL, .bluetoothLELLWithPHDR,
+                    .nordicBLE, .ppi]
         }
     }
 
@@ -37,6 +45,7 @@ public enum CaptureFormat: Hashable, Sendable, CaseIterable, CustomStringConvert
         case .btsnoop: return "btsnoop"
         case .pcap: return "pcap"
         case .pcapng: return "pcapng"
+        case .packetLogger: return "PacketLogger"
         }
     }
 }

@@ -11,6 +11,7 @@ public struct CaptureReader: Sendable {
         case btsnoop(BTSnoopParser)
         case pcap(PcapParser)
         case pcapng(PcapNGParser)
+        case packetLogger(PacketLoggerParser)
         case finished
     }
 
@@ -43,6 +44,10 @@ public struct CaptureReader: Sendable {
                 parser = .finished   // releases the enum's copy so `p` mutates in place
                 record = try p.next(bytes, index: recordCount)
                 parser = .pcapng(p)
+            case var .packetLogger(p):
+                parser = .finished
+                record = try p.next(bytes, index: recordCount)
+                parser = .packetLogger(p)
             case .finished:
                 return nil
             }

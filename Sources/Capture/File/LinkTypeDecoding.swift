@@ -60,10 +60,11 @@ enum LinkTypeDecoding {
         case .ppi where octets.count >= 8 && !isLinkLayerInsidePPI(octets):
             // PPI around a link type that is not the LE link layer: not ours to decode.
             return DecodedPayload(packet: .unsupported(linkType: linkType, payload: Array(octets)), direction: .unknown)
-        case .bluetoothLELL, .bluetoothLELLWithPHDR, .ppi:
+        case .bluetoothLELL, .bluetoothLELLWithPHDR, .ppi, .nordicBLE:
             do {
-                return DecodedPayload(packet: .linkLayer(try LinkLayerRecord(decoding: octets, linkType: linkType)),
-                                      direction: .unknown)
+                let record = try LinkLayerRecord(decoding: octets, linkType: linkType)
+                // The direction of a data PDU, where the capture header gives it.
+                return DecodedPayload(packet: .linkLayer(record), direction: record.sniffer.direction)
             } catch {
                 return DecodedPayload(packet: .malformed(linkType: linkType, payload: Array(octets), error: error),
                                       direction: .unknown)

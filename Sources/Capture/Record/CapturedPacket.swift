@@ -15,8 +15,12 @@ public enum CapturedPacket: Hashable, Sendable, CustomStringConvertible {
     /// info, system note, user logging, control channel records, vendor diagnostics, ...):
     /// the opcode and its parameters, undecoded.
     case monitor(opcode: MonitorOpcode, payload: [UInt8])
-    /// An LE link-layer packet captured over the air (LINKTYPE 251, 256, or PPI around 251/147).
+    /// An LE link-layer packet captured over the air (LINKTYPE 251, 256, 272, or PPI around 251/147).
     case linkLayer(LinkLayerRecord)
+    /// An Apple PacketLogger record that is not an HCI packet: a text record (a note, a
+    /// system log line, a kernel message; ``PacketLoggerPacketType/isText``), an LMP packet,
+    /// or a Packet Type this reader does not know, with its payload as stored.
+    case packetLogger(type: PacketLoggerPacketType, payload: [UInt8])
     /// A record of a link type this reader does not decode: its octets as stored.
     case unsupported(linkType: LinkType, payload: [UInt8])
     /// A record whose octets do not decode under their link type (for example an empty H4
@@ -33,6 +37,8 @@ public enum CapturedPacket: Hashable, Sendable, CustomStringConvertible {
             return "monitor \(opcode), \(payload.count) octet\(payload.count == 1 ? "" : "s")"
         case let .linkLayer(record):
             return record.description
+        case let .packetLogger(type, payload):
+            return "PacketLogger \(type), \(payload.count) octet\(payload.count == 1 ? "" : "s")"
         case let .unsupported(linkType, payload):
             return "\(linkType) record, \(payload.count) octets (not decoded)"
         case let .malformed(linkType, payload, error):

@@ -30,6 +30,9 @@ public struct LinkType: RawRepresentable, Hashable, Sendable, CustomStringConver
     /// LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR (256): a 10-octet radio pseudo-header
     /// (``LELLPseudoHeader``), then an LE link-layer packet as in ``bluetoothLELL``.
     public static let bluetoothLELLWithPHDR = LinkType(rawValue: 256)
+    /// LINKTYPE_NORDIC_BLE (272): the nRF Sniffer for Bluetooth LE's header
+    /// (``NordicBLEHeader``), then an LE link-layer packet as in ``bluetoothLELL``.
+    public static let nordicBLE = LinkType(rawValue: 272)
 
     /// btsnoop datalink 1001: un-encapsulated HCI; the record flags give the packet type.
     public static let btsnoopHCI = LinkType(rawValue: 1001)
@@ -44,7 +47,7 @@ public struct LinkType: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let btsnoopMonitor = LinkType(rawValue: 2001)
 
     /// Whether records of this link type are Bluetooth the decoder reads in some format: H4
-    /// (187, 201), the Linux monitor (254), the LE link layer (251, 256, and PPI around it), and
+    /// (187, 201), the Linux monitor (254), the LE link layer (251, 256, 272, and PPI around it), and
     /// btsnoop 1001, 1002 and 2001 (``CaptureFormat/decodedLinkTypes``, which also says in which
     /// format). Anything else (Ethernet, say, or USER0 outside PPI) is kept raw and not decoded.
     public var isDecoded: Bool {
@@ -60,6 +63,7 @@ public struct LinkType: RawRepresentable, Hashable, Sendable, CustomStringConver
         case .bluetoothLELL: return "BLUETOOTH_LE_LL (251)"
         case .bluetoothLinuxMonitor: return "BLUETOOTH_LINUX_MONITOR (254)"
         case .bluetoothLELLWithPHDR: return "BLUETOOTH_LE_LL_WITH_PHDR (256)"
+        case .nordicBLE: return "NORDIC_BLE (272)"
         case .btsnoopHCI: return "btsnoop HCI (1001)"
         case .btsnoopH4: return "btsnoop H4 (1002)"
         case .btsnoopBCSP: return "btsnoop BCSP (1003)"
