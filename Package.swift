@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "BLE", dependencies: ["BLECore", "HCI", "Host", "ATT", "GATT", "Capture", "LinuxBluetooth", "VirtualRadio"]),
 
         .executableTarget(name: "blectl", dependencies: ["BLE", "BLECore", "HCI", "Host", "ATT", "GATT", "PDUScript", "Capture", "LinuxBluetooth", "VirtualRadio"]),
-        .executableTarget(name: "BLEBenchmarks", dependencies: ["BLECore", "HCI", "Host", "L2CAP", "ATT", "GATT", "Capture", "VirtualRadio", "LinuxBluetooth"]),
+        .executableTarget(name: "BLEBenchmarks", dependencies: ["BLECore", "HCI", "Host", "L2CAP", "ATT", "GATT", "Capture", "VirtualRadio", "LinuxBluetooth", "BLE"]),
 
         // Shared by the test targets: the real captures' location and the tshark runner.
         // Foundation only (no Testing), so any test target can depend on it.

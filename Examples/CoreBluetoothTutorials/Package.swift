@@ -15,7 +15,7 @@ import PackageDescription
 let linuxBLE = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().lastPathComponent
 
-let examples = ["ScanAndConnect", "PublishService", "DiscoverEverything", "SubscribeToAll", "AsyncConnection", "PickRole"]
+let examples = ["ScanAndConnect", "PublishService", "DiscoverEverything", "SubscribeToAll", "AsyncConnection", "PickRole", "RestoreAcrossRestart"]
 
 let package = Package(
     name: "CoreBluetoothTutorials",

@@ -19,7 +19,8 @@ DiscoverEverything DiscoverEverything
 SubscribeToAll SubscribeToAll
 AsyncConnection AsyncConnection
 PickRole-central PickRole --role central
-PickRole-peripheral PickRole --role peripheral'
+PickRole-peripheral PickRole --role peripheral
+RestoreAcrossRestart RestoreAcrossRestart'
 
 "$swift" build -q --package-path "$here" || exit 1
 bin=$("$swift" build --package-path "$here" --show-bin-path) || exit 1

@@ -1,6 +1,7 @@
 // make bench: codec and decoder throughput, the GATT server's request and notification rates and
 // the round trips of discovery against a cached reconnection, ATT round trips and notifications
-// through the whole host stack on the virtual radio for our client and Bumble's, and the wall time
+// through the whole host stack on the virtual radio for our client and Bumble's, the same through
+// the BLE API next to GATTClient and GATTServer directly, and the wall time
 // of `blectl decode` on a real capture next to tshark's on the same file. Build in release
 // (`swift run -c release`).
 
@@ -10,9 +11,13 @@ import Capture
 import Foundation
 import HCI
 
-// `BLEBenchmarks host-stack` runs only the host-stack rows.
+// `BLEBenchmarks host-stack` runs only the host-stack rows; `BLEBenchmarks api`, only the API rows.
 if CommandLine.arguments.dropFirst().first == "host-stack" {
     try await hostStackRows()
+    exit(0)
+}
+if CommandLine.arguments.dropFirst().first == "api" {
+    try await APIBench.rows()
     exit(0)
 }
 
@@ -90,6 +95,7 @@ print(String(format: "  cached reconnection (Database Hash matches, Part G 2.5.2
 print("")
 
 try await hostStackRows()
+try await APIBench.rows()
 
 // blectl decode against tshark, each as a process writing to /dev/null.
 let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path

@@ -10,19 +10,23 @@
 /// So the radio asks for proof that the executor runs: a probe, a low-priority task that
 /// only reports back. Jobs the hosts enqueued before the probe run before it, so a returned
 /// probe proves the hosts had the executor up to the virtual time the probe went out. The
-/// radio runs events at most ``realAllowance`` of real time (times the speed) past that
-/// proof. Past it, it holds: virtual time stands still until the probe returns, and then
+/// radio runs events at most ``realAllowance(speed:)`` of real time (times the speed) past
+/// that proof. Past it, it holds: virtual time stands still until the probe returns, and then
 /// the real clock's mapping is moved on by the time held, so no host loses time to a stall
 /// it could not see. A new probe goes out when half the allowance is used and events are
 /// scheduled; an idle radio sends none.
 ///
 /// Manual timing has no gate: time moves only when a test says so.
 struct HostProgressGate {
-    /// How far, in real time, the radio may run events past the last proof that its hosts'
-    /// executor runs: 20 ms, far above a thread's scheduling latency on a busy machine and far
-    /// below any protocol timer at the speeds tests use (at 10x, 200 ms of virtual time against
-    /// ATT's 30 s).
-    static let realAllowance: Duration = .milliseconds(20)
+    /// How far the radio may run events past the last proof that its hosts' executor runs: one
+    /// second of virtual time, below the host timers that matter (HCI's 2 s command timeout,
+    /// ATT's 30 s), in real time no less than 1 ms (a probe costs a task; at 20,000x a second
+    /// of virtual time is 50 µs) and no more than 20 ms (at 10x, 200 ms of virtual time), far
+    /// above a thread's scheduling latency on a busy machine.
+    static func realAllowance(speed: Double) -> Duration {
+        let oneVirtualSecond = Duration.microseconds(Int64(1_000_000 / speed))
+        return min(max(oneVirtualSecond, .milliseconds(1)), .milliseconds(20))
+    }
 
     /// The allowance in virtual microseconds, at the radio's speed.
     let allowance: Micros
@@ -35,7 +39,7 @@ struct HostProgressGate {
 
     /// A gate for a radio paced at `speed` times real time.
     init(speed: Double) {
-        allowance = max(1, Micros(Double(Self.realAllowance.microsRoundedUp) * speed))
+        allowance = max(1, Micros(Double(Self.realAllowance(speed: speed).microsRoundedUp) * speed))
     }
 
     /// The latest virtual time the radio may run events to.
