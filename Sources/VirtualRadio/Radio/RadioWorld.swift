@@ -59,29 +59,30 @@ final class RadioWorld {
     /// when nothing is scheduled). Manual timing: nil.
     ///
     /// Events never run past what the hosts' executor is proven to keep up with
-    /// (``HostProgressGate``): past that, the step holds and returns nil, and the probe's
-    /// return wakes the driver.
+    /// (``HostProgressGate``): while the gate holds, the step runs nothing new and returns nil,
+    /// and the probe's return wakes the driver. With events scheduled, the returned delay is
+    /// also no longer than the gate's next look.
     func driverStep(lead: Duration) -> Duration? {
         guard case .paced(let speed) = timing, !stopped else { return nil }
-        let elapsed = (ContinuousClock.now - anchorReal + lead).microsRoundedUp
+        let real = ContinuousClock.now
+        let elapsed = (real - anchorReal + lead).microsRoundedUp
         var target = anchorVirtual + Micros(Double(elapsed) * speed)
+        var check: Duration?
         if var gate = progressGate, queue.count > 0 {
-            if gate.needsProbe(heading: target) {
-                gate.probeSent(at: now)
-                sendProbe?()
-            }
-            if target > gate.limit {
-                target = max(now, gate.limit)
-                gate.hold()
-            }
+            let admitted = gate.admit(target, now: now, real: real)
             progressGate = gate
+            if admitted.sendProbe { sendProbe?() }
+            target = admitted.runTo
             if gate.isHolding {
                 run(until: target)
                 return nil
             }
+            check = gate.nextCheck(from: real)
         }
         run(until: max(now, target))
-        return queue.nextTime.map { .microseconds(Double($0 - max(now, target)) / speed) }
+        let untilEvent: Duration? = queue.nextTime.map { .microseconds(Double($0 - max(now, target)) / speed) }
+        guard let check, let untilEvent else { return untilEvent }
+        return min(check, untilEvent)
     }
 
     /// The probe of ``HostProgressGate`` came back. After a hold, the real clock's mapping

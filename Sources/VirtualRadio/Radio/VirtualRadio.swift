@@ -40,9 +40,13 @@ public final class VirtualRadio: Sendable {
         /// Only when a test calls ``VirtualRadio/advance(by:)``: deterministic.
         case manual
         /// With real time times `speed` (1 is real time; a benchmark uses a large speed). A
-        /// driver thread sleeps until the next due event and never polls; it runs an event up
-        /// to 50 µs of real time early (the kernel's timer slack), so virtual time may lead the
-        /// pace by that much.
+        /// driver thread sleeps until the next due event; it runs an event up to 50 µs of real
+        /// time early (the kernel's timer slack), so virtual time may lead the pace by that
+        /// much. It never runs ahead of hosts that cannot keep up: while events are scheduled,
+        /// a probe task (at most one a millisecond) measures the hosts' executor, and the radio
+        /// holds its time while the executor is starved or congested, then resumes where it
+        /// stood (see `HostProgressGate`), so a loaded machine slows virtual time rather than
+        /// expire hosts' timers on answers they had no chance to read.
         case paced(speed: Double)
     }
 
