@@ -11,8 +11,8 @@ import Synchronization
 final class RadioCore: Sendable {
     let state: Mutex<RadioWorld>
 
-    init(seed: UInt64, timing: VirtualRadio.Timing) {
-        state = Mutex(RadioWorld(seed: seed, timing: timing))
+    init(seed: UInt64, timing: VirtualRadio.Timing, waitsForHosts: Bool = true) {
+        state = Mutex(RadioWorld(seed: seed, timing: timing, waitsForHosts: waitsForHosts))
         // The probe runs at the priority of the task that made the radio, where its hosts
         // normally run: Dispatch keeps a pool of threads per priority, and a probe of another
         // priority would prove nothing of the hosts' pool.
