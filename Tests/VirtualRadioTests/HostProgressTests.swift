@@ -50,4 +50,28 @@ struct HostProgressTests {
         #expect(radio.now - afterwards >= .seconds(1))
         radio.shutDown()
     }
+
+    @Test("a radio made with waitsForHosts false runs on at its pace while the hosts' executor is busy")
+    func runsOnWhenNotWaiting() async throws {
+        let speed = 1000.0
+        let radio = VirtualRadio(seed: 9, timing: .paced(speed: speed), waitsForHosts: false)
+        #expect(!radio.waitsForHosts)
+        let peripheral = TestHost(radio.makeController(configuration: configuration(2)))
+        try await peripheral.bringUp()
+        try await peripheral.command(advertisingParameters(interval: 0x0020))
+        try await peripheral.command(HCILESetAdvertisingEnable(enable: true))
+        let busy: Duration = .milliseconds(400)
+        let start = radio.now
+        let threads = ProcessInfo.processInfo.activeProcessorCount
+        let priority = Task.currentPriority
+        let tasks = (0..<threads * 2).map { _ in
+            Task.detached(priority: priority) { Self.occupyThread(for: busy, radio: radio) }
+        }
+        var seenAtEnds: [Duration] = []
+        for task in tasks { seenAtEnds.append(await task.value) }
+        let first = try #require(seenAtEnds.min())
+        // The first busy task's 400 ms at 1000x: 400 s of virtual time, run without waiting.
+        #expect(first - start > busy * speed / 2, "the radio ran only \(first - start)")
+        radio.shutDown()
+    }
 }

@@ -11,8 +11,8 @@ import Synchronization
 final class RadioCore: Sendable {
     let state: Mutex<RadioWorld>
 
-    init(seed: UInt64, timing: VirtualRadio.Timing) {
-        state = Mutex(RadioWorld(seed: seed, timing: timing))
+    init(seed: UInt64, timing: VirtualRadio.Timing, waitsForHosts: Bool = true) {
+        state = Mutex(RadioWorld(seed: seed, timing: timing, waitsForHosts: waitsForHosts))
         // The probe runs at the priority of the task that made the radio, where its hosts
         // normally run: Dispatch keeps a pool of threads per priority, and a probe of another
         // priority would prove nothing of the hosts' pool.
@@ -93,9 +93,10 @@ final class RadioCore: Sendable {
     static let driverLead: Duration = .microseconds(50)
 
     /// Sleeps until the next due event, runs what is due (and what falls due within
-    /// ``driverLead``), and sleeps again; woken early when an earlier event is scheduled. It
-    /// never polls: with nothing scheduled it waits for a kick. Runs on a thread of its own
-    /// (``VirtualRadio`` starts it) until the radio stops.
+    /// ``driverLead``), and sleeps again; woken early when an earlier event is scheduled, and,
+    /// while events are scheduled, when ``HostProgressGate`` must look at its probe again (at
+    /// most every millisecond). With nothing scheduled it waits for a kick. Runs on a thread of
+    /// its own (``VirtualRadio`` starts it) until the radio stops.
     func drive() {
         while true {
             let plan: (stop: Bool, delay: Duration?, signal: PacedDriverSignal) = locked { world in

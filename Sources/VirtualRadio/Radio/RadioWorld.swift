@@ -43,10 +43,10 @@ final class RadioWorld {
     /// The RSSI of a pair no one has set, in dBm.
     static let defaultRSSI: Int8 = -60
 
-    init(seed: UInt64, timing: VirtualRadio.Timing) {
+    init(seed: UInt64, timing: VirtualRadio.Timing, waitsForHosts: Bool) {
         rng = SplitMix64(seed: seed)
         self.timing = timing
-        if case .paced(let speed) = timing { progressGate = HostProgressGate(speed: speed) }
+        if case .paced(let speed) = timing, waitsForHosts { progressGate = HostProgressGate(speed: speed) }
     }
 
     // MARK: Time

@@ -59,17 +59,25 @@ public final class VirtualRadio: Sendable {
     /// The timing given at creation.
     public let timing: Timing
 
+    /// Whether paced time waits for hosts that cannot keep up (given at creation).
+    public let waitsForHosts: Bool
+
     /// A radio with no controllers at time zero.
     ///
     /// - Parameters:
     ///   - seed: the seed of every random choice the radio makes.
     ///   - timing: manual, or paced by real time (speed 1 by default); a speed of 0 or less is
     ///     taken as 1.
-    public init(seed: UInt64 = 1, timing: Timing = .paced(speed: 1)) {
+    ///   - waitsForHosts: in paced timing, whether the radio holds its time while its hosts'
+    ///     executor is starved or congested (``Timing/paced(speed:)``); true by default. A
+    ///     throughput benchmark whose hosts keep their timers on the real clock, and keep the
+    ///     executor busy on purpose, turns it off.
+    public init(seed: UInt64 = 1, timing: Timing = .paced(speed: 1), waitsForHosts: Bool = true) {
         var timing = timing
         if case .paced(let speed) = timing, !(speed > 0) || !speed.isFinite { timing = .paced(speed: 1) }
         self.timing = timing
-        let core = RadioCore(seed: seed, timing: timing)
+        self.waitsForHosts = waitsForHosts
+        let core = RadioCore(seed: seed, timing: timing, waitsForHosts: waitsForHosts)
         lifetime = RadioLifetime(core: core)
         clock = VirtualClock(core: core, lifetime: lifetime)
         if case .paced = timing {
