@@ -94,7 +94,8 @@ enum APIBench {
                      pairs, median(readCosts) * 100, list(readCosts), median(notificationCosts) * 100, list(notificationCosts))
               + "  (target: under 10 %, \(met ? "met" : "NOT met"))")
         if repeated > 0 {
-            print("\(repeated) API run(s) repeated: an ATT transaction timed out (30 s of radio time, 1.5 ms of real time at \(Int(speed))x)")
+            print(String(format: "%d API run(s) repeated: an ATT transaction timed out (30 s of radio time, %.1f ms of real time at %.0fx)",
+                         repeated, 30_000 / speed, speed))
         }
         print("")
     }
