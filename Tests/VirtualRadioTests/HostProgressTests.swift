@@ -14,28 +14,38 @@ struct HostProgressTests {
         return radio.now
     }
 
-    @Test("with every thread of the hosts' executor busy, a paced radio holds its events, then resumes where it stood")
-    func holdsWhileExecutorIsStarved() async throws {
-        let speed = 1000.0
-        let radio = VirtualRadio(seed: 9, timing: .paced(speed: speed))
+    /// A radio paced at `speed` with one controller advertising every 20 ms of virtual time, so
+    /// that events are scheduled throughout.
+    static func advertisingRadio(speed: Double, waitsForHosts: Bool) async throws -> VirtualRadio {
+        let radio = VirtualRadio(seed: 9, timing: .paced(speed: speed), waitsForHosts: waitsForHosts)
         let peripheral = TestHost(radio.makeController(configuration: configuration(2)))
         try await peripheral.bringUp()
-        // Advertising every 20 ms of virtual time keeps events scheduled throughout.
         try await peripheral.command(advertisingParameters(interval: 0x0020))
         try await peripheral.command(HCILESetAdvertisingEnable(enable: true))
+        return radio
+    }
 
-        let busy: Duration = .milliseconds(400)
-        let start = radio.now
-        // Twice as many busy tasks as threads, at the priority the radio was made at (its
-        // probes run at it too): while any of them waits to start, the executor runs nothing
-        // that was enqueued after them.
+    /// Twice as many CPU-bound tasks as threads, each `busy` long, at the priority the radio
+    /// was made at (its probes run at it too): while any of them waits to start, the executor
+    /// runs nothing that was enqueued after them. Returns the radio's time at each one's end.
+    static func occupyEveryThread(for busy: Duration, radio: VirtualRadio) async -> [Duration] {
         let threads = ProcessInfo.processInfo.activeProcessorCount
         let priority = Task.currentPriority
         let tasks = (0..<threads * 2).map { _ in
-            Task.detached(priority: priority) { Self.occupyThread(for: busy, radio: radio) }
+            Task.detached(priority: priority) { occupyThread(for: busy, radio: radio) }
         }
-        var seenAtEnds: [Duration] = []
-        for task in tasks { seenAtEnds.append(await task.value) }
+        var ends: [Duration] = []
+        for task in tasks { ends.append(await task.value) }
+        return ends
+    }
+
+    @Test("with every thread of the hosts' executor busy, a paced radio holds its events, then resumes where it stood")
+    func holdsWhileExecutorIsStarved() async throws {
+        let speed = 1000.0
+        let radio = try await Self.advertisingRadio(speed: speed, waitsForHosts: true)
+        let busy: Duration = .milliseconds(400)
+        let start = radio.now
+        let seenAtEnds = await Self.occupyEveryThread(for: busy, radio: radio)
         let afterwards = radio.now
 
         // Unheld, the first busy task's 400 ms of real time at 1000x would be 400 s of virtual
@@ -54,21 +64,11 @@ struct HostProgressTests {
     @Test("a radio made with waitsForHosts false runs on at its pace while the hosts' executor is busy")
     func runsOnWhenNotWaiting() async throws {
         let speed = 1000.0
-        let radio = VirtualRadio(seed: 9, timing: .paced(speed: speed), waitsForHosts: false)
+        let radio = try await Self.advertisingRadio(speed: speed, waitsForHosts: false)
         #expect(!radio.waitsForHosts)
-        let peripheral = TestHost(radio.makeController(configuration: configuration(2)))
-        try await peripheral.bringUp()
-        try await peripheral.command(advertisingParameters(interval: 0x0020))
-        try await peripheral.command(HCILESetAdvertisingEnable(enable: true))
         let busy: Duration = .milliseconds(400)
         let start = radio.now
-        let threads = ProcessInfo.processInfo.activeProcessorCount
-        let priority = Task.currentPriority
-        let tasks = (0..<threads * 2).map { _ in
-            Task.detached(priority: priority) { Self.occupyThread(for: busy, radio: radio) }
-        }
-        var seenAtEnds: [Duration] = []
-        for task in tasks { seenAtEnds.append(await task.value) }
+        let seenAtEnds = await Self.occupyEveryThread(for: busy, radio: radio)
         let first = try #require(seenAtEnds.min())
         // The first busy task's 400 ms at 1000x: 400 s of virtual time, run without waiting.
         #expect(first - start > busy * speed / 2, "the radio ran only \(first - start)")
