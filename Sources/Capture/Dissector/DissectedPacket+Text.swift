@@ -97,11 +97,27 @@ extension DissectedPacket.LinkLayerStage {
 }
 
 extension AdvertisingSummary: CustomStringConvertible {
-    /// "D0:0D:FE:ED:48:52 (random) ADV_IND -58 dBm: Flags 0x06 (...), Complete Local Name "X"".
+    /// "D0:0D:FE:ED:48:52 (random) ADV_IND -58 dBm: Flags 0x06 (...), Complete Local Name "X"";
+    /// a joined chain ends in " (joined from 3 fragments)", an incomplete payload in
+    /// " (truncated)"; a fragment waiting for its chain reads "...: fragment 1, 229 octets, held
+    /// for the rest of its chain", a discarded one "...: fragment discarded, 229 octets (its chain
+    /// was cut at a bound)".
     public var description: String {
         var text = "\(address) (\(addressType)) \(eventType)"
         if let rssi { text += " \(rssi) dBm" }
+        switch disposition {
+        case .pending:
+            return text + ": fragment \(fragments), \(reportOctets.count) octets, held for the rest of its chain"
+        case .discarded:
+            return text + ": fragment discarded, \(reportOctets.count) octets (its chain was cut at a bound)"
+        case .complete, .truncated:
+            break
+        }
         if !data.elements.isEmpty { text += ": \(data)" }
+        var marks: [String] = []
+        if fragments > 1 { marks.append("joined from \(fragments) fragments") }
+        if disposition == .truncated { marks.append("truncated") }
+        if !marks.isEmpty { text += " (" + marks.joined(separator: ", ") + ")" }
         return text
     }
 }
