@@ -13,8 +13,14 @@ extension DissectedPacket {
     /// peripheral and `P>C` peripheral to central over the air, `---` unknown. Notes (reassembly
     /// diagnostics, retransmissions) follow after ` !! `.
     public var line: String {
-        var out = String(index + 1).leftPadded(to: 6) + " " + CaptureText.seconds(relativeTime).leftPadded(to: 12)
-        out += " " + CaptureText.direction(direction, inferred: isDirectionInferred) + " "
+        var out = ""
+        out.reserveCapacity(160)
+        CaptureText.append(String(index + 1), rightAlignedTo: 6, to: &out)
+        out += " "
+        CaptureText.append(CaptureText.seconds(relativeTime), rightAlignedTo: 12, to: &out)
+        out += " "
+        out += CaptureText.direction(direction, inferred: isDirectionInferred)
+        out += " "
         if let controllerIndex { out += "[hci\(controllerIndex)] " }
         out += summary
         for note in notes { out += " !! " + note }
@@ -147,6 +153,14 @@ extension HCIEvent {
 
 /// Text helpers shared by the packet lines and the report.
 enum CaptureText {
+
+    /// Appends `ascii` (digits, a decimal point) to `out`, after the spaces that right-align it in
+    /// `width` columns.
+    static func append(_ ascii: String, rightAlignedTo width: Int, to out: inout String) {
+        let count = ascii.utf8.count
+        if count < width { out += String(repeating: " ", count: width - count) }
+        out += ascii
+    }
 
     /// A name from the air in double quotes, with quotes, backslashes and control characters
     /// escaped, so that no name can start a line of its own or forge output.

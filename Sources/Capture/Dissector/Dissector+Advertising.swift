@@ -32,7 +32,7 @@ extension Dissector {
     mutating func see(_ report: LEAdvertisingReport, packet: inout DissectedPacket) -> AdvertisingSummary {
         let time = Self.chainTime(packet)
         let outcome = withController(packet.controllerIndex) { $0.advertising.add(report, at: time) }
-        return seeReport(report.address, report.addressType, eventType: report.eventType.description,
+        return seeReport(report.address, report.addressType, eventType: .legacy(report.eventType),
                          connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data,
                          outcome: outcome, packet: &packet)
     }
@@ -42,7 +42,7 @@ extension Dissector {
     mutating func see(_ report: LEExtendedAdvertisingReport, packet: inout DissectedPacket) -> AdvertisingSummary {
         let time = Self.chainTime(packet)
         let outcome = withController(packet.controllerIndex) { $0.advertising.add(report, at: time) }
-        return seeReport(report.address, report.addressType, eventType: report.eventType.description,
+        return seeReport(report.address, report.addressType, eventType: .extended(report.eventType),
                          connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data,
                          outcome: outcome, packet: &packet)
     }
@@ -58,7 +58,8 @@ extension Dissector {
     /// name is the payload's Local Name, in advertising data or scan response alike. A chain
     /// that the report ended without its last fragment, or that was dropped to make room, is
     /// noted on the packet, truncated.
-    mutating func seeReport(_ address: BluetoothAddress, _ type: LEAddressType, eventType: String, connectable: Bool,
+    mutating func seeReport(_ address: BluetoothAddress, _ type: LEAddressType, eventType: AdvertisingSummary.ReportEventType,
+                            connectable: Bool,
                             rssi rawRSSI: Int8, data octets: [UInt8], outcome: AdvertisingChainReassembler.Outcome,
                             packet: inout DissectedPacket) -> AdvertisingSummary {
         let record = packet.index
