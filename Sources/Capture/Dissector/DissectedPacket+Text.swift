@@ -36,8 +36,14 @@ extension DissectedPacket {
             if let status = event.failureStatus {
                 return "HCI Event \(event.name) status=\(status) (the other parameters carry no meaning on failure)"
             }
-            if !advertising.isEmpty {
-                return "HCI Event \(event.name): " + advertising.map(\.description).joined(separator: "; ")
+            if let first = advertising.first {
+                var text = "HCI Event \(event.name): "
+                text += first.description
+                for report in advertising.dropFirst() {
+                    text += "; "
+                    text += report.description
+                }
+                return text
             }
             return "HCI Event \(event)"
         case let .acl(acl, stage):
@@ -109,8 +115,16 @@ extension AdvertisingSummary: CustomStringConvertible {
     /// for the rest of its chain", a discarded one "...: fragment discarded, 229 octets (its chain
     /// was cut at a bound)".
     public var description: String {
-        var text = "\(address) (\(addressType)) \(eventType)"
-        if let rssi { text += " \(rssi) dBm" }
+        var text = address.description
+        text += " ("
+        text += addressType.description
+        text += ") "
+        text += eventType
+        if let rssi {
+            text += " "
+            text += String(rssi)
+            text += " dBm"
+        }
         switch disposition {
         case .pending:
             return text + ": fragment \(fragments), \(reportOctets.count) octets, held for the rest of its chain"
@@ -119,7 +133,10 @@ extension AdvertisingSummary: CustomStringConvertible {
         case .complete, .truncated:
             break
         }
-        if !data.elements.isEmpty { text += ": \(data)" }
+        if !data.elements.isEmpty {
+            text += ": "
+            text += data.description
+        }
         var marks: [String] = []
         if fragments > 1 { marks.append("joined from \(fragments) fragments") }
         if disposition == .truncated { marks.append("truncated") }
