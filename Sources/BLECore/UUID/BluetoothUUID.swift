@@ -205,8 +205,13 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
 
     /// ``description``, followed by the SIG name in parentheses when there is one: "180D (Heart Rate)".
     public var descriptionWithName: String {
-        if let name { return "\(description) (\(name))" }
-        return description
+        var text = description
+        if let name {
+            text += " ("
+            text += name
+            text += ")"
+        }
+        return text
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.high == rhs.high && lhs.low == rhs.low }

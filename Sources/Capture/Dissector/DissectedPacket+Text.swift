@@ -13,12 +13,7 @@ extension DissectedPacket {
     /// peripheral and `P>C` peripheral to central over the air, `---` unknown. Notes (reassembly
     /// diagnostics, retransmissions) follow after ` !! `.
     public var line: String {
-        var out = ""
-        out.reserveCapacity(160)
-        CaptureText.append(String(index + 1), rightAlignedTo: 6, to: &out)
-        out += " "
-        CaptureText.append(CaptureText.seconds(relativeTime), rightAlignedTo: 12, to: &out)
-        out += " "
+        var out = CaptureText.linePrefix(frame: index + 1, microseconds: relativeTime)
         out += CaptureText.direction(direction, inferred: isDirectionInferred)
         out += " "
         if let controllerIndex { out += "[hci\(controllerIndex)] " }
@@ -171,12 +166,49 @@ extension HCIEvent {
 /// Text helpers shared by the packet lines and the report.
 enum CaptureText {
 
-    /// Appends `ascii` (digits, a decimal point) to `out`, after the spaces that right-align it in
-    /// `width` columns.
-    static func append(_ ascii: String, rightAlignedTo width: Int, to out: inout String) {
-        let count = ascii.utf8.count
-        if count < width { out += String(repeating: " ", count: width - count) }
-        out += ascii
+    /// The start of a packet line, "   188     1.578608 ": the frame number right-aligned in 6
+    /// columns, a space, ``seconds(_:)`` right-aligned in 12, a space (wider values push the
+    /// columns right), written straight into the string's storage.
+    static func linePrefix(frame: Int, microseconds: Int64) -> String {
+        let frameDigits = digitCount(UInt64(frame.magnitude))
+        let m = microseconds.magnitude
+        let timeWidth = (microseconds < 0 ? 1 : 0) + digitCount(m / 1_000_000) + 7
+        let framePad = max(0, 6 - frameDigits - (frame < 0 ? 1 : 0)), timePad = max(0, 12 - timeWidth)
+        let count = framePad + (frame < 0 ? 1 : 0) + frameDigits + 1 + timePad + timeWidth + 1
+        var text = String(unsafeUninitializedCapacity: count) { out in
+            var j = 0
+            func put(_ octet: UInt8, times: Int = 1) {
+                for _ in 0..<times { out[j] = octet; j += 1 }
+            }
+            func put(_ value: UInt64, digits: Int) {
+                var v = value
+                for k in stride(from: j + digits - 1, through: j, by: -1) {
+                    out[k] = UInt8(truncatingIfNeeded: v % 10) + UInt8(ascii: "0")
+                    v /= 10
+                }
+                j += digits
+            }
+            put(0x20, times: framePad)
+            if frame < 0 { put(UInt8(ascii: "-")) }
+            put(UInt64(frame.magnitude), digits: frameDigits)
+            put(0x20)
+            put(0x20, times: timePad)
+            if microseconds < 0 { put(UInt8(ascii: "-")) }
+            put(m / 1_000_000, digits: digitCount(m / 1_000_000))
+            put(UInt8(ascii: "."))
+            put(m % 1_000_000, digits: 6)
+            put(0x20)
+            return j
+        }
+        text.reserveCapacity(256)
+        return text
+    }
+
+    /// The number of decimal digits of `value` (1 for 0).
+    static func digitCount(_ value: UInt64) -> Int {
+        var n = 1, v = value
+        while v >= 10 { v /= 10; n += 1 }
+        return n
     }
 
     /// A name from the air in double quotes, with quotes, backslashes and control characters
