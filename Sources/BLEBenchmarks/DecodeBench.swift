@@ -13,6 +13,8 @@ enum DecodeBench {
         var records: Int
         var ours: [Double] = []
         var tshark: [Double] = []
+        /// A baseline blectl's (LINUXBLE_BASELINE_BLECTL), when one is given.
+        var baseline: [Double] = []
 
         static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         /// tshark's median over ours.
@@ -76,17 +78,20 @@ enum DecodeBench {
 
     /// `rounds` turns of `blectl decode FILE` then `tshark -r FILE` for each file, after one
     /// warm-up run of each (which also brings the files into the page cache).
-    static func compare(blectl: String, tshark: String, files: [(name: String, path: String, records: Int)],
+    /// A `baseline` blectl (another build, such as the main branch's) takes its turn too.
+    static func compare(blectl: String, tshark: String, baseline: String? = nil, files: [(name: String, path: String, records: Int)],
                         rounds: Int = 7) throws -> [Pairs] {
         var pairs = files.map { Pairs(name: $0.name, records: $0.records) }
         for file in files {
             _ = try Bench.timeProcess(blectl, ["decode", file.path], rounds: 1, warmUp: false)
             _ = try Bench.timeProcess(tshark, ["-r", file.path], rounds: 1, warmUp: false)
+            if let baseline { _ = try Bench.timeProcess(baseline, ["decode", file.path], rounds: 1, warmUp: false) }
         }
         for _ in 0..<rounds {
             for (i, file) in files.enumerated() {
                 pairs[i].ours += try Bench.timeProcess(blectl, ["decode", file.path], rounds: 1, warmUp: false)
                 pairs[i].tshark += try Bench.timeProcess(tshark, ["-r", file.path], rounds: 1, warmUp: false)
+                if let baseline { pairs[i].baseline += try Bench.timeProcess(baseline, ["decode", file.path], rounds: 1, warmUp: false) }
             }
         }
         return pairs
@@ -101,6 +106,11 @@ enum DecodeBench {
             Swift.print("| \(p.name) | \(p.records) | " + String(format: "%.3f s | %.3f s | %.1fx", Pairs.median(p.ours),
                                                                    Pairs.median(p.tshark), p.ratio)
                         + " (target 10x: \(p.ratio >= 10 ? "met" : "NOT met")) |")
+        }
+        for p in pairs where !p.baseline.isEmpty {
+            let before = Pairs.median(p.baseline)
+            Swift.print("  baseline blectl (LINUXBLE_BASELINE_BLECTL) on \(p.name): " + String(format: "%.3f s, ratio %.1fx", before,
+                                                                                                Pairs.median(p.tshark) / before))
         }
         Swift.print("")
     }

@@ -1,8 +1,9 @@
 // make bench: codec and decoder throughput, the GATT server's request and notification rates and
 // the round trips of discovery against a cached reconnection, ATT round trips and notifications
 // through the whole host stack on the virtual radio for our client and Bumble's, and the wall time
-// of `blectl decode` on a real capture next to tshark's on the same file. Build in release
-// (`swift run -c release`).
+// of `blectl decode` next to tshark's on the same files (a real capture and 10,000 seeded extended
+// advertising reports), in turns. Build in release (`swift run -c release`). `BLEBenchmarks
+// decoder` runs only the codec and decoder rows and the decode-against-tshark table.
 
 import ATT
 import BLECore
@@ -108,8 +109,13 @@ let decodeFiles = [((capturePath as NSString).lastPathComponent, capturePath, re
 if !FileManager.default.isExecutableFile(atPath: blectl) {
     print("blectl decode: not built (run `swift build -c release --product blectl` first, as `make bench` does)")
 } else if let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
+    // LINUXBLE_BASELINE_BLECTL: another blectl build (the main branch's, say) timed in the same turns.
+    let baseline = ProcessInfo.processInfo.environment["LINUXBLE_BASELINE_BLECTL"].flatMap {
+        FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil
+    }
     let rounds = 7
-    DecodeBench.print(try DecodeBench.compare(blectl: blectl, tshark: tshark, files: decodeFiles, rounds: rounds), rounds: rounds)
+    DecodeBench.print(try DecodeBench.compare(blectl: blectl, tshark: tshark, baseline: baseline, files: decodeFiles, rounds: rounds),
+                      rounds: rounds)
 } else {
     print("tshark: not installed (make bench installs it)")
 }

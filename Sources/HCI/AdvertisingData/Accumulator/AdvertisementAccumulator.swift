@@ -227,10 +227,13 @@ public struct AdvertisementAccumulator: Sendable {
         case .pending:
             chainMeta[key] = meta
         case .complete, .truncated:
-            chainMeta[key] = nil
-            if let payload = outcome.payload { store(payload, meta: meta, into: &update) }
+            // Only a chain (more than one fragment) had report fields kept.
+            if let payload = outcome.payload {
+                if payload.fragments > 1 { chainMeta[key] = nil }
+                store(payload, meta: meta, into: &update)
+            }
         case .discarded:
-            chainMeta[key] = nil
+            break  // a discarded fragment's chain was dropped or cut, its fields let go then
         }
         return update
     }

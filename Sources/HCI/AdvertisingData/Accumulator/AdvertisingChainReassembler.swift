@@ -168,7 +168,8 @@ public struct AdvertisingChainReassembler: Sendable {
         let moreToCome = status == .incompleteMoreToCome && !standsAlone
         let maximum = limits.maximumDataLength
 
-        if let marker = discarding[key] {
+        // Most reports stand alone while no chain is open: no lookup at all then.
+        if !discarding.isEmpty, let marker = discarding[key] {
             if marker.isScanResponse == isScanResponse && !standsAlone && !isLate(time, after: marker.lastTime) {
                 if moreToCome {
                     discarding[key] = Discarding(isScanResponse: isScanResponse, lastUse: tick, lastTime: time ?? marker.lastTime)
@@ -182,7 +183,7 @@ public struct AdvertisingChainReassembler: Sendable {
             discarding[key] = nil
         }
 
-        if var chain = chains.removeValue(forKey: key) {
+        if !chains.isEmpty, var chain = chains.removeValue(forKey: key) {
             if chain.isScanResponse != isScanResponse || standsAlone || isLate(time, after: chain.lastTime) {
                 // The chain's end was lost: keep what it has, truncated, and take the report on its own.
                 outcome.cutShort = Payload(key: key, isScanResponse: chain.isScanResponse, data: chain.data,
