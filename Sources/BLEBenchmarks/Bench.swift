@@ -37,12 +37,13 @@ struct Bench {
     }
 
     /// Runs `executable` with `arguments`, standard output and error to /dev/null, `rounds`
-    /// times after one warm-up run; returns the wall seconds of each. It uses posix_spawn and
-    /// waitpid directly: Foundation's Process adds a polling delay of its own to every run.
-    static func timeProcess(_ executable: String, _ arguments: [String], rounds: Int = 5) throws -> [Double] {
+    /// times after one warm-up run (unless `warmUp` is false); returns the wall seconds of each.
+    /// It uses posix_spawn and waitpid directly: Foundation's Process adds a polling delay of its
+    /// own to every run.
+    static func timeProcess(_ executable: String, _ arguments: [String], rounds: Int = 5, warmUp: Bool = true) throws -> [Double] {
         var times: [Double] = []
         let clock = ContinuousClock()
-        for _ in 0..<(rounds + 1) {
+        for _ in 0..<(rounds + (warmUp ? 1 : 0)) {
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
@@ -58,7 +59,7 @@ struct Bench {
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             times.append(seconds(clock.now - start))
         }
-        return Array(times.dropFirst())  // the first run warms the page cache
+        return warmUp ? Array(times.dropFirst()) : times  // the first run warms the page cache
     }
 
     static func format(_ rate: Double) -> String {

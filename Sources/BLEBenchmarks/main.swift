@@ -1,9 +1,10 @@
 // make bench: codec and decoder throughput, the GATT server's request and notification rates and
 // the round trips of discovery against a cached reconnection, ATT round trips and notifications
 // through the whole host stack on the virtual radio for our client and Bumble's, the same through
-// the BLE API next to GATTClient and GATTServer directly, and the wall time
-// of `blectl decode` on a real capture next to tshark's on the same file. Build in release
-// (`swift run -c release`).
+// the BLE API next to GATTClient and GATTServer directly, and the wall time of `blectl decode`
+// next to tshark's on the same files (a real capture and 10,000 seeded extended advertising
+// reports), in turns. Build in release (`swift run -c release`). `BLEBenchmarks decoder` runs
+// only the codec and decoder rows and the decode-against-tshark table.
 
 import ATT
 import BLECore
@@ -11,12 +12,14 @@ import Capture
 import Foundation
 import HCI
 
-// `BLEBenchmarks host-stack` runs only the host-stack rows; `BLEBenchmarks api`, only the API rows.
-if CommandLine.arguments.dropFirst().first == "host-stack" {
+// `BLEBenchmarks host-stack` runs only the host-stack rows; `BLEBenchmarks api`, only the API
+// rows; `BLEBenchmarks decoder`, only the codec and decoder rows and blectl decode against tshark.
+let only = CommandLine.arguments.dropFirst().first
+if only == "host-stack" {
     try await hostStackRows()
     exit(0)
 }
-if CommandLine.arguments.dropFirst().first == "api" {
+if only == "api" {
     try await APIBench.rows()
     exit(0)
 }
@@ -50,7 +53,7 @@ results.append(await Bench.measure("extended advertising reports through the acc
     }
     return n
 })
-results.append(try await ScannerBench.reportRate(corpus.extendedReports))
+if only != "decoder" { results.append(try await ScannerBench.reportRate(corpus.extendedReports)) }
 results.append(await Bench.measure("ATT PDUs decoded", unit: "PDUs/s", operations: corpus.attPDUs.count * 500) {
     var n = 0
     for _ in 0..<500 { for pdu in corpus.attPDUs { if (try? ATTPDU.decode(pdu)) != nil { n &+= 1 } } }
@@ -76,9 +79,11 @@ results.append(await Bench.measure("capture records dissected and printed as lin
     return n
 })
 
-results.append(try await GATTBench.requestRate(connections: 1, perConnection: 20_000))
-results.append(try await GATTBench.requestRate(connections: 8, perConnection: 5_000))
-results.append(try await GATTBench.notificationRate(count: 100_000))
+if only != "decoder" {
+    results.append(try await GATTBench.requestRate(connections: 1, perConnection: 20_000))
+    results.append(try await GATTBench.requestRate(connections: 8, perConnection: 5_000))
+    results.append(try await GATTBench.notificationRate(count: 100_000))
+}
 
 print("| benchmark | rate (median of 7; GATT: of 5) | best |")
 print("|---|---:|---:|")
@@ -87,34 +92,38 @@ for r in results {
 }
 print("")
 
-let trips = try await GATTBench.roundTrips()
-print("ATT requests from a client to the reference database (\(GATTBench.referenceDatabase.split(separator: "/").suffix(2).joined(separator: "/"))), median wall time of 5:")
-print(String(format: "  cold discovery (MTU exchange, services, characteristics, descriptors)  %d requests  %.2f ms", trips.cold, trips.coldSeconds * 1000))
-print(String(format: "  cached reconnection (Database Hash matches, Part G 2.5.2.1)            %d requests  %.2f ms",
-             trips.cached, trips.cachedSeconds * 1000) + (trips.cached == 1 ? "  (target: 1, met)" : "  (target: 1, NOT met)"))
-print("")
+if only != "decoder" {
+    let trips = try await GATTBench.roundTrips()
+    print("ATT requests from a client to the reference database (\(GATTBench.referenceDatabase.split(separator: "/").suffix(2).joined(separator: "/"))), median wall time of 5:")
+    print(String(format: "  cold discovery (MTU exchange, services, characteristics, descriptors)  %d requests  %.2f ms", trips.cold, trips.coldSeconds * 1000))
+    print(String(format: "  cached reconnection (Database Hash matches, Part G 2.5.2.1)            %d requests  %.2f ms",
+                 trips.cached, trips.cachedSeconds * 1000) + (trips.cached == 1 ? "  (target: 1, met)" : "  (target: 1, NOT met)"))
+    print("")
+    try await hostStackRows()
+    try await APIBench.rows()
+}
 
-try await hostStackRows()
-try await APIBench.rows()
-
-// blectl decode against tshark, each as a process writing to /dev/null.
+// blectl decode against tshark, each as a process writing to /dev/null, in turns on the same file:
+// the real capture (or the demo capture without the shared ones) and 10,000 seeded extended
+// advertising reports (DecodeBench).
 let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
 let blectl = binDirectory + "/blectl"
-let size = (try? FileManager.default.attributesOfItem(atPath: capturePath)[.size] as? Int) ?? 0
-print("Wall time to decode \((capturePath as NSString).lastPathComponent) (\(size / 1000) KB, \(recordCount) records), median of 5 runs:")
-if FileManager.default.isExecutableFile(atPath: blectl) {
-    let ours = try Bench.timeProcess(blectl, ["decode", capturePath])
-    print(String(format: "  blectl decode FILE        %.3f s", ours.sorted()[ours.count / 2]))
+try DecodeBench.writeExtendedAdvertisingCapture(to: DecodeBench.syntheticCapture)
+let decodeFiles = [((capturePath as NSString).lastPathComponent, capturePath, recordCount),
+                   ("10,000 extended advertising reports (seeded, \(DecodeBench.syntheticCapture.split(separator: "/").suffix(2).joined(separator: "/")))",
+                    DecodeBench.syntheticCapture, 10_000)]
+if !FileManager.default.isExecutableFile(atPath: blectl) {
+    print("blectl decode: not built (run `swift build -c release --product blectl` first, as `make bench` does)")
+} else if let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
+    // LINUXBLE_BASELINE_BLECTL: another blectl build (the main branch's, say) timed in the same turns.
+    let baseline = ProcessInfo.processInfo.environment["LINUXBLE_BASELINE_BLECTL"].flatMap {
+        FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil
+    }
+    let rounds = 7
+    DecodeBench.print(try DecodeBench.compare(blectl: blectl, tshark: tshark, baseline: baseline, files: decodeFiles, rounds: rounds),
+                      rounds: rounds)
 } else {
-    print("  blectl decode FILE        (not built: run `swift build -c release --product blectl` first, as `make bench` does)")
-}
-if let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
-    let theirs = try Bench.timeProcess(tshark, ["-r", capturePath])
-    print(String(format: "  tshark -r FILE            %.3f s", theirs.sorted()[theirs.count / 2]))
-    let fields = try Bench.timeProcess(tshark, ["-r", capturePath, "-Y", "btatt", "-T", "fields", "-e", "btatt.opcode"])
-    print(String(format: "  tshark -r FILE -Y btatt -T fields -e btatt.opcode   %.3f s", fields.sorted()[fields.count / 2]))
-} else {
-    print("  tshark: not installed (make bench installs it)")
+    print("tshark: not installed (make bench installs it)")
 }
 
 // The whole host stack on the virtual radio, client over H4/TCP: ours, then Bumble's host, against

@@ -38,6 +38,14 @@ struct BluetoothUUIDTests {
                                          0x00, 0x10, 0x00, 0x00, 0x0D, 0x18, 0x00, 0x00])
         #expect(BluetoothUUID(littleEndianOctets: u.littleEndianOctets) == u)
         #expect(BluetoothUUID(littleEndianOctets: [0x0D, 0x18, 0x00]) == nil)
+        // A slice reads in place from its own start; other collections read the same.
+        let framed: [UInt8] = [0xEE] + u.littleEndianOctets + [0xEE]
+        #expect(BluetoothUUID(littleEndianOctets: framed[1...16]) == u)
+        #expect(BluetoothUUID(littleEndianOctets: framed[1...16])?.width == .bits128)
+        #expect(BluetoothUUID(littleEndianOctets: [0xEE, 0x0D, 0x18][1...]) == BluetoothUUID(0x180D))
+        #expect(BluetoothUUID(littleEndianOctets: [0x78, 0x56, 0x34, 0x12].reversed().reversed()) == BluetoothUUID(uuid32: 0x1234_5678))
+        #expect(BluetoothUUID(littleEndianOctets: [0x78, 0x56, 0x34, 0x12])?.width == .bits32)
+        #expect(BluetoothUUID(littleEndianOctets: [UInt8]()) == nil)
         var r = ByteReader([0x78, 0x56, 0x34, 0x12])
         let u32 = try BluetoothUUID(from: &r, width: .bits32)
         #expect(u32.uuid32 == 0x1234_5678 && u32.uuid16 == nil)

@@ -19,6 +19,22 @@ struct HexTests {
         #expect(Hex.decode("abc") == nil)
     }
 
+    @Test("arrays, slices and other collections encode alike, with any separator, as two digits per octet")
+    func encodeShapes() {
+        var rng = SplitMix64(seed: 0x4E4)
+        for count in 0..<40 {
+            let octets = (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let reference = octets.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }
+            for separator in ["", " ", ":", ", "] {
+                let expected = reference.joined(separator: separator)
+                #expect(Hex.encode(octets, separator: separator) == expected)
+                #expect(Hex.encode(([0xEE] + octets + [0xEE])[1..<(count + 1)], separator: separator) == expected)
+                #expect(Hex.encode(octets.lazy.map { $0 }, separator: separator) == expected)
+                #expect(Hex.decode(expected) == octets || separator == ", ")
+            }
+        }
+    }
+
     @Test("octets(_:) says why text is not hexadecimal, and where")
     func errors() throws {
         #expect(throws: HexDecodingError.self) { try Hex.octets("zz") }

@@ -71,16 +71,16 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConv
 
     /// "AA:BB:CC:DD:EE:FF", most significant octet first, upper case.
     public var description: String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(17)
-        for i in (0..<6).reversed() {
-            let b = UInt8(truncatingIfNeeded: value >> UInt64(8 * i))
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0xF)])
-            if i != 0 { out.append(UInt8(ascii: ":")) }
+        String(unsafeUninitializedCapacity: 17) { out in
+            func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") - 10 + nibble }
+            for k in 0..<6 {
+                let b = UInt8(truncatingIfNeeded: value >> UInt64(8 * (5 - k)))
+                out[3 * k] = digit(b >> 4)
+                out[3 * k + 1] = digit(b & 0xF)
+                if k != 5 { out[3 * k + 2] = UInt8(ascii: ":") }
+            }
+            return 17
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.value < rhs.value }

@@ -3,12 +3,13 @@
 /// and appearance values.
 ///
 /// The tables are generated from the SIG's own YAML files (see ``sourceVersion`` and
-/// `Scripts/generate-assigned-numbers.py`); each is parsed into a dictionary on first use.
+/// `Scripts/generate-assigned-numbers.py`); each is indexed on first use, and a lookup is a
+/// binary search.
 public enum AssignedNumbers {
     /// The SIG name of a 16-bit UUID, searching declarations, services, characteristics,
     /// descriptors, units and member services in that order; nil when unassigned.
     public static func uuidName(_ uuid16: UInt16) -> String? {
-        Tables.uuids[uuid16]
+        Tables.uuidName(uuid16)
     }
 
     /// The name of a GATT service (for example 0x180D, "Heart Rate"), or a member service UUID.
@@ -46,35 +47,24 @@ public enum AssignedNumbers {
     }
 }
 
-/// The generated text tables, each parsed into a dictionary once, on first use (Swift
-/// initialises static properties lazily and thread-safely).
+/// The generated text tables, each indexed once, on first use (Swift initialises static
+/// properties lazily and thread-safely), by ``AssignedNumberTable``.
 enum Tables {
-    static let declarations = parse(AssignedNumbers.declarationsText)
-    static let services = parse(AssignedNumbers.servicesText)
-    static let characteristics = parse(AssignedNumbers.characteristicsText)
-    static let descriptors = parse(AssignedNumbers.descriptorsText)
-    static let units = parse(AssignedNumbers.unitsText)
-    static let memberServices = parse(AssignedNumbers.memberServicesText)
-    static let adTypes = parse(AssignedNumbers.adTypesText)
-    static let companies = parse(AssignedNumbers.companiesText)
-    static let appearances = parse(AssignedNumbers.appearancesText)
-    static let uriSchemes = parse(AssignedNumbers.uriSchemesText)
+    static let declarations = AssignedNumberTable(AssignedNumbers.declarationsText)
+    static let services = AssignedNumberTable(AssignedNumbers.servicesText)
+    static let characteristics = AssignedNumberTable(AssignedNumbers.characteristicsText)
+    static let descriptors = AssignedNumberTable(AssignedNumbers.descriptorsText)
+    static let units = AssignedNumberTable(AssignedNumbers.unitsText)
+    static let memberServices = AssignedNumberTable(AssignedNumbers.memberServicesText)
+    static let adTypes = AssignedNumberTable(AssignedNumbers.adTypesText)
+    static let companies = AssignedNumberTable(AssignedNumbers.companiesText)
+    static let appearances = AssignedNumberTable(AssignedNumbers.appearancesText)
+    static let uriSchemes = AssignedNumberTable(AssignedNumbers.uriSchemesText)
 
-    /// Every 16-bit UUID name; earlier tables win on the (rare) collisions.
-    static let uuids: [UInt16: String] = {
-        var all: [UInt16: String] = [:]
-        for table in [declarations, services, characteristics, descriptors, units, memberServices] {
-            all.merge(table) { first, _ in first }
-        }
-        return all
-    }()
-
-    static func parse(_ text: String) -> [UInt16: String] {
-        var table: [UInt16: String] = [:]
-        for line in text.split(separator: "\n") {
-            guard let tab = line.firstIndex(of: "\t"), let key = UInt16(line[..<tab], radix: 16) else { continue }
-            table[key] = String(line[line.index(after: tab)...])
-        }
-        return table
+    /// The name of a 16-bit UUID from the first table that has it: declarations, services,
+    /// characteristics, descriptors, units, member services (earlier tables win on the rare
+    /// collisions).
+    static func uuidName(_ key: UInt16) -> String? {
+        declarations[key] ?? services[key] ?? characteristics[key] ?? descriptors[key] ?? units[key] ?? memberServices[key]
     }
 }

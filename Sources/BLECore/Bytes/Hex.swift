@@ -50,21 +50,54 @@ public enum Hex {
     /// "0x003f": a 16-bit value (a handle, a connection handle, a PSM) as "0x" and four
     /// lower-case digits, most significant first.
     public static func hex16(_ value: UInt16) -> String {
-        "0x" + encode([UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)])
+        String(unsafeUninitializedCapacity: 6) { out in
+            out[0] = UInt8(ascii: "0")
+            out[1] = UInt8(ascii: "x")
+            for i in 0..<4 { out[2 + i] = digit(UInt8(truncatingIfNeeded: value >> UInt16(12 - 4 * i)) & 0x0F) }
+            return 6
+        }
     }
 
     /// Lower-case hexadecimal digits for `octets`, separated by `separator`.
+    public static func encode(_ octets: [UInt8], separator: String = "") -> String {
+        octets.withUnsafeBufferPointer { encode(buffer: $0, separator: separator) }
+    }
+
+    /// Lower-case hexadecimal digits for `octets`, separated by `separator`.
+    public static func encode(_ octets: ArraySlice<UInt8>, separator: String = "") -> String {
+        octets.withUnsafeBufferPointer { encode(buffer: $0, separator: separator) }
+    }
+
+    /// Lower-case hexadecimal digits for `octets`, separated by `separator` (any collection of
+    /// octets; arrays and their slices take the overloads above, which need no copy).
     public static func encode<C: Collection>(_ octets: C, separator: String = "") -> String where C.Element == UInt8 {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(octets.count * (2 + separator.utf8.count))
-        var first = true
-        for b in octets {
-            if !first { out.append(contentsOf: separator.utf8) }
-            first = false
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0F)])
+        encode(Array(octets), separator: separator)
+    }
+
+    /// The digits written straight into the string's storage: no array of digits, no copy.
+    static func encode(buffer: UnsafeBufferPointer<UInt8>, separator: String) -> String {
+        guard !buffer.isEmpty else { return "" }
+        var separator = separator
+        return separator.withUTF8 { sep in
+            let capacity = 2 * buffer.count + sep.count * (buffer.count - 1)
+            return String(unsafeUninitializedCapacity: capacity) { out in
+                var j = 0
+                for i in 0..<buffer.count {
+                    if i > 0 {
+                        for s in sep { out[j] = s; j += 1 }
+                    }
+                    let b = buffer[i]
+                    out[j] = digit(b >> 4)
+                    out[j + 1] = digit(b & 0x0F)
+                    j += 2
+                }
+                return j
+            }
         }
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The lower-case ASCII digit for a nibble (0...15).
+    @inline(__always) static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
     }
 }

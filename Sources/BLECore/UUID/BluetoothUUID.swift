@@ -47,17 +47,35 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
     /// A UUID from octets in transmission order (least significant first): 2, 4 or 16 of them.
     ///
     /// - Returns: nil for any other count.
-    public init?<C: Collection>(littleEndianOctets octets: C) where C.Element == UInt8 {
-        var v: (UInt64, UInt64) = (0, 0)
-        for (i, b) in octets.enumerated() where i < 16 {
-            if i < 8 { v.1 |= UInt64(b) << UInt64(8 * i) } else { v.0 |= UInt64(b) << UInt64(8 * (i - 8)) }
+    public init?(littleEndianOctets octets: ArraySlice<UInt8>) {
+        let i = octets.startIndex
+        /// The `count` octets from `offset` as a little-endian integer.
+        func load(_ offset: Int, _ count: Int) -> UInt64 {
+            var v: UInt64 = 0
+            for k in 0..<count { v |= UInt64(octets[i + offset + k]) << UInt64(8 * k) }
+            return v
         }
         switch octets.count {
-        case 2: self.init(UInt16(truncatingIfNeeded: v.1))
-        case 4: self.init(uuid32: UInt32(truncatingIfNeeded: v.1))
-        case 16: self.init(high: v.0, low: v.1)
+        case 2: self.init(UInt16(truncatingIfNeeded: load(0, 2)))
+        case 4: self.init(uuid32: UInt32(truncatingIfNeeded: load(0, 4)))
+        case 16: self.init(high: load(8, 8), low: load(0, 8))
         default: return nil
         }
+    }
+
+    /// A UUID from octets in transmission order (least significant first): 2, 4 or 16 of them.
+    ///
+    /// - Returns: nil for any other count.
+    public init?(littleEndianOctets octets: [UInt8]) {
+        self.init(littleEndianOctets: octets[...])
+    }
+
+    /// A UUID from any collection of octets in transmission order (least significant first): 2,
+    /// 4 or 16 of them. Arrays and their slices take the overloads above, which read in place.
+    ///
+    /// - Returns: nil for any other count.
+    public init?<C: Collection>(littleEndianOctets octets: C) where C.Element == UInt8 {
+        self.init(littleEndianOctets: Array(octets)[...])
     }
 
     /// Reads a UUID of `width` from `reader` (least significant octet first).
@@ -144,13 +162,22 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
 
     /// The canonical 128-bit text, upper case: "0000180D-0000-1000-8000-00805F9B34FB".
     public var uuidString: String {
-        let h = Hex.encode(Self.bigEndian(high) + Self.bigEndian(low)).uppercased()
-        let c = Array(h)
-        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-"
-            + String(c[16..<20]) + "-" + String(c[20..<32])
+        String(unsafeUninitializedCapacity: 36) { out in
+            var j = 0
+            for nibble in 0..<32 {
+                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 { out[j] = UInt8(ascii: "-"); j += 1 }
+                let half = nibble < 16 ? high : low
+                out[j] = Self.upperDigit(UInt8(truncatingIfNeeded: half >> UInt64(60 - 4 * (nibble % 16))) & 0x0F)
+                j += 1
+            }
+            return j
+        }
     }
 
-    static func bigEndian(_ v: UInt64) -> [UInt8] { (0..<8).reversed().map { UInt8(truncatingIfNeeded: v >> UInt64(8 * $0)) } }
+    /// The upper-case ASCII digit for a nibble (0...15).
+    static func upperDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") - 10 + nibble
+    }
 
     /// "180D" for a 16-bit UUID, "0000180D" for a 32-bit one, else ``uuidString``.
     public var description: String {
@@ -161,9 +188,12 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
         }
     }
 
+    /// The low `digits` nibbles of `v` in upper-case hexadecimal, zero-padded.
     static func hex(_ v: UInt64, digits: Int) -> String {
-        let s = String(v, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, digits - s.count)) + s
+        String(unsafeUninitializedCapacity: digits) { out in
+            for i in 0..<digits { out[i] = upperDigit(UInt8(truncatingIfNeeded: v >> UInt64(4 * (digits - 1 - i))) & 0x0F) }
+            return digits
+        }
     }
 
     /// The Bluetooth SIG name of this UUID (service, characteristic, descriptor, declaration,
@@ -175,8 +205,13 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
 
     /// ``description``, followed by the SIG name in parentheses when there is one: "180D (Heart Rate)".
     public var descriptionWithName: String {
-        if let name { return "\(description) (\(name))" }
-        return description
+        var text = description
+        if let name {
+            text += " ("
+            text += name
+            text += ")"
+        }
+        return text
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.high == rhs.high && lhs.low == rhs.low }

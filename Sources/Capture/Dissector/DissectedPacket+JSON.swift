@@ -134,13 +134,27 @@ extension DissectedPacket {
 }
 
 extension AdvertisingSummary {
-    /// `{"address", "address_type", "event_type", "rssi"?, "data" (hex), "local_name"?}`.
+    /// `{"address", "address_type", "event_type", "rssi"?, "data" (hex), "local_name"?}`, and for
+    /// a report that is part of a chain or incomplete: `"chain"` (`"joined"`, `"truncated"`,
+    /// `"pending"` or `"discarded"`), `"fragments"`, and `"report_data"` (hex, the report's own).
     var json: JSONValue {
         var m: [(String, JSONValue)] = [("address", .string(address.description)), ("address_type", .string(addressType.description)),
                                         ("event_type", .string(eventType))]
         if let rssi { m.append(("rssi", .int(Int(rssi)))) }
         m.append(("data", .string(Hex.encode(data.bytes))))
         if let name = data.localName?.string { m.append(("local_name", .string(name))) }
+        if disposition != .complete || fragments != 1 {
+            let chain: String
+            switch disposition {
+            case .complete: chain = "joined"
+            case .truncated: chain = "truncated"
+            case .pending: chain = "pending"
+            case .discarded: chain = "discarded"
+            }
+            m.append(("chain", .string(chain)))
+            m.append(("fragments", .int(fragments)))
+            m.append(("report_data", .string(Hex.encode(reportOctets))))
+        }
         return .object(m)
     }
 }

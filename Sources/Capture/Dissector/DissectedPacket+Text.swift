@@ -13,8 +13,9 @@ extension DissectedPacket {
     /// peripheral and `P>C` peripheral to central over the air, `---` unknown. Notes (reassembly
     /// diagnostics, retransmissions) follow after ` !! `.
     public var line: String {
-        var out = String(index + 1).leftPadded(to: 6) + " " + CaptureText.seconds(relativeTime).leftPadded(to: 12)
-        out += " " + CaptureText.direction(direction, inferred: isDirectionInferred) + " "
+        var out = CaptureText.linePrefix(frame: index + 1, microseconds: relativeTime)
+        out += CaptureText.direction(direction, inferred: isDirectionInferred)
+        out += " "
         if let controllerIndex { out += "[hci\(controllerIndex)] " }
         out += summary
         for note in notes { out += " !! " + note }
@@ -30,8 +31,14 @@ extension DissectedPacket {
             if let status = event.failureStatus {
                 return "HCI Event \(event.name) status=\(status) (the other parameters carry no meaning on failure)"
             }
-            if !advertising.isEmpty {
-                return "HCI Event \(event.name): " + advertising.map(\.description).joined(separator: "; ")
+            if let first = advertising.first {
+                var text = "HCI Event \(event.name): "
+                text += first.description
+                for report in advertising.dropFirst() {
+                    text += "; "
+                    text += report.description
+                }
+                return text
             }
             return "HCI Event \(event)"
         case let .acl(acl, stage):
@@ -97,11 +104,38 @@ extension DissectedPacket.LinkLayerStage {
 }
 
 extension AdvertisingSummary: CustomStringConvertible {
-    /// "D0:0D:FE:ED:48:52 (random) ADV_IND -58 dBm: Flags 0x06 (...), Complete Local Name "X"".
+    /// "D0:0D:FE:ED:48:52 (random) ADV_IND -58 dBm: Flags 0x06 (...), Complete Local Name "X"";
+    /// a joined chain ends in " (joined from 3 fragments)", an incomplete payload in
+    /// " (truncated)"; a fragment waiting for its chain reads "...: fragment 1, 229 octets, held
+    /// for the rest of its chain", a discarded one "...: fragment discarded, 229 octets (its chain
+    /// was cut at a bound)".
     public var description: String {
-        var text = "\(address) (\(addressType)) \(eventType)"
-        if let rssi { text += " \(rssi) dBm" }
-        if !data.elements.isEmpty { text += ": \(data)" }
+        var text = address.description
+        text += " ("
+        text += addressType.description
+        text += ") "
+        text += eventType
+        if let rssi {
+            text += " "
+            text += String(rssi)
+            text += " dBm"
+        }
+        switch disposition {
+        case .pending:
+            return text + ": fragment \(fragments), \(reportOctets.count) octets, held for the rest of its chain"
+        case .discarded:
+            return text + ": fragment discarded, \(reportOctets.count) octets (its chain was cut at a bound)"
+        case .complete, .truncated:
+            break
+        }
+        if !data.elements.isEmpty {
+            text += ": "
+            text += data.description
+        }
+        var marks: [String] = []
+        if fragments > 1 { marks.append("joined from \(fragments) fragments") }
+        if disposition == .truncated { marks.append("truncated") }
+        if !marks.isEmpty { text += " (" + marks.joined(separator: ", ") + ")" }
         return text
     }
 }
@@ -131,6 +165,51 @@ extension HCIEvent {
 
 /// Text helpers shared by the packet lines and the report.
 enum CaptureText {
+
+    /// The start of a packet line, "   188     1.578608 ": the frame number right-aligned in 6
+    /// columns, a space, ``seconds(_:)`` right-aligned in 12, a space (wider values push the
+    /// columns right), written straight into the string's storage.
+    static func linePrefix(frame: Int, microseconds: Int64) -> String {
+        let frameDigits = digitCount(UInt64(frame.magnitude))
+        let m = microseconds.magnitude
+        let timeWidth = (microseconds < 0 ? 1 : 0) + digitCount(m / 1_000_000) + 7
+        let framePad = max(0, 6 - frameDigits - (frame < 0 ? 1 : 0)), timePad = max(0, 12 - timeWidth)
+        let count = framePad + (frame < 0 ? 1 : 0) + frameDigits + 1 + timePad + timeWidth + 1
+        var text = String(unsafeUninitializedCapacity: count) { out in
+            var j = 0
+            func put(_ octet: UInt8, times: Int = 1) {
+                for _ in 0..<times { out[j] = octet; j += 1 }
+            }
+            func put(_ value: UInt64, digits: Int) {
+                var v = value
+                for k in stride(from: j + digits - 1, through: j, by: -1) {
+                    out[k] = UInt8(truncatingIfNeeded: v % 10) + UInt8(ascii: "0")
+                    v /= 10
+                }
+                j += digits
+            }
+            put(0x20, times: framePad)
+            if frame < 0 { put(UInt8(ascii: "-")) }
+            put(UInt64(frame.magnitude), digits: frameDigits)
+            put(0x20)
+            put(0x20, times: timePad)
+            if microseconds < 0 { put(UInt8(ascii: "-")) }
+            put(m / 1_000_000, digits: digitCount(m / 1_000_000))
+            put(UInt8(ascii: "."))
+            put(m % 1_000_000, digits: 6)
+            put(0x20)
+            return j
+        }
+        text.reserveCapacity(256)
+        return text
+    }
+
+    /// The number of decimal digits of `value` (1 for 0).
+    static func digitCount(_ value: UInt64) -> Int {
+        var n = 1, v = value
+        while v >= 10 { v /= 10; n += 1 }
+        return n
+    }
 
     /// A name from the air in double quotes, with quotes, backslashes and control characters
     /// escaped, so that no name can start a line of its own or forge output.

@@ -99,13 +99,53 @@ public struct DissectedPacket: Sendable {
     }
 }
 
-/// One advertising report of an HCI LE (Extended) Advertising Report event, with its data decoded.
+/// One advertising report of an HCI LE (Extended) Advertising Report event, with its data decoded:
+/// its own data, or, for the last fragment of an extended advertising chain, the chain's data
+/// joined (Core v5.4, Vol 4, Part E, 7.7.65.13; Vol 6, Part B, 2.3.4).
 public struct AdvertisingSummary: Sendable {
     public var address: BluetoothAddress
     public var addressType: LEAddressType
-    /// "ADV_IND", "SCAN_RSP", or the extended event type's description.
-    public var eventType: String
+    /// The report's Event_Type, as the event gave it.
+    public var reportEventType: ReportEventType
     /// dBm; nil when the controller reported 127 (not available).
     public var rssi: Int8?
+    /// The payload the report completed (``AdvertisingChainReassembler/Disposition/complete``
+    /// or ``AdvertisingChainReassembler/Disposition/truncated``), decoded; empty for a fragment
+    /// still waiting for the rest of its chain, and for a discarded one.
     public var data: AdvertisingData
+    /// What the report did to its payload in the joining of chains.
+    public var disposition: AdvertisingChainReassembler.Disposition
+    /// How many reports ``data`` was joined from (1 for a report on its own); for a pending
+    /// fragment, which fragment of its chain it is (from 1); 0 for a discarded one.
+    public var fragments: Int
+    /// The report's own Data octets (for the last fragment of a chain, that fragment's alone).
+    public var reportOctets: [UInt8]
+
+    /// The Event_Type of a legacy or an extended report (Vol 4, Part E, 7.7.65.2, 7.7.65.13).
+    public enum ReportEventType: Hashable, Sendable {
+        case legacy(LEAdvertisingReport.EventType)
+        case extended(LEExtendedAdvertisingReport.EventType)
+    }
+
+    /// "ADV_IND", "SCAN_RSP", or the extended event type's description (made when asked, so
+    /// that dissection without text never builds it).
+    public var eventType: String {
+        switch reportEventType {
+        case .legacy(let type): return type.description
+        case .extended(let type): return type.description
+        }
+    }
+
+    /// A summary; by default a report that stands alone, its `data` its own.
+    public init(address: BluetoothAddress, addressType: LEAddressType, eventType: ReportEventType, rssi: Int8?, data: AdvertisingData,
+                disposition: AdvertisingChainReassembler.Disposition = .complete, fragments: Int = 1, reportOctets: [UInt8]? = nil) {
+        self.address = address
+        self.addressType = addressType
+        self.reportEventType = eventType
+        self.rssi = rssi
+        self.data = data
+        self.disposition = disposition
+        self.fragments = fragments
+        self.reportOctets = reportOctets ?? data.bytes
+    }
 }

@@ -39,6 +39,9 @@ public struct Dissector: Sendable {
         /// Handles with an L2CAP PDU under way, per controller and direction; past it, the PDU
         /// touched least recently is abandoned (a capture can leave one incomplete forever).
         public var pendingPDUsPerLane = 32
+        /// Extended advertising chains joining at once, per controller
+        /// (``AdvertisingChainReassembler/Limits/maximumPendingChains``); each holds at most 1650 octets.
+        public var pendingAdvertisingChainsPerController = 16
 
         public init() {}
     }
@@ -55,12 +58,15 @@ public struct Dissector: Sendable {
     var firstTimestamp: Int64?
     var lastTimestamp: Int64?
 
-    /// What the dissector keeps per controller (per Linux monitor index; one for other formats).
-    /// Advertising data are not accumulated here: a device's name comes from the report that
-    /// carries it, which costs nothing to remember (an accumulator per controller would hold two
-    /// decoded payloads per advertiser, hundreds of megabytes on a crafted capture).
+    /// What the dissector keeps per controller (per Linux monitor index; one for other formats):
+    /// ACL reassembly, and the extended advertising chains being joined (the scanner's
+    /// ``AdvertisingChainReassembler``, with at most ``Limits/pendingAdvertisingChainsPerController``
+    /// chains). Advertising data are not accumulated beyond that: a device's name comes from the
+    /// payload that carries it, which costs nothing to remember (an accumulator per controller
+    /// would hold two decoded payloads per advertiser, hundreds of megabytes on a crafted capture).
     struct ControllerState: Sendable {
         var reassembly: DirectionalReassembly
+        var advertising: AdvertisingChainReassembler
     }
 
     struct Counts: Sendable {
@@ -139,12 +145,12 @@ public struct Dissector: Sendable {
             do { event = try HCIEvent(packet: eventPacket) } catch {
                 // An advertising report event cut short or lying in a later report still carries
                 // the reports before it: their advertisers count (the line stays malformed).
-                let kept = learnSalvagedReports(eventPacket, packet: packet)
+                let kept = learnSalvagedReports(eventPacket, packet: &packet)
                 let reason = error.description + (kept == 0 ? "" : " (the \(kept) report\(kept == 1 ? "" : "s") before it counted)")
                 packet.content = .malformed(layer: "HCI Event \(eventPacket.code)", reason: reason, octets: payload)
                 return
             }
-            let advertising = learn(from: event, packet: packet)
+            let advertising = learn(from: event, packet: &packet)
             packet.content = .event(eventPacket, event, advertising: advertising)
         case .acl(let acl):
             counts.acl += 1
@@ -162,13 +168,15 @@ public struct Dissector: Sendable {
     /// Runs `body` on the state of `controller` in place.
     mutating func withController<R>(_ controller: UInt16?, _ body: (inout ControllerState) -> R) -> R {
         let pending = limits.pendingPDUsPerLane
+        let chains = AdvertisingChainReassembler.Limits(maximumPendingChains: limits.pendingAdvertisingChainsPerController)
         return controllers.update(controller.map(Int.init) ?? -1,
-                                  default: ControllerState(reassembly: DirectionalReassembly(pendingPDUs: pending)), body)
+                                  default: ControllerState(reassembly: DirectionalReassembly(pendingPDUs: pending),
+                                                           advertising: AdvertisingChainReassembler(limits: chains)), body)
     }
 
     /// Learns connections, disconnections, encryption and advertisers from an event; returns
     /// the advertising reports it carried, decoded, for the packet's line.
-    mutating func learn(from event: HCIEvent, packet: DissectedPacket) -> [AdvertisingSummary] {
+    mutating func learn(from event: HCIEvent, packet: inout DissectedPacket) -> [AdvertisingSummary] {
         let controller = packet.controllerIndex
         switch event {
         case .leMeta(let meta):
@@ -183,9 +191,9 @@ public struct Dissector: Sendable {
                 openLink(controller: controller, handle: c.connectionHandle, record: packet.index,
                          peer: c.peerAddress, peerType: c.peerAddressType, role: c.role.description)
             case .advertisingReport(let e):
-                return e.reports.map { see($0, record: packet.index) }
+                return e.reports.map { see($0, packet: &packet) }
             case .extendedAdvertisingReport(let e):
-                return e.reports.map { see($0, record: packet.index) }
+                return e.reports.map { see($0, packet: &packet) }
             default:
                 break
             }
@@ -207,26 +215,6 @@ public struct Dissector: Sendable {
         return []
     }
 
-    /// The advertisers of the reports that decode in an LE Advertising Report or LE Extended
-    /// Advertising Report event that does not decode as a whole (``SalvagedAdvertisingReports``);
-    /// returns how many reports counted (0 for any other event).
-    mutating func learnSalvagedReports(_ eventPacket: HCIEventPacket, packet: DissectedPacket) -> Int {
-        guard eventPacket.code == .leMeta, let subevent = eventPacket.parameters.first.map(LEMetaSubeventCode.init(rawValue:)) else { return 0 }
-        let fields = eventPacket.parameters.dropFirst()
-        switch subevent {
-        case .advertisingReport:
-            let reports = LEMetaEvent.AdvertisingReport.salvaging(fields).reports
-            for report in reports { _ = see(report, record: packet.index) }
-            return reports.count
-        case .extendedAdvertisingReport:
-            let reports = LEMetaEvent.ExtendedAdvertisingReport.salvaging(fields).reports
-            for report in reports { _ = see(report, record: packet.index) }
-            return reports.count
-        default:
-            return 0
-        }
-    }
-
     /// Keeps an ended (or evicted) link for the report, up to the limit. A link the report would
     /// not list anyway (no connection event, no ATT) is let go.
     mutating func end(_ link: LinkState) {
@@ -246,39 +234,6 @@ public struct Dissector: Sendable {
         }
         if devices[peer] == nil {
             devices.update(peer, default: SeenDevice(address: peer, addressType: peerType.description, firstRecord: record)) { _ in }
-        }
-    }
-
-    /// Records a legacy advertising report's advertiser (see ``seeReport``).
-    mutating func see(_ report: LEAdvertisingReport, record: Int) -> AdvertisingSummary {
-        seeReport(report.address, report.addressType, eventType: report.eventType.description,
-                  connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data, record: record)
-    }
-
-    /// Records an extended advertising report's advertiser (see ``seeReport``).
-    mutating func see(_ report: LEExtendedAdvertisingReport, record: Int) -> AdvertisingSummary {
-        seeReport(report.address, report.addressType, eventType: report.eventType.description,
-                  connectable: report.eventType.isConnectable, rssi: report.rssi, data: report.data, record: record)
-    }
-
-    /// Records one advertising report's advertiser and returns the report, decoded, for the line.
-    /// The name is the report's Local Name, in advertising data or scan response alike.
-    mutating func seeReport(_ address: BluetoothAddress, _ type: LEAddressType, eventType: String, connectable: Bool,
-                            rssi rawRSSI: Int8, data octets: [UInt8], record: Int) -> AdvertisingSummary {
-        let rssi = rawRSSI == 127 ? nil : rawRSSI  // 127: RSSI not available
-        let data = AdvertisingData(decoding: octets)
-        seeAdvertiser(address, type: type, rssi: rssi, connectable: connectable,
-                      name: data.localName?.string, record: record)
-        return AdvertisingSummary(address: address, addressType: type, eventType: eventType, rssi: rssi, data: data)
-    }
-
-    mutating func seeAdvertiser(_ address: BluetoothAddress, type: LEAddressType, rssi: Int8?, connectable: Bool,
-                                name: String?, record: Int) {
-        devices.update(address, default: SeenDevice(address: address, addressType: type.description, firstRecord: record)) { device in
-            device.advertisingReports += 1
-            if let rssi { device.lastRSSI = rssi }
-            device.connectable = device.connectable || connectable
-            if let name, !name.isEmpty { device.name = name }
         }
     }
 

@@ -2,16 +2,21 @@ import BLECore
 
 /// Small text and octet helpers shared by the AD structure types (no Foundation).
 enum ADText {
-    static let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
-
     /// Two upper-case hexadecimal digits.
-    static func hex(_ v: UInt8) -> String {
-        String(decoding: [digits[Int(v >> 4)], digits[Int(v & 0xF)]], as: UTF8.self)
-    }
+    static func hex(_ v: UInt8) -> String { hex(UInt64(v), digits: 2) }
 
     /// Four upper-case hexadecimal digits.
-    static func hex(_ v: UInt16) -> String {
-        hex(UInt8(truncatingIfNeeded: v >> 8)) + hex(UInt8(truncatingIfNeeded: v))
+    static func hex(_ v: UInt16) -> String { hex(UInt64(v), digits: 4) }
+
+    /// The low `digits` nibbles of `v`, upper case, written straight into the string.
+    static func hex(_ v: UInt64, digits: Int) -> String {
+        String(unsafeUninitializedCapacity: digits) { out in
+            for i in 0..<digits {
+                let nibble = UInt8(truncatingIfNeeded: v >> UInt64(4 * (digits - 1 - i))) & 0x0F
+                out[i] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") - 10 + nibble
+            }
+            return digits
+        }
     }
 
     /// At least four upper-case hexadecimal digits.

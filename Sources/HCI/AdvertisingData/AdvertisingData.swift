@@ -153,7 +153,13 @@ public struct AdvertisingData: Hashable, Sendable, CustomStringConvertible {
     /// `Flags 0x06 (LE General Discoverable, BR/EDR Not Supported), Complete Local Name "ABCD"`.
     /// Malformed structures show their raw octets and diagnostic in brackets; "empty" for none.
     public var description: String {
-        elements.isEmpty ? "empty" : elements.map(\.description).joined(separator: ", ")
+        guard let first = elements.first else { return "empty" }
+        var text = first.description
+        for element in elements.dropFirst() {
+            text += ", "
+            text += element.description
+        }
+        return text
     }
 
     /// Two payloads are equal when their octets are (the elements follow from them).

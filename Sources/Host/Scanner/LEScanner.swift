@@ -8,7 +8,10 @@ import HCI
 ///   7.8.11); reports arrive in HCI_LE_Advertising_Report (7.7.65.2).
 /// - Extended: HCI_LE_Set_Extended_Scan_Parameters on the LE 1M PHY, then
 ///   HCI_LE_Set_Extended_Scan_Enable with no duration or period (7.8.64, 7.8.65); reports arrive
-///   in HCI_LE_Extended_Advertising_Report (7.7.65.13), fragments reassembled.
+///   in HCI_LE_Extended_Advertising_Report (7.7.65.13), fragments reassembled by
+///   ``AdvertisementAccumulator`` (``AdvertisingChainReassembler``: bounded in size, in fragments,
+///   and in time, each report timed as the scanner takes it from the flow). A chain cut short is
+///   discovered as it stands, truncated.
 ///
 /// The controller must deliver those events: in kernel mode the kernel sets the event masks; in
 /// host mode the host sets bit 61 (LE Meta) of the Event Mask and the report bits of the LE
@@ -27,12 +30,24 @@ public actor LEScanner {
     private var consumer: Task<Void, Never>?
     private var discoveries: AsyncStream<LEDiscovery>.Continuation?
     private var generation: UInt64 = 0
+    /// When a report event is taken from the flow, on a clock that only moves forward: the
+    /// accumulator's bound on the wait between two fragments of one chain.
+    private let now: @Sendable () -> Duration
 
     /// A scanner over `flow` for a controller with `capabilities`.
     public init(flow: HCICommandFlow, capabilities: LEControllerCapabilities) {
+        self.init(flow: flow, capabilities: capabilities, now: { Self.clockOrigin.duration(to: .now) })
+    }
+
+    /// A scanner whose report times come from `now` (tests step it by hand).
+    init(flow: HCICommandFlow, capabilities: LEControllerCapabilities, now: @escaping @Sendable () -> Duration) {
         self.flow = flow
         self.capabilities = capabilities
+        self.now = now
     }
+
+    /// The origin of the default report times.
+    private static let clockOrigin = ContinuousClock.now
 
     /// Whether a scan started by this scanner runs.
     public var isScanning: Bool { discoveries != nil }
@@ -89,6 +104,7 @@ public actor LEScanner {
             if discoveries == nil { _ = try? await flow.send(Self.disableCommand(capabilities.commandFamily)) }
             return stream
         }
+        let now = self.now
         consumer = Task { [weak self] in
             var accumulator = AdvertisementAccumulator()
             var duplicates = LEDuplicateFilter()
@@ -98,18 +114,20 @@ public actor LEScanner {
                 // The reports that decode, also when a later one in the same event does not: one
                 // bad report from the controller must not take the good ones with it.
                 let fields = eventPacket.parameters.dropFirst()
+                let time = now()
                 var updates: [AdvertisementAccumulator.Update] = []
                 switch subevent {
                 case .advertisingReport:
-                    updates = LEMetaEvent.AdvertisingReport.salvaging(fields).reports.map { accumulator.add($0) }
+                    updates = LEMetaEvent.AdvertisingReport.salvaging(fields).reports.map { accumulator.add($0, at: time) }
                 case .extendedAdvertisingReport:
-                    updates = LEMetaEvent.ExtendedAdvertisingReport.salvaging(fields).reports.map { accumulator.add($0) }
+                    updates = LEMetaEvent.ExtendedAdvertisingReport.salvaging(fields).reports.map { accumulator.add($0, at: time) }
                 default:
                     continue
                 }
                 for update in updates {
-                    guard update.disposition == .complete || update.disposition == .truncated,
-                          let advertisement = update.advertisement, parameters.matches(advertisement),
+                    // Every change to a stored advertisement: a payload completed or truncated, or
+                    // (with the report itself pending) a chain it cut short, stored truncated.
+                    guard let advertisement = update.advertisement, parameters.matches(advertisement),
                           !parameters.filterDuplicates || duplicates.admit(advertisement) else { continue }
                     continuation.yield(LEDiscovery(advertisement: advertisement))
                 }

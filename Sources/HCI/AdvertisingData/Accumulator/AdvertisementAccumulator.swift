@@ -4,32 +4,23 @@ import BLECore
 /// scan-response data kept apart, extended-advertising fragments reassembled, truncation marked,
 /// memory bounded (Core v5.4, Vol 4, Part E, 7.7.65.2 and 7.7.65.13; Vol 3, Part C, 11).
 ///
-/// A pure value: no clocks, no I/O. Feed it every report in the order the controller sent them;
-/// each call says what the report did (an ``Update``).
+/// A pure value: no clocks, no I/O. Feed it every report in the order the controller sent them,
+/// with the time it arrived when there is one; each call says what the report did (an ``Update``).
 ///
 /// - Merging: reports are grouped by ``AdvertiserKey`` (Address, Address_Type and, for extended
 ///   advertising, Advertising_SID). A report replaces the payload of its kind: advertising data
 ///   or scan-response data (Event_Type SCAN_RSP, or bit 3 of an extended Event_Type). The other
 ///   payload is left as it was.
-/// - Reassembly: an extended report whose Data Status is 0b01 ("incomplete, more data to come")
-///   is held; the following reports of the same key and kind are appended until one with Data
-///   Status complete (0b00), truncated (0b10) or reserved (0b11, treated as truncated) ends the
-///   chain. The controller sends the fragments of one advertiser and SID in order.
-/// - Truncation: the payload is marked truncated (``Advertisement/isAdvertisingDataTruncated``,
-///   ``Advertisement/isScanResponseDataTruncated``) when the controller says so, when a report of
-///   the other kind arrives while a chain is still open (the open chain is stored as it stands,
-///   truncated), or when the reassembled data reach ``Limits/maximumDataLength``.
+/// - Reassembly, truncation and the bounds of a chain are ``AdvertisingChainReassembler``'s, the
+///   same joining the capture dissector runs: fragments with Data Status "more data to come" are
+///   held until the report that ends their chain; a chain cut short (a report of the other kind,
+///   or a fragment later than ``Limits/maximumFragmentGap``) is stored as it stands, truncated;
+///   a chain that reaches ``Limits/maximumDataLength`` or ``Limits/maximumFragments`` is stored
+///   truncated and its remaining fragments are ``Disposition/discarded``.
 /// - Bounds: at most ``Limits/maximumAdvertisers`` advertisements (the least recently updated is
-///   evicted to make room), at most ``Limits/maximumPendingChains`` open chains (the least
-///   recently extended is dropped, its fragments lost), at most ``Limits/maximumDataLength``
-///   octets per payload (1650 by default, the most extended advertising can carry). Every
-///   eviction is reported in the ``Update`` that caused it.
-/// - Discarding: a chain that is still going when it is dropped or cut at the maximum length
-///   leaves a small marker (at most ``Limits/maximumPendingChains`` of them, the oldest forgotten
-///   first) so its remaining fragments, up to and including the one that ends it, are
-///   ``Disposition/discarded`` rather than taken for a new payload. A report of the other kind
-///   clears the marker. A chain cut short by a report of the other kind leaves no marker: the
-///   other kind shows that the chain's end was lost, so the next report starts afresh.
+///   evicted to make room) and at most ``Limits/maximumPendingChains`` open chains (the least
+///   recently extended is dropped, its fragments lost). Every eviction is reported in the
+///   ``Update`` that caused it.
 public struct AdvertisementAccumulator: Sendable {
     /// The bounds the accumulator keeps to.
     public struct Limits: Hashable, Sendable {
@@ -40,32 +31,35 @@ public struct AdvertisementAccumulator: Sendable {
         /// The most octets kept per payload (at least 1). Default 1650, the largest extended
         /// advertising or scan-response data (Vol 4, Part E, 7.7.65.13; Vol 6, Part B, 2.3.4.9).
         public var maximumDataLength: Int
+        /// The most reports one chain is joined from (at least 1). Default 64
+        /// (``AdvertisingChainReassembler/Limits/maximumFragments``).
+        public var maximumFragments: Int
+        /// The longest wait between two fragments of one chain, for reports added with a time.
+        /// Default 20 ms (``AdvertisingChainReassembler/Limits/maximumFragmentGap``).
+        public var maximumFragmentGap: Duration
 
-        /// Limits; values below 1 are raised to 1.
+        /// Limits; counts below 1 are raised to 1, a negative gap to zero.
         public init(maximumAdvertisers: Int = 1024, maximumPendingChains: Int = 64,
-                    maximumDataLength: Int = AdvertisingData.extendedMaximumLength) {
+                    maximumDataLength: Int = AdvertisingData.extendedMaximumLength,
+                    maximumFragments: Int = 64, maximumFragmentGap: Duration = .milliseconds(20)) {
             self.maximumAdvertisers = max(1, maximumAdvertisers)
             self.maximumPendingChains = max(1, maximumPendingChains)
             self.maximumDataLength = max(1, maximumDataLength)
+            self.maximumFragments = max(1, maximumFragments)
+            self.maximumFragmentGap = max(.zero, maximumFragmentGap)
+        }
+
+        /// The chain bounds, for the reassembler.
+        var chainLimits: AdvertisingChainReassembler.Limits {
+            AdvertisingChainReassembler.Limits(maximumPendingChains: maximumPendingChains, maximumDataLength: maximumDataLength,
+                                               maximumFragments: maximumFragments, maximumFragmentGap: maximumFragmentGap)
         }
     }
 
-    /// What one report did to its own payload.
-    public enum Disposition: Hashable, Sendable {
-        /// The report completed a payload, alone or as the last fragment of a chain; the
-        /// ``Update/advertisement`` holds it.
-        case complete
-        /// The report ended a payload that is incomplete: Data Status truncated or reserved, or
-        /// the reassembled data reached ``Limits/maximumDataLength`` (what fits is kept). The
-        /// ``Update/advertisement`` holds what arrived, marked truncated.
-        case truncated
-        /// The report is a fragment with more data to come; it is held until the chain ends.
-        case pending
-        /// The report is a later fragment of a chain that was cut at ``Limits/maximumDataLength``
-        /// or dropped to make room; its data are dropped (the chain is forgotten when the
-        /// fragment that ends it arrives).
-        case discarded
-    }
+    /// What one report did to its own payload: ``AdvertisingChainReassembler/Disposition``. With
+    /// ``Disposition/complete`` and ``Disposition/truncated`` the ``Update/advertisement`` holds
+    /// the payload.
+    public typealias Disposition = AdvertisingChainReassembler.Disposition
 
     /// Something the accumulator let go of to stay within its ``Limits``.
     public enum Eviction: Hashable, Sendable {
@@ -111,23 +105,12 @@ public struct AdvertisementAccumulator: Sendable {
         var periodicAdvertisingInterval: UInt16
     }
 
-    struct Chain: Sendable {
-        var isScanResponse: Bool
-        var data: [UInt8]
-        var lastUse: UInt64
-        var meta: Meta
-    }
-
-    /// A chain whose remaining fragments are to be dropped until the one that ends it.
-    struct Discarding: Sendable {
-        var isScanResponse: Bool
-        var lastUse: UInt64
-    }
-
     var entries: [AdvertiserKey: Entry] = [:]
-    var chains: [AdvertiserKey: Chain] = [:]
-    var discarding: [AdvertiserKey: Discarding] = [:]
-    /// Counts reports; orders entries and chains by last use (not a time).
+    /// The chains under way: the one joining, shared with the capture dissector.
+    var chains: AdvertisingChainReassembler
+    /// The report fields of each open chain's last fragment, for the payload it becomes.
+    var chainMeta: [AdvertiserKey: Meta] = [:]
+    /// Counts reports; orders entries by last use (not a time).
     var tick: UInt64 = 0
     /// Advertisers in the order of their last use, oldest first; an element is stale when its
     /// key was used again later (its tick is no longer the entry's `lastUse`). Finds the least
@@ -139,6 +122,7 @@ public struct AdvertisementAccumulator: Sendable {
     /// An empty accumulator.
     public init(limits: Limits = Limits()) {
         self.limits = limits
+        chains = AdvertisingChainReassembler(limits: limits.chainLimits)
     }
 
     // MARK: Reading
@@ -155,16 +139,16 @@ public struct AdvertisementAccumulator: Sendable {
     public var count: Int { entries.count }
 
     /// The number of fragment chains waiting for more data.
-    public var pendingChainCount: Int { chains.count }
+    public var pendingChainCount: Int { chains.pendingChainCount }
 
     /// The octets held in open fragment chains.
-    public var pendingOctets: Int { chains.values.reduce(0) { $0 + $1.data.count } }
+    public var pendingOctets: Int { chains.pendingOctets }
 
     /// Forgets the advertisement and any open chain for `key`; returns the advertisement.
     @discardableResult
     public mutating func removeAdvertisement(for key: AdvertiserKey) -> Advertisement? {
-        chains[key] = nil
-        discarding[key] = nil
+        chains.remove(key)
+        chainMeta[key] = nil
         return entries.removeValue(forKey: key)?.advertisement
     }
 
@@ -174,7 +158,7 @@ public struct AdvertisementAccumulator: Sendable {
         useOrder.removeAll()
         useOrderHead = 0
         chains.removeAll()
-        discarding.removeAll()
+        chainMeta.removeAll()
     }
 
     // MARK: Adding reports
@@ -183,13 +167,14 @@ public struct AdvertisementAccumulator: Sendable {
     ///
     /// Legacy data are never fragmented, so the report completes its payload: the disposition is
     /// ``Disposition/complete`` (or ``Disposition/truncated`` if the data exceed
-    /// ``Limits/maximumDataLength``) and the update holds the advertisement. (The one exception:
-    /// an extended advertiser with no ADI field shares the legacy key, and while its chain is
-    /// open a legacy report of the same kind ends that chain like any report would.)
+    /// ``Limits/maximumDataLength``) and the update holds the advertisement. An extended
+    /// advertiser with no ADI field shares the legacy key: its open chain, if any, is stored
+    /// first, truncated (a legacy report never continues a chain).
     /// A SCAN_RSP fills the scan-response payload and leaves the
     /// connectable, scannable and directed properties as the advertising reports set them; an
-    /// unknown Event_Type fills the advertising payload and leaves them too.
-    public mutating func add(_ report: LEAdvertisingReport) -> Update {
+    /// unknown Event_Type fills the advertising payload and leaves them too. `time` is when the
+    /// report arrived, on any clock that only moves forward (nil: unknown).
+    public mutating func add(_ report: LEAdvertisingReport, at time: Duration? = nil) -> Update {
         let type = report.eventType
         let properties: (connectable: Bool, scannable: Bool, directed: Bool)?
         switch type {
@@ -202,103 +187,61 @@ public struct AdvertisementAccumulator: Sendable {
         let meta = Meta(properties: properties, isLegacy: true, rssi: report.rssi, txPower: 127,
                         primaryPHY: 0x01, secondaryPHY: 0x00, periodicAdvertisingInterval: 0)
         let key = AdvertiserKey(address: report.address, addressType: report.addressType)
-        return process(key: key, isScanResponse: type.isScanResponse, status: .complete, data: report.data, meta: meta)
+        return process(key: key, isScanResponse: type.isScanResponse, status: .complete, data: report.data, meta: meta, time: time, standsAlone: true)
     }
 
     /// Adds one report of an LE Extended Advertising Report event (subevent 0x0D).
     ///
+    /// `time` is when the report arrived, on any clock that only moves forward (nil: unknown,
+    /// which leaves a chain bounded by its size and its fragment count alone).
+    ///
     /// - Returns: ``Disposition/pending`` while a chain is open (Data Status "more data to come");
     ///   ``Disposition/complete`` or ``Disposition/truncated`` with the updated advertisement when
-    ///   the report ends a payload; ``Disposition/discarded`` for fragments past the maximum length.
-    public mutating func add(_ report: LEExtendedAdvertisingReport) -> Update {
+    ///   the report ends a payload; ``Disposition/discarded`` for fragments of a chain cut at a
+    ///   bound.
+    public mutating func add(_ report: LEExtendedAdvertisingReport, at time: Duration? = nil) -> Update {
         let type = report.eventType
         let meta = Meta(properties: (type.isConnectable, type.isScannable, type.isDirected), isLegacy: type.isLegacy,
                         rssi: report.rssi, txPower: report.txPower, primaryPHY: report.primaryPHY,
                         secondaryPHY: report.secondaryPHY, periodicAdvertisingInterval: report.periodicAdvertisingInterval)
         let key = AdvertiserKey(address: report.address, addressType: report.addressType, advertisingSID: report.advertisingSID)
-        return process(key: key, isScanResponse: type.isScanResponse, status: type.dataStatus, data: report.data, meta: meta)
+        return process(key: key, isScanResponse: type.isScanResponse, status: type.isLegacy ? .complete : type.dataStatus, data: report.data, meta: meta, time: time,
+                       standsAlone: type.isLegacy)
     }
 
     mutating func process(key: AdvertiserKey, isScanResponse: Bool, status: LEExtendedAdvertisingReport.DataStatus,
-                          data: [UInt8], meta: Meta) -> Update {
+                          data: [UInt8], meta: Meta, time: Duration?, standsAlone: Bool) -> Update {
         tick &+= 1
-        var update = Update(disposition: .complete, advertisement: nil, evictions: [])
-        let moreToCome = status == .incompleteMoreToCome
-        let maximum = limits.maximumDataLength
-
-        if let marker = discarding[key] {
-            if marker.isScanResponse == isScanResponse {
-                if moreToCome { discarding[key]?.lastUse = tick } else { discarding[key] = nil }
-                update.disposition = .discarded
-                return update
-            }
-            discarding[key] = nil
+        let outcome = chains.add(key: key, isScanResponse: isScanResponse, status: status, data: data, at: time,
+                                 standsAlone: standsAlone)
+        var update = Update(disposition: outcome.disposition, advertisement: nil, evictions: [])
+        if let cut = outcome.cutShort {
+            // Stored with the report fields of the chain's own last fragment.
+            store(cut, meta: chainMeta.removeValue(forKey: key) ?? meta, into: &update)
         }
-
-        if var chain = chains.removeValue(forKey: key) {
-            if chain.isScanResponse != isScanResponse {
-                // The other kind of data arrived while this chain waited for more: its end was
-                // lost. Store what it has, truncated, and handle the report on its own below.
-                store(key: key, isScanResponse: chain.isScanResponse, data: chain.data, truncated: true,
-                      meta: chain.meta, into: &update)
-            } else if data.count > maximum - chain.data.count {
-                chain.data.append(contentsOf: data.prefix(maximum - chain.data.count))
-                store(key: key, isScanResponse: isScanResponse, data: chain.data, truncated: true, meta: meta, into: &update)
-                update.disposition = .truncated
-                if moreToCome { markDiscarding(key, isScanResponse: isScanResponse) }
-                return update
-            } else {
-                chain.data.append(contentsOf: data)
-                if moreToCome {
-                    chain.meta = meta
-                    chain.lastUse = tick
-                    chains[key] = chain
-                    update.disposition = .pending
-                    return update
-                }
-                let truncated = status != .complete
-                store(key: key, isScanResponse: isScanResponse, data: chain.data, truncated: truncated, meta: meta, into: &update)
-                update.disposition = truncated ? .truncated : .complete
-                return update
-            }
+        for dropped in outcome.evicted {
+            chainMeta[dropped.key] = nil
+            update.evictions.append(.pendingChain(dropped.key, isScanResponse: dropped.isScanResponse, octets: dropped.data.count))
         }
-
-        // No open chain of this kind for the key: the report starts a payload.
-        let overflow = data.count > maximum
-        let kept = overflow ? Array(data.prefix(maximum)) : data
-        if moreToCome && !overflow {
-            if chains.count >= limits.maximumPendingChains,
-               let oldest = chains.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                chains[oldest.key] = nil
-                markDiscarding(oldest.key, isScanResponse: oldest.value.isScanResponse)
-                update.evictions.append(.pendingChain(oldest.key, isScanResponse: oldest.value.isScanResponse,
-                                                      octets: oldest.value.data.count))
+        switch outcome.disposition {
+        case .pending:
+            chainMeta[key] = meta
+        case .complete, .truncated:
+            // Only a chain (more than one fragment) had report fields kept.
+            if let payload = outcome.payload {
+                if payload.fragments > 1 { chainMeta[key] = nil }
+                store(payload, meta: meta, into: &update)
             }
-            chains[key] = Chain(isScanResponse: isScanResponse, data: kept, lastUse: tick, meta: meta)
-            update.disposition = .pending
-            return update
+        case .discarded:
+            break  // a discarded fragment's chain was dropped or cut, its fields let go then
         }
-        let truncated = overflow || status != .complete
-        store(key: key, isScanResponse: isScanResponse, data: kept, truncated: truncated, meta: meta, into: &update)
-        update.disposition = truncated ? .truncated : .complete
-        if moreToCome { markDiscarding(key, isScanResponse: isScanResponse) }
         return update
-    }
-
-    /// Remembers that the rest of `key`'s chain is to be dropped, forgetting the oldest such
-    /// marker when there are ``Limits/maximumPendingChains`` already.
-    mutating func markDiscarding(_ key: AdvertiserKey, isScanResponse: Bool) {
-        if discarding[key] == nil, discarding.count >= limits.maximumPendingChains,
-           let oldest = discarding.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            discarding[oldest.key] = nil
-        }
-        discarding[key] = Discarding(isScanResponse: isScanResponse, lastUse: tick)
     }
 
     /// Stores a finished payload in the key's advertisement (making room if it is new) and puts
     /// the updated advertisement in `update`.
-    mutating func store(key: AdvertiserKey, isScanResponse: Bool, data: [UInt8], truncated: Bool,
-                        meta: Meta, into update: inout Update) {
+    mutating func store(_ payload: AdvertisingChainReassembler.Payload, meta: Meta, into update: inout Update) {
+        let key = payload.key
         let index: Dictionary<AdvertiserKey, Entry>.Index
         if let existing = entries.index(forKey: key) {
             index = existing
@@ -312,7 +255,7 @@ public struct AdvertisementAccumulator: Sendable {
         }
         entries.values[index].lastUse = tick
         noteUse(of: key)
-        Self.apply(payload: AdvertisingData(decoding: data), isScanResponse: isScanResponse, truncated: truncated,
+        Self.apply(payload: AdvertisingData(decoding: payload.data), isScanResponse: payload.isScanResponse, truncated: payload.isTruncated,
                    meta: meta, to: &entries.values[index].advertisement)
         update.advertisement = entries.values[index].advertisement
     }

@@ -34,14 +34,21 @@ public struct ADFlags: RawRepresentable, OptionSet, Hashable, Sendable, CustomSt
 
     /// "0x06 (LE General Discoverable, BR/EDR Not Supported)"; "0x00" when no bit is set.
     public var description: String {
-        var names: [String] = []
-        if contains(.leLimitedDiscoverableMode) { names.append("LE Limited Discoverable") }
-        if contains(.leGeneralDiscoverableMode) { names.append("LE General Discoverable") }
-        if contains(.brEDRNotSupported) { names.append("BR/EDR Not Supported") }
-        if contains(.simultaneousLEAndBREDRController) { names.append("LE and BR/EDR Controller") }
-        if contains(.simultaneousLEAndBREDRHost) { names.append("LE and BR/EDR Host (previously used)") }
-        if !intersection(.reserved).isEmpty { names.append("reserved 0x\(ADText.hex(rawValue & 0xE0))") }
-        let hex = "0x" + ADText.hex(rawValue)
-        return names.isEmpty ? hex : "\(hex) (\(names.joined(separator: ", ")))"
+        var text = "0x"
+        text += ADText.hex(rawValue)
+        var first = true
+        func name(_ words: String) {
+            text += first ? " (" : ", "
+            first = false
+            text += words
+        }
+        if contains(.leLimitedDiscoverableMode) { name("LE Limited Discoverable") }
+        if contains(.leGeneralDiscoverableMode) { name("LE General Discoverable") }
+        if contains(.brEDRNotSupported) { name("BR/EDR Not Supported") }
+        if contains(.simultaneousLEAndBREDRController) { name("LE and BR/EDR Controller") }
+        if contains(.simultaneousLEAndBREDRHost) { name("LE and BR/EDR Host (previously used)") }
+        if !intersection(.reserved).isEmpty { name("reserved 0x\(ADText.hex(rawValue & 0xE0))") }
+        if !first { text += ")" }
+        return text
     }
 }

@@ -38,9 +38,17 @@ public struct ADManufacturerSpecificData: Hashable, Sendable, CustomStringConver
 
     /// "0x004C (Apple, Inc.) 0215..." (the data in hexadecimal).
     public var description: String {
-        var s = "0x" + ADText.hex(companyIdentifier)
-        if let companyName { s += " (\(companyName))" }
-        if !data.isEmpty { s += " " + Hex.encode(data) }
+        var s = "0x"
+        s += ADText.hex(companyIdentifier)
+        if let companyName {
+            s += " ("
+            s += companyName
+            s += ")"
+        }
+        if !data.isEmpty {
+            s += " "
+            s += Hex.encode(data)
+        }
         return s
     }
 }

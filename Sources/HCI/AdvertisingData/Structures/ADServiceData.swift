@@ -43,6 +43,11 @@ public struct ADServiceData: Hashable, Sendable, CustomStringConvertible {
 
     /// "180D (Heart Rate): 0102" (the data in hexadecimal).
     public var description: String {
-        data.isEmpty ? uuid.descriptionWithName : "\(uuid.descriptionWithName): \(Hex.encode(data))"
+        var text = uuid.descriptionWithName
+        if !data.isEmpty {
+            text += ": "
+            text += Hex.encode(data)
+        }
+        return text
     }
 }

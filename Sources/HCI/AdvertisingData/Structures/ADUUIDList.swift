@@ -86,7 +86,13 @@ public struct ADUUIDList: Hashable, Sendable, CustomStringConvertible {
 
     /// "180D (Heart Rate), 180F (Battery)"; "none" for an empty list.
     public var description: String {
-        uuids.isEmpty ? "none" : uuids.map(\.descriptionWithName).joined(separator: ", ")
+        guard let first = uuids.first else { return "none" }
+        var text = first.descriptionWithName
+        for uuid in uuids.dropFirst() {
+            text += ", "
+            text += uuid.descriptionWithName
+        }
+        return text
     }
 
     /// "16-bit", "32-bit" or "128-bit".

@@ -52,15 +52,19 @@ public struct LEExtendedAdvertisingReport: HCIParameterLayout {
 
         /// The value on one line, for logs and capture decoders.
         public var description: String {
-            var parts: [String] = []
-            if let legacy = legacyPDU { parts.append("legacy \(legacy)") } else if isLegacy { parts.append("legacy") }
-            if isConnectable { parts.append("connectable") }
-            if isScannable { parts.append("scannable") }
-            if isDirected { parts.append("directed") }
-            if isScanResponse { parts.append("scan response") }
-            if dataStatus != .complete { parts.append(dataStatus.description) }
-            if reservedBits != 0 { parts.append("reserved 0x\(String(reservedBits, radix: 16))") }
-            return parts.isEmpty ? "non-connectable" : parts.joined(separator: ", ")
+            var text = ""
+            func part(_ words: String) {
+                if !text.isEmpty { text += ", " }
+                text += words
+            }
+            if let legacy = legacyPDU { part("legacy \(legacy)") } else if isLegacy { part("legacy") }
+            if isConnectable { part("connectable") }
+            if isScannable { part("scannable") }
+            if isDirected { part("directed") }
+            if isScanResponse { part("scan response") }
+            if dataStatus != .complete { part(dataStatus.description) }
+            if reservedBits != 0 { part("reserved 0x\(String(reservedBits, radix: 16))") }
+            return text.isEmpty ? "non-connectable" : text
         }
     }
 
