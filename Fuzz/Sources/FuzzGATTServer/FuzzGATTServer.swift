@@ -13,7 +13,8 @@ import GATT
 /// - commands, notifications, responses and confirmations get no answer (a final request
 ///   fences the stream: its answer must be the next PDU);
 /// - the prepare queue stays within its limit;
-/// - when the client's end closes, the server's engine ends.
+/// - when the client's end closes, the server's engine ends, and once the harness lets go of
+///   the server, the server and the engine are freed (no reference cycle keeps them).
 ///
 /// Input: the database (one octet, an index into the fixtures in name order), the link's
 /// security (one octet: none, encrypted with a 7-octet key, or authenticated and authorized with
@@ -41,10 +42,15 @@ enum GATTServerHarness {
         var pdus: [[UInt8]] = []
         while !input.isAtEnd { pdus.append(input.lengthPrefixed()) }
         let script = pdus
-        FuzzAsync.run { await run(database: database, security: security, bonded: bonded, pdus: script) }
+        FuzzAsync.run {
+            let (server, engine) = await run(database: database, security: security, bonded: bonded, pdus: script)
+            await FuzzAsync.expectReleased("the server or its engine") { server.value == nil && engine.value == nil }
+        }
     }
 
-    static func run(database: GATTDatabase, security: ATTSecurity, bonded: Bool, pdus: [[UInt8]]) async {
+    /// Runs the input; returns the server and its engine, weakly held, for the leak check.
+    static func run(database: GATTDatabase, security: ATTSecurity, bonded: Bool,
+                    pdus: [[UInt8]]) async -> (server: Weak<GATTServer>, engine: Weak<ATTEngine>) {
         let server: GATTServer
         do { server = try GATTServer(database: database) } catch { FuzzProperty.fail("the fixture database is refused: \(error)") }
         let limit = server.configuration.prepareQueueLimit
@@ -73,6 +79,7 @@ enum GATTServerHarness {
         await FuzzAsync.within(endBound, "the server's engine after the client's end closed") {
             await connection.engine.waitUntilClosed()
         }
+        return (Weak(server), Weak(connection.engine))
     }
 
     /// The next PDU from the server that is not a notification or an indication (which may come
