@@ -7,6 +7,9 @@
 #                virtual radio, the interop lane against Google Bumble), then the kernel lane (make kernel-test)
 #   make kernel-test  the kernel lane alone: a qemu VM with a Debian kernel, BlueZ's virtual
 #                controllers and the static blectl (Tests/Kernel/README.md)
+#   make fuzz    coverage-guided fuzzing (libFuzzer and AddressSanitizer through the toolchain's
+#                -sanitize=fuzzer,address) of every decoder and both GATT roles, one target at a time
+#                (Fuzz/, docs/fuzzing.md); FUZZ_TIME, FUZZ_RUNS, FUZZ_JOBS, FUZZ_TARGETS, FUZZ_SEEDS_EXTRA below
 #   make bench   codec and decoder throughput, the decode time of a real capture vs tshark, and ATT
 #                round trips and notifications through the whole host stack, ours against Bumble's
 #   make static  blectl linked with the static Swift standard library (for the kernel lane)
@@ -29,7 +32,7 @@ VENV                  := $(BUILD)/venv
 # Google Bumble, pinned in Scripts/bumble/requirements.txt: the demo capture, the interop lane, make bench
 BUMBLE_VENV           := $(BUILD)/bumble-venv
 
-.PHONY: all deps build run test example-test bench static static-examples install kernel-deps kernel-pins-test kernel-test assigned-numbers demo-capture clean
+.PHONY: all deps build run test example-test fuzz fuzz-build fuzz-check bench static static-examples install kernel-deps kernel-pins-test kernel-test assigned-numbers demo-capture clean
 
 all: build
 
@@ -57,6 +60,7 @@ run: build
 test: deps $(BUMBLE_VENV)/bin/python
 	LINUXBLE_CAPTURES="$(LINUXBLE_CAPTURES)" LINUXBLE_BUMBLE_PYTHON=$(abspath $(BUMBLE_VENV)/bin/python) $(SWIFT) test
 	$(MAKE) example-test
+	$(MAKE) fuzz-check
 	$(MAKE) kernel-test
 
 # README's "Use it as a library": Examples/LibraryQuickStart, a package of its own that depends on
@@ -69,6 +73,42 @@ example-test: deps
 	diff -u Examples/LibraryQuickStart/expected-output.txt $(BUILD)/library-quickstart.out
 	@echo "example-test: Examples/LibraryQuickStart builds against the checkout and prints what README says"
 	SWIFT=$(SWIFT) Examples/CoreBluetoothTutorials/run-examples.sh $(abspath $(BUILD))/core-bluetooth-tutorials
+
+# Fuzz/: a package of its own (like Examples/) with one libFuzzer harness per target, built in release
+# with libFuzzer and AddressSanitizer (-sanitize=fuzzer,address; lld links them, gold cannot) under
+# $(FUZZ_BUILD), where the seed corpora (from Fixtures/), the growing corpora, the logs and any
+# findings also live (docs/fuzzing.md).
+#   FUZZ_TARGETS      the harnesses to run, in order (default: all)
+#   FUZZ_TIME         seconds per target for make fuzz (libFuzzer -max_total_time; default 600)
+#   FUZZ_RUNS         executions per target instead of a time (libFuzzer -runs)
+#   FUZZ_JOBS         fuzzing processes per target (libFuzzer -jobs and -workers; default 1)
+#   FUZZ_SEEDS_EXTRA  capture files read as extra seeds at fuzz time (for example the real captures
+#                     in ../shared/captures); they are never copied into the repository
+# make fuzz-check, which make test runs: a short fixed-seed pass of every target on the committed
+# seeds (FUZZ_CHECK_SEED, default 1; FUZZ_CHECK_RUNS executions, default 2000, FUZZ_CHECK_ENGINE_RUNS
+# for the GATT, dissector and H4 targets, default 500).
+FUZZ_BUILD        := $(abspath $(BUILD))/fuzz
+FUZZ_SWIFTFLAGS   := -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld
+FUZZ_TARGETS      ?= FuzzAdvertisingData FuzzAdvertisementAccumulator FuzzHCIEvent FuzzATTPDU FuzzL2CAPSignaling FuzzSMP \
+                     FuzzH4Deframer FuzzBTSnoop FuzzPcap FuzzPcapNG FuzzDissector FuzzGATTServer FuzzGATTClient
+FUZZ_TIME         ?= 600
+FUZZ_RUNS         ?=
+FUZZ_JOBS         ?= 1
+FUZZ_SEEDS_EXTRA  ?=
+FUZZ_ENV          = FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_TARGETS="$(FUZZ_TARGETS)"
+
+fuzz-build: deps
+	nice -n 19 $(SWIFT) build -c release --package-path Fuzz --scratch-path $(FUZZ_BUILD) $(FUZZ_SWIFTFLAGS)
+	SWIFT_BACKTRACE=enable=no $(FUZZ_BUILD)/release/FuzzSeeds $(FUZZ_BUILD)/seeds > $(FUZZ_BUILD)/seeds.txt
+	rm -rf $(FUZZ_BUILD)/extra-seeds
+	$(if $(FUZZ_SEEDS_EXTRA),SWIFT_BACKTRACE=enable=no $(FUZZ_BUILD)/release/FuzzSeeds $(FUZZ_BUILD)/extra-seeds $(abspath $(FUZZ_SEEDS_EXTRA)) > /dev/null,)
+
+fuzz: fuzz-build
+	$(FUZZ_ENV) FUZZ_TIME=$(FUZZ_TIME) FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_JOBS=$(FUZZ_JOBS) Fuzz/run-fuzz.sh fuzz
+
+fuzz-check: fuzz-build
+	$(FUZZ_ENV) FUZZ_CHECK_SEED=$(or $(FUZZ_CHECK_SEED),1) FUZZ_CHECK_RUNS=$(or $(FUZZ_CHECK_RUNS),2000) \
+	  FUZZ_CHECK_ENGINE_RUNS=$(or $(FUZZ_CHECK_ENGINE_RUNS),500) Fuzz/run-fuzz.sh check
 
 # The host-stack rows compare our client with Bumble's host from the pinned venv, in the same run.
 bench: deps $(BUMBLE_VENV)/bin/python

@@ -154,6 +154,13 @@ public actor GATTServer {
 
     /// Creates the state and the holder of a new connection; restores a bonded client's record.
     func register(id: UInt64, engine: ATTEngine, options: GATTConnectionOptions) -> GATTServerConnection {
+        // The connection's holder keeps the server (`GATTServerConnection.server`) and the server
+        // keeps the holder (`handles`): drop the state once the engine ends, or a server let go
+        // after its last link closed would keep itself, its database and its engines forever.
+        Task { [weak self] in
+            await engine.waitUntilClosed()
+            await self?.drop(id)
+        }
         let peer = GATTPeer(connectionID: id)
         var state = GATTConnectionState(engine: engine, peer: peer, options: options, limit: configuration.prepareQueueLimit)
         var indicateAll = false

@@ -24,6 +24,33 @@ struct ServerConnectionTests {
         await engine.close()
     }
 
+    /// Found by the GATT server fuzz harness (docs/fuzzing.md): LeakSanitizer saw every server
+    /// whose client had closed kept alive by the cycle server -> connection holder -> server.
+    @Test("a server let go after its last connection closed is freed, with its connection state")
+    func releasedAfterItsConnectionsClose() async throws {
+        weak var released: GATTServer?
+        weak var releasedEngine: ATTEngine?
+        do {
+            let server = try GATTServer(database: try ServerTest.database())
+            released = server
+            let (client, serverEnd) = InMemoryATTBearer.pair(mtu: 23)
+            let connection = await server.connect(serverEnd)
+            releasedEngine = connection.engine
+            var replies = client.received.makeAsyncIterator()
+            try client.sendNow(ServerTest.hex("0a 0300"))
+            #expect(await replies.next().map { Hex.encode($0) } == "0b68656c6c6f")
+            client.closeNow()
+            await connection.engine.waitUntilClosed()
+        }
+        // The state is dropped by a task that waits for the engine's end.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while released != nil || releasedEngine != nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(released == nil, "the server outlived its owner")
+        #expect(releasedEngine == nil, "the closed connection's engine outlived the server")
+    }
+
     @Test("Request Not Supported (0x06) for an undefined request opcode, handle 0x0000; undefined commands ignored")
     func requestNotSupported() async throws {
         var h = try await ServerHarness.make(try ServerTest.database())
