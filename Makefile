@@ -4,7 +4,8 @@
 #                and a central, host mode, no privileges, no Bluetooth hardware), its capture kept in
 #                .build/demo.btsnoop (decode it: swift run blectl decode .build/demo.btsnoop)
 #   make test    every test lane that runs here (unit, PDU fixtures, real captures vs tshark, the
-#                virtual radio, the interop lane against Google Bumble), then the kernel lane (make kernel-test)
+#                virtual radio, the interop lane against Google Bumble), a short fixed-seed pass of every
+#                fuzz harness (make fuzz-check), then the kernel lane (make kernel-test)
 #   make kernel-test  the kernel lane alone: a qemu VM with a Debian kernel, BlueZ's virtual
 #                controllers and the static blectl (Tests/Kernel/README.md)
 #   make fuzz    coverage-guided fuzzing (libFuzzer and AddressSanitizer through the toolchain's
