@@ -26,13 +26,16 @@ cd "$build/logs" || exit 2
 export SWIFT_BACKTRACE=enable=no
 
 # Per-target options: files and H4 streams are cut at 8 KiB (a run stays fast); the engine
-# harnesses get long inputs from the start (-len_control=0), and when fuzzing they leave leaks to
-# their own check (the server, client and engines of an input must be freed): LeakSanitizer would
-# scan the heap after every input, as their tasks end after it, and cost 90 % of the time.
+# harnesses get long inputs from the start (-len_control=0), and leave leaks to their own check
+# (the server, client and engines of an input must be freed): LeakSanitizer would scan the heap
+# after every input, as their tasks end after it, and cost 90 % of the time; and it cannot see
+# the pointer to a Swift weak reference's side table (kept with tag bits in the object's
+# reference count), so a side table of an object still being torn down reads as a direct leak
+# (make test's fixed-seed pass failed so, once in two runs).
 options() {
     case $1 in
         FuzzDissector|FuzzH4Deframer|FuzzBTSnoop|FuzzPcap|FuzzPcapNG) echo "-max_len=8192" ;;
-        FuzzGATTServer|FuzzGATTClient) echo "-len_control=0 -max_len=2048 $([ "$mode" = fuzz ] && echo -detect_leaks=0)" ;;
+        FuzzGATTServer|FuzzGATTClient) echo "-len_control=0 -max_len=2048 -detect_leaks=0" ;;
         *) echo "" ;;
     esac
 }
