@@ -194,8 +194,7 @@ enum APIBench {
         let characteristics = try await client.discoverCharacteristics(of: remote)
         guard let readHandle = characteristics.first(where: { $0.uuid == readable })?.valueHandle,
               let notified = characteristics.first(where: { $0.uuid == notifying }) else { throw BenchError("direct: characteristics missing") }
-        let descriptors = try await client.discoverDescriptors(of: notified)
-        _ = descriptors
+        _ = try await client.discoverDescriptors(of: notified)
 
         let reads = try await timeReads(workload) { _ = try await client.read(readHandle) }
         let subscription = try await client.notifications(for: notified, kind: .notification)

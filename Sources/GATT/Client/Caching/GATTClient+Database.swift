@@ -74,7 +74,7 @@ extension GATTClient {
     func loadTree() async throws(GATTClientError) -> GATTClientCacheEntry? {
         await acquire(.tree)
         defer { release(.tree) }
-        var hash = try await usableDatabaseHash()
+        var hash = try await readUsableDatabaseHash()
         databaseHash = hash?.value
         let peer = configuration.peer
         if let cache = configuration.cache, let peer, let read = hash,
@@ -92,7 +92,7 @@ extension GATTClient {
             tree = try await discoverTree(in: 0x0001...0xFFFF)
         } catch {
             guard error.attErrorCode == .databaseOutOfSync else { throw error }
-            hash = try await usableDatabaseHash()
+            hash = try await readUsableDatabaseHash()
             tree = try await discoverTree(in: 0x0001...0xFFFF)
         }
         services = tree
@@ -134,7 +134,7 @@ extension GATTClient {
             for waiter in configurations[handle]?.waiters ?? [] { waiter.continuation.resume(returning: .databaseChanged(handle: handle)) }
             configurations[handle] = nil
         }
-        if holdsTree, let read = try? await usableDatabaseHash(), let hash = checkedDatabaseHash(read, in: services) {
+        if holdsTree, let read = try? await readUsableDatabaseHash(), let hash = checkedDatabaseHash(read, in: services) {
             databaseHash = hash.value
             if let cache = configuration.cache, let peer = configuration.peer {
                 await cache.store(GATTClientCacheEntry(databaseHash: hash.value, services: services), for: peer)
@@ -163,7 +163,7 @@ extension GATTClient {
         await acquire(.tree)
         defer { release(.tree) }
         let previous = databaseHash
-        var hash = try await usableDatabaseHash()
+        var hash = try await readUsableDatabaseHash()
         databaseHash = hash?.value
         guard !services.isEmpty else {
             // No whole tree to refresh or check `handles` against (the caller discovers service

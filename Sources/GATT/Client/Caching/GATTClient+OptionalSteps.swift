@@ -12,16 +12,6 @@ import BLECore
 /// bearer (``GATTClientError/closed``, or a transaction timeout, which ends it, Part F, 3.3.3)
 /// is thrown, since no ATT PDU may follow it.
 extension GATTClient {
-    /// A Database Hash read with Read Using Characteristic UUID (4.8.2) for robust caching.
-    ///
-    /// - Returns: the 16-octet value and the handle the server listed; nil when robust caching
-    ///   is off, when the server has no Database Hash (Attribute Not Found, no diagnostic), or
-    ///   when the answer is unusable (a diagnostic, and robust caching off).
-    /// - Throws: ``GATTClientError/closed`` and ``GATTClientError/timeout`` only.
-    func usableDatabaseHash() async throws(GATTClientError) -> (value: [UInt8], handle: UInt16)? {
-        try await readUsableDatabaseHash()
-    }
-
     /// The Database Hash (Part G, 7.3) read best effort, as ``discoverDatabase()`` reads it
     /// (Read Using Characteristic UUID, 4.8.2), for a caller that keeps its own cache: an
     /// unusable answer costs the caller its cache, never its procedure.
