@@ -15,6 +15,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/eventfd.h>
+#include <pthread.h>
 
 unsigned int cbl_sockaddr_hci_size(void) { return (unsigned int)sizeof(struct sockaddr_hci); }
 
@@ -211,6 +212,13 @@ int cbl_wake_signal(int wake_fd) {
     uint64_t one = 1;
     ssize_t written = write(wake_fd, &one, sizeof one);
     return written == (ssize_t)sizeof one ? 0 : -errno;
+}
+
+int cbl_thread_set_name(const char *name) {
+    char cut[16];
+    strncpy(cut, name, sizeof cut - 1);
+    cut[sizeof cut - 1] = 0;
+    return pthread_setname_np(pthread_self(), cut);
 }
 
 static int cbl_wait_ready(int fd, short events, int wake_fd) {

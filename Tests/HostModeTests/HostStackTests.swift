@@ -33,19 +33,31 @@ struct HostStackTests {
         radio.shutDown()
     }
 
-    @Test("a virtual controller served as H4 over TCP: bring-up and a GATT read across the socket")
-    func virtualControllerOverTCP() async throws {
-        let radio = VirtualRadio(seed: 32, timing: .paced(speed: 100))
+    @Test("a virtual controller served as H4 over TCP: bring-up and a GATT read across the socket",
+          arguments: [false, true])
+    func virtualControllerOverTCP(onHostExecutors: Bool) async throws {
+        // With executors: the served controller's socket and the peripheral on one thread, the
+        // remote host's socket, stack and this caller on another.
+        let rig = onHostExecutors ? HostExecutor(name: "test rig") : nil
+        let remoteThread = onHostExecutors ? HostExecutor(name: "test remote") : nil
+        try await withTaskExecutorPreference(remoteThread) {
+            try await virtualControllerOverTCP(rig: rig, remoteThread: remoteThread)
+        }
+    }
+
+    private func virtualControllerOverTCP(rig: HostExecutor?, remoteThread: HostExecutor?) async throws {
+        let radio = VirtualRadio(seed: 32, timing: .paced(speed: 100), hostExecutors: [rig, remoteThread].compactMap { $0 })
         let served = radio.makeController()
-        let listener = try H4TCPListener(host: "127.0.0.1", port: 0)
+        let listener = try H4TCPListener(host: "127.0.0.1", port: 0, executor: rig)
         let serving = Task {
             for await host in listener.connections {
                 return await HCITransportBridge.run(host: host, controller: served.attach())
             }
             return HCITransportBridge.Counts()
         }
-        let remote = try await HostStack.start(on: try await H4StreamTransport.connect(host: "127.0.0.1", port: listener.port))
-        let peripheral = try await HostStack.start(on: radio.makeController().attach())
+        let remoteTransport = try await H4StreamTransport.connect(host: "127.0.0.1", port: listener.port, executor: remoteThread)
+        let remote = try await HostStack.start(on: remoteTransport, executor: remoteThread)
+        let peripheral = try await HostStack.start(on: radio.makeController().attach(), executor: rig)
         let advertiser = peripheral.makeAdvertiser()
         try await advertiser.start(peripheral.advertisingParameters(advertisingData: [.localName(ADLocalName(bytes: Array("TCP".utf8)))]))
         let server = try GATTServer(database: try GATTLink.database("small.json"))
@@ -60,6 +72,7 @@ struct HostStackTests {
         await accepting.value
         let client = GATTClient(engine: ATTEngine(bearer: link.att))
         #expect(try await client.read(characteristicUUID: BluetoothUUID(0x2A19)).first?.value == [100])
+        if let remoteThread { #expect(remoteThread.isCurrent) }     // the caller ran on the remote's thread throughout
         try await link.disconnect()
         await remote.close()
         let counts = await serving.value

@@ -12,11 +12,21 @@ struct H4StreamTransportTests {
     static let reset = "01 03 0c 00"                       // Command: HCI_Reset
     static let commandComplete = "04 0e 04 01 03 0c 00"    // Event: Command Complete, 1 credit, Reset, Success
 
-    @Test("a command goes out as an H4 frame; events and ACL data come back as packets")
-    func bothWays() async throws {
+    /// Who reads the stream: the transport's own reader thread, or a ``HostExecutor``'s thread.
+    enum Reader: String, CustomTestStringConvertible, CaseIterable {
+        case thread, executor
+        var testDescription: String { rawValue }
+
+        func transport(_ fd: Int32, _ name: String) throws -> H4StreamTransport {
+            try H4StreamTransport(adopting: fd, name: name, executor: self == .executor ? HostExecutor(name: name) : nil)
+        }
+    }
+
+    @Test("a command goes out as an H4 frame; events and ACL data come back as packets", arguments: Reader.allCases)
+    func bothWays(reader: Reader) async throws {
         let fds = try streamPair()
-        let host = try H4StreamTransport(adopting: fds[0], name: "host")
-        let controller = try H4StreamTransport(adopting: fds[1], name: "controller")
+        let host = try reader.transport(fds[0], "host")
+        let controller = try reader.transport(fds[1], "controller")
         try await host.send(try h4Packet(Self.reset))
         #expect(await receive(1, from: controller) == [try h4Packet(Self.reset)])
         try await controller.send(try h4Packet(Self.commandComplete))
@@ -27,11 +37,11 @@ struct H4StreamTransportTests {
         await controller.close()
     }
 
-    @Test("concurrent senders: every packet arrives whole, each sender's in its order")
-    func concurrentSenders() async throws {
+    @Test("concurrent senders: every packet arrives whole, each sender's in its order", arguments: Reader.allCases)
+    func concurrentSenders(reader: Reader) async throws {
         let fds = try streamPair()
-        let sender = try H4StreamTransport(adopting: fds[0], name: "sender")
-        let receiver = try H4StreamTransport(adopting: fds[1], name: "receiver")
+        let sender = try reader.transport(fds[0], "sender")
+        let receiver = try reader.transport(fds[1], "receiver")
         let senders = 16, perSender = 40
         async let received = receive(senders * perSender, from: receiver)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -89,10 +99,10 @@ struct H4StreamTransportTests {
         close(fds[1])
     }
 
-    @Test("garbage in the stream: reported on diagnostics and in the counters; the packets around it arrive")
-    func garbage() async throws {
+    @Test("garbage in the stream: reported on diagnostics and in the counters; the packets around it arrive", arguments: Reader.allCases)
+    func garbage(reader: Reader) async throws {
         let fds = try streamPair()
-        let host = try H4StreamTransport(adopting: fds[0], name: "host")
+        let host = try reader.transport(fds[0], "host")
         defer { close(fds[1]) }
         writeAll(fds[1], Hex.decode("""
             04 0e 04 01 03 0c 00               # Event: Command Complete (Reset) (offsets 0-6)
@@ -110,10 +120,10 @@ struct H4StreamTransportTests {
         #expect(await diagnostics.next() == nil)                  // finishes with the transport
     }
 
-    @Test("the peer closing finishes packets (a packet it cut is reported) and later sends throw closed")
-    func peerCloses() async throws {
+    @Test("the peer closing finishes packets (a packet it cut is reported) and later sends throw closed", arguments: Reader.allCases)
+    func peerCloses(reader: Reader) async throws {
         let fds = try streamPair()
-        let host = try H4StreamTransport(adopting: fds[0], name: "host")
+        let host = try reader.transport(fds[0], "host")
         writeAll(fds[1], Hex.decode("04 0e 04 01 03 0c 00  04 0e 04 01")!)   // a whole event, then the start of one
         close(fds[1])
         var packets = host.packets.makeAsyncIterator()
@@ -125,13 +135,13 @@ struct H4StreamTransportTests {
         await #expect(throws: HCITransportError.closed) { try await host.send(try h4Packet(Self.reset)) }
     }
 
-    @Test("close is idempotent: packets finish, waiting and later sends throw closed")
-    func closeTwice() async throws {
+    @Test("close is idempotent: packets finish, waiting and later sends throw closed", arguments: Reader.allCases)
+    func closeTwice(reader: Reader) async throws {
         let fds = try streamPair()
         defer { close(fds[1]) }
         var small: Int32 = 4096
         #expect(setsockopt(fds[0], SOL_SOCKET, SO_SNDBUF, &small, socklen_t(MemoryLayout<Int32>.size)) == 0)
-        let host = try H4StreamTransport(adopting: fds[0], name: "host")
+        let host = try reader.transport(fds[0], "host")
         // Nobody reads the peer: this send waits for room until the close.
         let waiting = Task { () -> HCITransportError? in
             do throws(HCITransportError) { try await host.send(aclPacket(count: 0xFFFF)); return nil } catch { return error }

@@ -27,7 +27,17 @@ public protocol ATTBearer: AnyObject, Sendable {
     /// more input while ``send(_:)`` still works. It has one reader.
     var received: AsyncStream<[UInt8]> { get }
 
+    /// Where an engine on this bearer runs its tasks (its reader, its server role, its timers),
+    /// and the GATT client or server on that engine: the executor of the host stack whose link
+    /// carries the bearer (``Host/HostStack``'s), or nil (the default) for the cooperative pool.
+    var executor: (any TaskExecutor)? { get }
+
     /// Closes the bearer: ``received`` finishes at both ends and later sends at either end
     /// throw ``ATTBearerError/closed``. Closing twice does nothing more.
     func close() async
+}
+
+extension ATTBearer {
+    /// No executor of its own: the engine's tasks run on the cooperative pool.
+    public var executor: (any TaskExecutor)? { nil }
 }

@@ -140,7 +140,11 @@ extension ATTEngine {
         let deadline = timerClock.elapsed() + transactionTimeout
         update(lane) { $0?.deadline = deadline }
         guard laneTimers[lane] == nil else { return }
-        laneTimers[lane] = Task { await self.runTimer(lane) }
+        if let executor = bearer.executor {
+            laneTimers[lane] = Task(executorPreference: executor) { await self.runTimer(lane) }
+        } else {
+            laneTimers[lane] = Task { await self.runTimer(lane) }
+        }
     }
 
     /// The lane's timer: see ``startTimer(_:id:)``.

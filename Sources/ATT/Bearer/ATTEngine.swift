@@ -148,8 +148,8 @@ public actor ATTEngine {
         let (inbox, inboxInput) = AsyncStream.makeStream(of: ATTInbound.self)
         self.inboxInput = inboxInput
         self.serverHandler = server
-        Task { await self.readBearer() }
-        Task { await self.serve(inbox) }
+        Task(executorPreference: bearer.executor) { await self.readBearer() }
+        Task(executorPreference: bearer.executor) { await self.serve(inbox) }
     }
 
     /// The link's current security, from the bearer.

@@ -126,6 +126,10 @@ int cbl_wake_open(void);
 /// Adds 1 to the eventfd `wake_fd` (write(2) of 8 octets): 0, or -errno.
 int cbl_wake_signal(int wake_fd);
 
+/// Names the calling thread (pthread_setname_np; Linux keeps the first 15 octets, and the name
+/// is cut there): 0, or the error number.
+int cbl_thread_set_name(const char *name);
+
 /// poll(2) on `fd` for input (or hang-up, or an error) and on `wake_fd` for a wake-up, without a
 /// timeout; EINTR is retried. 1 when `fd` is ready, 0 when `wake_fd` was signalled (it is left
 /// signalled, so every later wait returns 0 at once), or -errno.

@@ -147,7 +147,7 @@ public actor GATTClient {
         self.signingKey = signingKey
         self.signCounter = signCounter
         (serviceChanges, serviceChangesInput) = AsyncStream.makeStream(of: ClosedRange<UInt16>.self)
-        Task { await self.readServerInitiated() }
+        Task(executorPreference: engine.bearer.executor) { await self.readServerInitiated() }
     }
 
     /// The ATT_MTU in effect, in octets (23 until an exchange completes).

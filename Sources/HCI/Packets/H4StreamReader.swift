@@ -72,9 +72,17 @@ public struct H4StreamReader: Sendable {
     /// The stream offset of the next octet to frame (octets appended and already framed or skipped).
     public var streamOffset: Int { offset }
 
+    /// Appends `chunk` (a reader's buffer, cut to what read(2) returned) and returns every
+    /// packet it completes and every run of skipped octets it ends, in stream order: as
+    /// ``append(_:)-(C)``, without the generic dispatch a caller in another module would pay
+    /// per chunk.
+    public mutating func append(_ chunk: ArraySlice<UInt8>) -> [Element] { appendChunk(chunk) }
+
     /// Appends `chunk` and returns every packet it completes and every run of skipped octets it
     /// ends, in stream order.
-    public mutating func append<C: Collection>(_ chunk: C) -> [Element] where C.Element == UInt8 {
+    public mutating func append<C: Collection>(_ chunk: C) -> [Element] where C.Element == UInt8 { appendChunk(chunk) }
+
+    private mutating func appendChunk<C: Collection>(_ chunk: C) -> [Element] where C.Element == UInt8 {
         var elements: [Element] = []
         var index = chunk.startIndex
         while index != chunk.endIndex {

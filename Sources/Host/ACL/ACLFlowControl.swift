@@ -143,6 +143,9 @@ public struct ACLFlowControl: Sendable {
         return ticket
     }
 
+    /// Whether a packet waits for a credit (or for its turn) on some link.
+    public var hasWaitingPackets: Bool { !rotation.isEmpty }
+
     /// The next packet to send, taking one credit; nil when no credit is free or nothing waits.
     /// Links take turns, one packet each.
     public mutating func next() -> Transmission? {

@@ -41,6 +41,11 @@ public actor HCICommandFlow {
 
     /// How long a command may wait for its Command Complete or Command Status, from the call.
     public let commandTimeout: Duration
+    /// Where the flow's tasks run (its reading loop, command timers, the sender), and the tasks
+    /// of the layers on it (the connection manager, the links' ATT engines, GATT clients and
+    /// servers): a task executor such as LinuxBluetooth's `HostExecutor`, or the cooperative
+    /// pool when nil.
+    public nonisolated let executor: (any TaskExecutor)?
 
     private struct Command {
         var id: UInt64
@@ -66,16 +71,19 @@ public actor HCICommandFlow {
     /// - Parameters:
     ///   - clock: the clock for command timeouts (a test clock in tests).
     ///   - commandTimeout: how long a command may wait for its answer; 2 s by default.
+    ///   - executor: where the flow's tasks run (``executor``); nil for the cooperative pool.
     public init(transport: any HCITransport, clock: any Clock<Duration> = ContinuousClock(),
-                commandTimeout: Duration = HCICommandFlow.defaultCommandTimeout) {
+                commandTimeout: Duration = HCICommandFlow.defaultCommandTimeout,
+                executor: (any TaskExecutor)? = nil) {
         self.transport = transport
         self.clock = clock
         self.commandTimeout = commandTimeout
+        self.executor = executor
         router = HCIRouter(bufferReturn: HCIHostBufferReturn(transport: transport))
         let packets = transport.packets
         // The reading loop runs on the flow's actor (one hop per packet from the transport, not
         // two), and keeps the flow until the transport ends (``close()`` ends it).
-        Task { [weak self] in
+        Task(executorPreference: executor) { [weak self] in
             for await packet in packets {
                 guard let self else { return }
                 await self.receive(packet)
@@ -204,7 +212,13 @@ public actor HCICommandFlow {
     private func pump() {
         guard !pumping else { return }
         pumping = true
-        Task { await self.drain() }
+        // On the stack's executor when it has one; otherwise a task on the flow itself, whose
+        // drain then runs in order with the flow's other work.
+        if let executor {
+            Task(executorPreference: executor) { await self.drain() }
+        } else {
+            Task { await self.drain() }
+        }
     }
 
     private func drain() async {

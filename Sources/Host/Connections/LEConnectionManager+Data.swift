@@ -59,9 +59,15 @@ extension LEConnectionManager {
 
     /// Hands the controller what credits allow, one sender at a time.
     func pump() {
-        guard !pumping, endCause == nil else { return }
+        guard !pumping, endCause == nil, flowControl.hasWaitingPackets else { return }
         pumping = true
-        Task { await self.drain() }
+        // On the stack's executor when it has one; otherwise a task on the manager itself, whose
+        // drain then runs in order with the manager's other work.
+        if let executor {
+            Task(executorPreference: executor) { await self.drain() }
+        } else {
+            Task { await self.drain() }
+        }
     }
 
     func drain() async {

@@ -36,7 +36,7 @@ extension LEConnectionManager {
         links[handle] = Link(connection: connection,
                              reassembler: ACLReassembler(configuration: .init(maximumPayloadLength: Int(configuration.attMTU),
                                                                               maximumPendingHandles: 1)))
-        links[handle]?.reader = Task { [weak self] in
+        links[handle]?.reader = Task(executorPreference: executor) { [weak self] in
             guard let route = await self?.flow.acl(handle: handle) else { return }
             for await delivery in route {
                 guard let self else { return }

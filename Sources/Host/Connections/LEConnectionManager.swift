@@ -100,6 +100,9 @@ public actor LEConnectionManager {
     }
 
     let flow: HCICommandFlow
+    /// Where the manager's tasks run, and those of its links' ATT engines: the flow's executor
+    /// (``HCICommandFlow/executor``).
+    public nonisolated var executor: (any TaskExecutor)? { flow.executor }
     /// What bring-up found: the address, the command family, the ACL buffers.
     public let controller: ControllerInformation
     /// The settings.
@@ -143,7 +146,7 @@ public actor LEConnectionManager {
                                         .leMeta(.enhancedConnectionCompleteV2), .leMeta(.connectionUpdateComplete),
                                         .leMeta(.dataLengthChange), .leMeta(.phyUpdateComplete)],
                                        capacity: 1024, label: "connections")
-        eventReader = Task { [weak self] in
+        eventReader = Task(executorPreference: executor) { [weak self] in
             for await delivery in events {
                 guard let self else { return }
                 await self.receive(delivery)

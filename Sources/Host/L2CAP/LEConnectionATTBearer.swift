@@ -35,6 +35,9 @@ public final class LEConnectionATTBearer: ATTBearer, Sendable {
         (received, input) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingOldest(Self.inboxCapacity))
     }
 
+    /// Where the link's ATT engine runs its tasks: the host stack's executor.
+    public var executor: (any TaskExecutor)? { manager.executor }
+
     /// A new link is unencrypted and unauthorised.
     public var security: ATTSecurity { get async { .none } }
 

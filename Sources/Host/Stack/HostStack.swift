@@ -36,12 +36,15 @@ public final class HostStack: Sendable {
     ///     stored one); nil makes a new one.
     ///   - commandTimeout: how long each HCI command may wait for its answer (2 s by default).
     ///   - clock: the clock of command, connection and procedure timeouts.
+    ///   - executor: where the stack's tasks run (``HCICommandFlow/executor``); nil for the
+    ///     cooperative pool.
     /// - Throws: ``ControllerBringUpError``, naming the command that failed.
     public static func start(on transport: any HCITransport, staticRandomAddress: BluetoothAddress? = nil,
                              configuration: LEConnectionManager.Configuration = .init(),
                              commandTimeout: Duration = HCICommandFlow.defaultCommandTimeout,
-                             clock: any Clock<Duration> = ContinuousClock()) async throws(ControllerBringUpError) -> HostStack {
-        let flow = HCICommandFlow(transport: transport, clock: clock, commandTimeout: commandTimeout)
+                             clock: any Clock<Duration> = ContinuousClock(),
+                             executor: (any TaskExecutor)? = nil) async throws(ControllerBringUpError) -> HostStack {
+        let flow = HCICommandFlow(transport: transport, clock: clock, commandTimeout: commandTimeout, executor: executor)
         let controller: ControllerInformation
         do {
             controller = try await ControllerBringUp.run(on: flow, staticRandomAddress: staticRandomAddress)

@@ -14,13 +14,17 @@ extension H4StreamTransport {
     /// as its flow control says, and flushed (TCIOFLUSH), so octets left from before are not
     /// taken for packets.
     ///
-    /// - Parameter maximumPacketSize: as ``init(adopting:name:maximumPacketSize:)`` takes it.
+    /// - Parameters:
+    ///   - maximumPacketSize: as ``init(adopting:name:maximumPacketSize:executor:)`` takes it.
+    ///   - executor: the executor whose thread reads the port, as
+    ///     ``init(adopting:name:maximumPacketSize:executor:)`` takes it; nil for a reader thread.
     /// - Throws: ``LinuxBluetoothError`` with operation ``LinuxBluetoothError/Operation/serialPort(_:)``
     ///   naming the path: ENOENT for no such device, EACCES without permission (the dialout
     ///   group), EBUSY when another process holds the port exclusively, ENOTTY when the path is
     ///   not a terminal.
     public static func open(serial configuration: SerialPortConfiguration,
-                            maximumPacketSize: Int = 4 + 0xFFFF) throws(LinuxBluetoothError) -> H4StreamTransport {
+                            maximumPacketSize: Int = 4 + 0xFFFF,
+                            executor: HostExecutor? = nil) throws(LinuxBluetoothError) -> H4StreamTransport {
         let path = configuration.path
         let fd = Int32(try LinuxBluetoothError.check(cbl_tty_open(path), .serialPort("opening the serial port \(path)")))
         let configuring = LinuxBluetoothError.Operation.serialPort("configuring the serial port \(configuration)")
@@ -32,6 +36,6 @@ extension H4StreamTransport {
             _ = cbl_close(fd)
             throw LinuxBluetoothError(configuring, code: -result)
         }
-        return try H4StreamTransport(adopting: fd, name: "serial \(path)", maximumPacketSize: maximumPacketSize)
+        return try H4StreamTransport(adopting: fd, name: "serial \(path)", maximumPacketSize: maximumPacketSize, executor: executor)
     }
 }

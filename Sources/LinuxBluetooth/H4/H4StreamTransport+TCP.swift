@@ -15,12 +15,14 @@ extension H4StreamTransport {
     ///   - host: a numeric IPv4 or IPv6 address, or "localhost" (127.0.0.1); names are not resolved.
     ///   - port: the TCP port.
     ///   - timeout: how long the connection may take; 10 s by default.
-    ///   - maximumPacketSize: as ``init(adopting:name:maximumPacketSize:)`` takes it.
+    ///   - maximumPacketSize: as ``init(adopting:name:maximumPacketSize:executor:)`` takes it.
+    ///   - executor: the executor that reads the stream, as ``init(adopting:name:maximumPacketSize:executor:)`` takes it.
     /// - Throws: ``LinuxBluetoothError`` with operation ``LinuxBluetoothError/Operation/tcp(_:)``
     ///   "connecting to HOST:PORT": ECONNREFUSED when nothing listens there, ETIMEDOUT after
     ///   `timeout`, EINVAL when `host` is not a numeric address, EHOSTUNREACH, ENETUNREACH.
     public static func connect(host: String, port: UInt16, timeout: Duration = .seconds(10),
-                               maximumPacketSize: Int = 4 + 0xFFFF) async throws(LinuxBluetoothError) -> H4StreamTransport {
+                               maximumPacketSize: Int = 4 + 0xFFFF,
+                               executor: HostExecutor? = nil) async throws(LinuxBluetoothError) -> H4StreamTransport {
         let target = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         let operation = LinuxBluetoothError.Operation.tcp("connecting to \(target)")
         let fd = Int32(try LinuxBluetoothError.check(cbl_tcp_connect(host, port), operation))
@@ -34,6 +36,6 @@ extension H4StreamTransport {
             _ = cbl_close(fd)
             throw LinuxBluetoothError(operation, code: abs(failure))
         }
-        return try H4StreamTransport(adopting: fd, name: "TCP \(target)", maximumPacketSize: maximumPacketSize)
+        return try H4StreamTransport(adopting: fd, name: "TCP \(target)", maximumPacketSize: maximumPacketSize, executor: executor)
     }
 }

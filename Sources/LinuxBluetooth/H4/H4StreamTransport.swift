@@ -11,10 +11,11 @@ import Glibc
 /// An ``HCITransport`` over a byte stream carrying H4 frames (Core v5.4, Vol 4, Part A, 2: a
 /// packet indicator, then the packet of Vol 4, Part E, 5.4, with nothing between packets): a
 /// UART's tty (host mode with a controller such as an nRF52 running HCI firmware), a TCP
-/// connection, or one end of a socket pair in tests. Open one with ``open(serial:)``,
-/// ``connect(host:port:timeout:maximumPacketSize:)``, ``H4TCPListener``, or adopt a descriptor.
+/// connection, or one end of a socket pair in tests. Open one with ``open(serial:maximumPacketSize:executor:)``,
+/// ``connect(host:port:timeout:maximumPacketSize:executor:)``, ``H4TCPListener``, or adopt a descriptor.
 ///
-/// Reading is readiness-driven (poll(2) on a reader thread of the transport's own) and framed by an ``H4StreamReader``: garbage
+/// Reading is readiness-driven (poll(2), on a reader thread of the transport's own or on the
+/// thread of the ``HostExecutor`` it was made with) and framed by an ``H4StreamReader``: garbage
 /// in the stream is skipped and reported (``diagnostics``, ``skippedOctetCount``,
 /// ``recentDiagnostics``), and the good packets around it still arrive on ``packets``.
 ///
@@ -79,6 +80,8 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
         }
         var isClosed = false
         var endError: LinuxBluetoothError?
+        /// The executor's watch of the descriptor, while it reads.
+        var watch: HostExecutor.Watch?
         /// Where packets go instead of ``packets``, once redirected.
         var redirect: (@Sendable (HCIPacket) -> Void)?
         /// Packets yielded to ``packets`` so far.
@@ -93,6 +96,8 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
     private let isSocket: Bool
     /// The eventfd that wakes the reader thread when the stream ends.
     private let wake: Int32
+    /// The executor that reads the stream instead of a reader thread.
+    private let executor: HostExecutor?
     private let queue: DispatchQueue
     private let sources = DispatchGroup()
     private let state = Mutex(State())
@@ -109,9 +114,13 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
     ///   - maximumPacketSize: the largest packet accepted, header included, indicator excluded,
     ///     in octets (see ``H4StreamReader/maximumPacketSize``); a controller's LE ACL buffer
     ///     size plus 4 lets garbage be found sooner.
+    ///   - executor: the executor whose thread reads the stream (``HostExecutor/watch(_:onReadable:)``),
+    ///     normally the one the stack reading ``packets`` runs on; nil for a reader thread of the
+    ///     transport's own.
     /// - Throws: ``LinuxBluetoothError`` (``LinuxBluetoothError/Operation/transfer(_:)``) when
     ///   the descriptor cannot be made non-blocking (EBADF: not open); it is closed then.
-    public init(adopting descriptor: Int32, name: String, maximumPacketSize: Int = 4 + 0xFFFF) throws(LinuxBluetoothError) {
+    public init(adopting descriptor: Int32, name: String, maximumPacketSize: Int = 4 + 0xFFFF,
+                executor: HostExecutor? = nil) throws(LinuxBluetoothError) {
         let prepared = cbl_set_nonblocking(descriptor)
         guard prepared >= 0 else {
             _ = cbl_close(descriptor)
@@ -131,10 +140,26 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
             throw LinuxBluetoothError(.transfer("opening the H4 stream \(name)"), code: -wake)
         }
         self.wake = wake
+        self.executor = executor
+        sources.enter()
+        if let executor {
+            // Read on the executor's thread, where the stack that reads ``packets`` runs: the
+            // packet reaches its reader without another thread's wake-up.
+            let buffer = ReadBuffer()
+            let watch = executor.watch(descriptor) { [weak self] in
+                guard let self else { return }
+                if self.isClosed {
+                    self.stopReading()
+                } else {
+                    self.readAvailable(into: &buffer.octets)
+                }
+            }
+            state.withLock { $0.watch = watch }
+            return
+        }
         // The reader waits in poll(2) on a thread of its own and frames what it reads there: one
         // wake-up per arrival, where a dispatch source costs two (its event thread, then the
         // queue's). It holds the transport only while reading, so dropping the transport ends it.
-        sources.enter()
         let thread = Thread { [weak self, sources] in
             var buffer = [UInt8](repeating: 0, count: Self.readSize)
             while cbl_wait_readable(descriptor, wake) == 1, let transport = self {
@@ -144,6 +169,20 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
         }
         thread.name = "H4 " + name
         thread.start()
+    }
+
+    /// The executor's read buffer (``readSize`` octets, reused), touched on its thread only.
+    private final class ReadBuffer: @unchecked Sendable {
+        var octets = [UInt8](repeating: 0, count: H4StreamTransport.readSize)
+    }
+
+    /// Stops the executor's watch of the descriptor (once); the descriptor closes after.
+    private func stopReading() {
+        guard let executor, let watch = state.withLock({ state -> HostExecutor.Watch? in
+            defer { state.watch = nil }
+            return state.watch
+        }) else { return }
+        executor.stopWatching(watch) { [sources] in sources.leave() }
     }
 
     deinit { end(nil) }
@@ -275,6 +314,9 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
             let count = buffer.withUnsafeMutableBytes { cbl_read(descriptor, $0.baseAddress, $0.count) }
             if count > 0 {
                 deliver(reader.withLock { $0.append(buffer[..<count]) })
+                // A short read emptied the descriptor: poll(2) says when there is more, which
+                // saves the read that would only find EAGAIN.
+                if count < buffer.count { return }
                 continue
             }
             if count == 0 {
@@ -413,6 +455,7 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
         }
         guard let waiting else { return }
         _ = cbl_wake_signal(wake)
+        stopReading()
         sources.notify(queue: queue) { [descriptor, wake] in
             _ = cbl_close(descriptor)
             _ = cbl_close(wake)
@@ -422,3 +465,4 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
         for packet in waiting { packet.continuation?.resume(returning: .failure(.closed)) }
     }
 }
+

@@ -24,6 +24,7 @@ public final class H4TCPListener: Sendable {
 
     private let descriptor: Int32
     private let maximumPacketSize: Int
+    private let executor: HostExecutor?
     private let input: AsyncStream<H4StreamTransport>.Continuation
     private let readiness = ListeningReadiness(label: "LinuxBluetooth.H4TCPListener")
 
@@ -35,13 +36,14 @@ public final class H4TCPListener: Sendable {
     ///   - port: the TCP port; 0 lets the kernel pick a free one (read it from ``port``).
     ///   - backlog: how many connections may wait to be accepted.
     ///   - maximumPacketSize: for the accepted transports, as
-    ///     ``H4StreamTransport/init(adopting:name:maximumPacketSize:)`` takes it.
+    ///     ``H4StreamTransport/init(adopting:name:maximumPacketSize:executor:)`` takes it.
+    ///   - executor: the executor that reads the accepted transports (nil: a reader thread each).
     /// - Throws: ``LinuxBluetoothError`` with operation ``LinuxBluetoothError/Operation/tcp(_:)``
     ///   "listening on HOST:PORT": EADDRINUSE when the port is taken, EADDRNOTAVAIL when the
     ///   address is not this machine's, EINVAL when `host` is not a numeric address, EACCES for
     ///   a port below 1024 without privileges.
     public init(host: String = "127.0.0.1", port: UInt16, backlog: Int32 = 8,
-                maximumPacketSize: Int = 4 + 0xFFFF) throws(LinuxBluetoothError) {
+                maximumPacketSize: Int = 4 + 0xFFFF, executor: HostExecutor? = nil) throws(LinuxBluetoothError) {
         let target = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         var bound: UInt16 = 0
         descriptor = Int32(try LinuxBluetoothError.check(cbl_tcp_listen(host, port, backlog, &bound),
@@ -49,6 +51,7 @@ public final class H4TCPListener: Sendable {
         self.host = host
         self.port = bound
         self.maximumPacketSize = maximumPacketSize
+        self.executor = executor
         (connections, input) = AsyncStream.makeStream(of: H4StreamTransport.self)
         let descriptor = self.descriptor
         readiness.start(descriptor: descriptor, onReadable: { [weak self] in self?.acceptWaiting() },
@@ -64,7 +67,8 @@ public final class H4TCPListener: Sendable {
                 let named = cbl_tcp_address(fd, 1, &text, text.count) == 0
                 let peer = named ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unknown peer"
                 _ = cbl_tcp_set_nodelay(fd)           // a latency option: the stream works without it
-                if let transport = try? H4StreamTransport(adopting: fd, name: "TCP \(peer)", maximumPacketSize: maximumPacketSize) {
+                if let transport = try? H4StreamTransport(adopting: fd, name: "TCP \(peer)", maximumPacketSize: maximumPacketSize,
+                                                            executor: executor) {
                     input.yield(transport)
                 }
                 continue

@@ -11,15 +11,20 @@ import Synchronization
 final class RadioCore: Sendable {
     let state: Mutex<RadioWorld>
 
-    init(seed: UInt64, timing: VirtualRadio.Timing, waitsForHosts: Bool = true) {
+    init(seed: UInt64, timing: VirtualRadio.Timing, waitsForHosts: Bool = true, hostExecutors: [any TaskExecutor] = []) {
         state = Mutex(RadioWorld(seed: seed, timing: timing, waitsForHosts: waitsForHosts))
         // The probe runs at the priority of the task that made the radio, where its hosts
         // normally run: Dispatch keeps a pool of threads per priority, and a probe of another
-        // priority would prove nothing of the hosts' pool.
+        // priority would prove nothing of the hosts' pool. Hosts on executors of their own
+        // (a host stack's thread) are measured there too: the probe visits each in turn, so it
+        // returns once every one has run what was queued before it.
         let priority = Task.currentPriority
         state.withLock { world in
             world.sendProbe = { [weak self] in
-                Task.detached(priority: priority) { self?.probeReturned() }
+                Task.detached(priority: priority) {
+                    for executor in hostExecutors { await withTaskExecutorPreference(executor) {} }
+                    self?.probeReturned()
+                }
             }
         }
     }

@@ -72,12 +72,16 @@ public final class VirtualRadio: Sendable {
     ///     executor is starved or congested (``Timing/paced(speed:)``); true by default. A
     ///     throughput benchmark whose hosts keep their timers on the real clock, and keep the
     ///     executor busy on purpose, turns it off.
-    public init(seed: UInt64 = 1, timing: Timing = .paced(speed: 1), waitsForHosts: Bool = true) {
+    ///   - hostExecutors: the task executors of hosts that do not run on the cooperative pool
+    ///     (a host stack started with an executor of its own, such as LinuxBluetooth's
+    ///     `HostExecutor`): the radio waits for these too.
+    public init(seed: UInt64 = 1, timing: Timing = .paced(speed: 1), waitsForHosts: Bool = true,
+                hostExecutors: [any TaskExecutor] = []) {
         var timing = timing
         if case .paced(let speed) = timing, !(speed > 0) || !speed.isFinite { timing = .paced(speed: 1) }
         self.timing = timing
         self.waitsForHosts = waitsForHosts
-        let core = RadioCore(seed: seed, timing: timing, waitsForHosts: waitsForHosts)
+        let core = RadioCore(seed: seed, timing: timing, waitsForHosts: waitsForHosts, hostExecutors: hostExecutors)
         lifetime = RadioLifetime(core: core)
         clock = VirtualClock(core: core, lifetime: lifetime)
         if case .paced = timing {

@@ -15,9 +15,10 @@ struct HostModeSession {
     /// - Throws: ``KernelContext/Failure`` naming the transport and what failed.
     /// - Parameter attMTU: the Rx MTU the links' ATT bearers offer, in octets.
     static func open(_ context: KernelContext, attMTU: UInt16 = 517) async throws(KernelContext.Failure) -> HostModeSession {
-        let transport = try await openTransport(context.transport, capture: context.capture)
+        let (transport, executor) = try await openTransport(context.transport, capture: context.capture)
         do {
-            let stack = try await HostStack.start(on: transport, configuration: LEConnectionManager.Configuration(attMTU: attMTU))
+            let stack = try await HostStack.start(on: transport, configuration: LEConnectionManager.Configuration(attMTU: attMTU),
+                                                  executor: executor)
             return HostModeSession(stack: stack)
         } catch {
             await transport.close()
@@ -30,11 +31,15 @@ struct HostModeSession {
         await stack.close()
     }
 
-    /// Opens the HCI transport of a host-mode `transport`, with `--capture` wrapped around it.
+    /// Opens the HCI transport of a host-mode `transport`, with `--capture` wrapped around it,
+    /// and, for an H4 stream (serial or TCP), the executor whose thread reads it and runs the
+    /// stack (nil for the others: their stack runs on the cooperative pool).
     ///
     /// - Throws: ``KernelContext/Failure`` with the transport's error and its remedy.
-    static func openTransport(_ transport: Transport, capture: String?) async throws(KernelContext.Failure) -> any HCITransport {
+    static func openTransport(_ transport: Transport, capture: String?) async throws(KernelContext.Failure)
+        -> (transport: any HCITransport, executor: HostExecutor?) {
         var opened: any HCITransport
+        var executor: HostExecutor?
         do {
             switch transport {
             case .kernel:
@@ -48,9 +53,11 @@ struct HostModeSession {
                 } catch {
                     throw KernelContext.Failure("\(error)")
                 }
-                opened = try H4StreamTransport.open(serial: configuration)
+                executor = HostExecutor(name: "blectl \(path)")
+                opened = try H4StreamTransport.open(serial: configuration, executor: executor)
             case let .tcp(host, port):
-                opened = try await H4StreamTransport.connect(host: host, port: port)
+                executor = HostExecutor(name: "blectl tcp:\(port)")
+                opened = try await H4StreamTransport.connect(host: host, port: port, executor: executor)
             case .virtual(let radio):
                 opened = radio.makeController().attach()
             }
@@ -65,6 +72,6 @@ struct HostModeSession {
                 throw KernelContext.Failure("--capture: \(error)")
             }
         }
-        return opened
+        return (opened, executor)
     }
 }

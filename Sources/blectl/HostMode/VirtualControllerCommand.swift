@@ -47,11 +47,14 @@ enum VirtualControllerCommand {
         }
         guard !listens.isEmpty else { return syntax.usageError("give at least one --listen tcp:HOST:PORT") }
         let radio = VirtualRadio(seed: seed, timing: .paced(speed: speed))
+        // One thread reads every host's socket and hands its packets to the controllers (the
+        // bridge's direct path), as an event loop would.
+        let executor = HostExecutor(name: "virtual ctrl")
         var listeners: [H4TCPListener] = []
         var serving: [Task<Void, Never>] = []
         for (index, listen) in listens.enumerated() {
             let listener: H4TCPListener
-            do { listener = try H4TCPListener(host: listen.host, port: listen.port) } catch {
+            do { listener = try H4TCPListener(host: listen.host, port: listen.port, executor: executor) } catch {
                 for listener in listeners { listener.close() }
                 radio.shutDown()
                 printError("blectl virtual-controller: listening on tcp:\(listen.host):\(listen.port): \(error)")

@@ -41,7 +41,7 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
         let stack: HostStack
         do {
             stack = try await HostStack.start(on: hci, configuration: LEConnectionManager.Configuration(attMTU: attMTU),
-                                              commandTimeout: opened.commandTimeout, clock: opened.clock)
+                                              commandTimeout: opened.commandTimeout, clock: opened.clock, executor: opened.executor)
         } catch {
             throw HostTransportOpening.failure(error, transport: transport)
         }

@@ -19,6 +19,9 @@ enum HostTransportOpening {
         /// time for a virtual one, which answers every command at once at its current time, so
         /// that only a host that falls behind a fast-paced radio could time out.
         var commandTimeout: Duration = HCICommandFlow.defaultCommandTimeout
+        /// The thread that reads an H4 stream (serial or TCP) and runs the stack on it; nil for
+        /// the other transports, whose stack runs on the cooperative pool.
+        var executor: HostExecutor?
     }
 
     /// Opens `transport` (host mode only).
@@ -42,9 +45,13 @@ enum HostTransportOpening {
                 } catch {
                     throw BackendFailure(state: .unsupported, error: .invalidArgument(error.description))
                 }
-                return Opened(transport: try H4StreamTransport.open(serial: configuration), clock: ContinuousClock())
+                let executor = HostExecutor(name: "BLE \(path)")
+                return Opened(transport: try H4StreamTransport.open(serial: configuration, executor: executor),
+                              clock: ContinuousClock(), executor: executor)
             case let .tcp(host, port):
-                return Opened(transport: try await H4StreamTransport.connect(host: host, port: port), clock: ContinuousClock())
+                let executor = HostExecutor(name: "BLE tcp:\(port)")
+                return Opened(transport: try await H4StreamTransport.connect(host: host, port: port, executor: executor),
+                              clock: ContinuousClock(), executor: executor)
             case .virtual(let radio):
                 return Opened(transport: radio.makeController().attach(), clock: radio.clock, commandTimeout: .seconds(30))
             }
