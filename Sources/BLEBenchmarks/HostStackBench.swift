@@ -14,8 +14,11 @@ import VirtualRadio
 /// The rig, the same for both clients: a ``VirtualRadio`` in paced timing at ``speed``; the
 /// peripheral is our stack (``HostStack``, ``GATTServer`` on Fixtures/gatt-databases/
 /// heart-rate-demo.json) on an in-process controller; the client's controller is served as H4
-/// over TCP on 127.0.0.1 (``H4TCPListener`` + ``HCITransportBridge``). Our client attaches with
-/// ``H4StreamTransport/connect(host:port:)`` (in this process); Bumble's host with
+/// over TCP on 127.0.0.1 (``H4TCPListener`` + ``HCITransportBridge``). The rig's socket and the
+/// peripheral's stack run on one ``HostExecutor`` (one thread, as a process serving virtual
+/// controllers would run them). Our client attaches with ``H4StreamTransport/connect(host:port:timeout:maximumPacketSize:executor:)``
+/// in this process, its stack, its socket and its caller on a ``HostExecutor`` of its own (one
+/// thread, as Bumble's client runs on one asyncio thread); Bumble's host with
 /// `tcp-client:127.0.0.1:PORT` (Scripts/bumble/bench_client.py, in its own process). Both
 /// connect with a 7.5 ms interval, exchange ATT_MTU 247, discover, then:
 ///
@@ -57,6 +60,9 @@ enum HostStackBench {
         /// Why there is no notification rate: how many of the notifications sent never reached
         /// the client, and where the host counted them.
         var lost: String?
+        /// CPU time per Read Request by thread name, in µs, over the timed reads (our client only:
+        /// its thread and the rig's run in this process).
+        var cpuPerRoundTrip: [String: Double] = [:]
 
         /// The rounds of several runs as one: their rounds together; notifications only when
         /// no run lost any.
@@ -64,6 +70,10 @@ enum HostStackBench {
             var reads = runs[0].reads
             reads.roundSeconds = runs.flatMap(\.reads.roundSeconds)
             var merged = Figures(reads: reads, notifications: nil, lost: runs.compactMap(\.lost).first)
+            for name in Set(runs.flatMap(\.cpuPerRoundTrip.keys)) {
+                let values = runs.compactMap { $0.cpuPerRoundTrip[name] }.sorted()
+                merged.cpuPerRoundTrip[name] = values[values.count / 2]
+            }
             if merged.lost == nil, var notifications = runs[0].notifications {
                 notifications.roundSeconds = runs.flatMap { $0.notifications?.roundSeconds ?? [] }
                 merged.notifications = notifications
@@ -72,8 +82,18 @@ enum HostStackBench {
         }
     }
 
+    /// Where our client's stack and caller run.
+    enum Threading: String {
+        /// Its stack, its socket and the benchmark's loop on one ``HostExecutor``.
+        case hostExecutor = "its own HostExecutor"
+        /// Its stack's tasks on the cooperative pool, its socket on a reader thread (no executor).
+        case cooperativePool = "the cooperative pool"
+    }
+
     /// The radio, the served controller and the peripheral of one run.
     struct Rig {
+        /// The thread of the served controller's socket and of the peripheral's stack.
+        let executor: HostExecutor
         let radio: VirtualRadio
         let listener: H4TCPListener
         let serving: Task<HCITransportBridge.Counts, Never>
@@ -87,14 +107,15 @@ enum HostStackBench {
             // executor busy on purpose: the radio need not wait for it.
             let radio = VirtualRadio(seed: 99, timing: .paced(speed: speed), waitsForHosts: false)
             let served = radio.makeController()
-            let listener = try H4TCPListener(host: "127.0.0.1", port: 0)
+            let executor = HostExecutor(name: "bench rig")
+            let listener = try H4TCPListener(host: "127.0.0.1", port: 0, executor: executor)
             let serving = Task {
                 for await host in listener.connections {
                     return await HCITransportBridge.run(host: host, controller: served.attach())
                 }
                 return HCITransportBridge.Counts()
             }
-            let peripheral = try await HostStack.start(on: radio.makeController().attach())
+            let peripheral = try await HostStack.start(on: radio.makeController().attach(), executor: executor)
             let server = try GATTServer(database: try GATTDatabase(jsonFile: database))
             let advertiser = peripheral.makeAdvertiser()
             var parameters = peripheral.advertisingParameters(advertisingData: [.localName(ADLocalName(bytes: Array("bench".utf8)))])
@@ -107,7 +128,7 @@ enum HostStackBench {
                 }
                 return nil
             }
-            return Rig(radio: radio, listener: listener, serving: serving, peripheral: peripheral, server: server,
+            return Rig(executor: executor, radio: radio, listener: listener, serving: serving, peripheral: peripheral, server: server,
                        advertiser: advertiser, accepted: accepted)
         }
 
@@ -135,12 +156,25 @@ enum HostStackBench {
     }
 
     /// Our stack as the client: over H4/TCP like Bumble's, or (`overTCP` false, for reference)
-    /// on a controller of the same radio in this process, without the socket and the bridge.
-    static func ours(_ workload: Workload, overTCP: Bool = true) async throws -> Figures {
+    /// on a controller of the same radio in this process, without the socket and the bridge, on
+    /// the rig's thread. `threading` says where the client's stack and this caller run.
+    static func ours(_ workload: Workload, overTCP: Bool = true, threading: Threading = .hostExecutor) async throws -> Figures {
         let rig = try await Rig.make()
-        let transport: any HCITransport = overTCP ? try await H4StreamTransport.connect(host: "127.0.0.1", port: rig.listener.port)
-                                                  : rig.radio.makeController().attach()
-        let central = try await HostStack.start(on: transport)
+        let executor: HostExecutor? = switch threading {
+        case .hostExecutor: overTCP ? HostExecutor(name: "bench client") : rig.executor
+        case .cooperativePool: nil
+        }
+        return try await withTaskExecutorPreference(executor) {
+            try await ours(workload, rig: rig, overTCP: overTCP, executor: executor)
+        }
+    }
+
+    /// ``ours(_:overTCP:threading:)`` on `executor`, which reads the transport and runs the stack.
+    private static func ours(_ workload: Workload, rig: Rig, overTCP: Bool, executor: HostExecutor?) async throws -> Figures {
+        let transport: any HCITransport = overTCP
+            ? try await H4StreamTransport.connect(host: "127.0.0.1", port: rig.listener.port, executor: executor)
+            : rig.radio.makeController().attach()
+        let central = try await HostStack.start(on: transport, executor: executor)
         let link = try await central.connections.connect(to: rig.peripheral.controller.address, addressType: rig.peripheral.addressType,
                                                          parameters: LEConnectionParametersRequest(intervalMin: 6, intervalMax: 6, timeout: 100),
                                                          timeout: .seconds(20))
@@ -158,15 +192,17 @@ enum HostStackBench {
         let clock = ContinuousClock()
         for _ in 0..<workload.warmUp { _ = try await client.read(readable.valueHandle) }
         var readSeconds: [Double] = []
+        let cpuBefore = ThreadCPU.read()
         for _ in 0..<workload.rounds {
             let start = clock.now
             for _ in 0..<workload.reads { _ = try await client.read(readable.valueHandle) }
             readSeconds.append(Bench.seconds(clock.now - start))
         }
+        let cpu = ThreadCPU.read().microseconds(since: cpuBefore, per: workload.rounds * workload.reads)
 
         let subscription = try await client.notifications(for: notifying, kind: .notification)
         let total = workload.warmUp + workload.rounds * workload.notifications
-        let receiver = Task {
+        let receiver = Task(executorPreference: executor) {
             var arrivals: [ContinuousClock.Instant] = []
             arrivals.reserveCapacity(total)
             for await _ in subscription {
@@ -199,6 +235,7 @@ enum HostStackBench {
         await central.close()
         await rig.close()
         var result = figures(overTCP ? "LinuxBLE" : "LinuxBLE in-process", workload, readSeconds, notificationSeconds)
+        result.cpuPerRoundTrip = cpu
         if let lost {
             result.notifications = nil
             result.lost = lost
@@ -289,4 +326,87 @@ final class LineProcess: Sendable {
 
     /// Ends it if it still runs.
     func kill() { if process.isRunning { process.terminate() } }
+}
+
+/// CPU time of this process's threads by name (threads of one name summed), from
+/// /proc/self/task/*/schedstat (its first field: time on a CPU, in ns).
+struct ThreadCPU {
+    var nanoseconds: [String: Int]
+
+    static func read() -> ThreadCPU {
+        var result: [String: Int] = [:]
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        for tid in tasks {
+            guard let name = try? String(contentsOfFile: "/proc/self/task/\(tid)/comm", encoding: .utf8),
+                  let stat = try? String(contentsOfFile: "/proc/self/task/\(tid)/schedstat", encoding: .utf8),
+                  let first = stat.split(separator: " ").first, let ns = Int(first) else { continue }
+            result[name.trimmingCharacters(in: .whitespacesAndNewlines), default: 0] += ns
+        }
+        return ThreadCPU(nanoseconds: result)
+    }
+
+    /// µs per operation since `before`, for threads that ran at least 1 µs per operation.
+    func microseconds(since before: ThreadCPU, per operations: Int) -> [String: Double] {
+        var result: [String: Double] = [:]
+        for (name, ns) in nanoseconds {
+            let perOperation = Double(ns - (before.nanoseconds[name] ?? 0)) / Double(operations) / 1000
+            if perOperation >= 1 { result[name] = perOperation }
+        }
+        return result
+    }
+}
+
+/// The floor under every client's round trip in the host-stack rows: TCP ping-pong on
+/// 127.0.0.1 between two threads of this process, one octet each way (TCP_NODELAY, blocking
+/// read(2) and write(2)), with no HCI, no stack and no Swift concurrency. The rows' clients pay
+/// this once per Read Request (the request to the rig and the response back) on top of their
+/// own work and the rig's.
+enum LoopbackFloor {
+    /// Round trips per second over `count` round trips, or nil when a socket call fails.
+    static func roundTripsPerSecond(count: Int = 20_000) -> Double? {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard listener >= 0 else { return nil }
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(listener, socketAddress, length) == 0 && listen(listener, 1) == 0
+                    && getsockname(listener, socketAddress, &length) == 0
+            }
+        }
+        guard bound else { return nil }
+        let target = address
+        let echo = Thread {
+            let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var peer = target
+            let connected = withUnsafePointer(to: &peer) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            guard connected else { close(client); return }
+            noDelay(client)
+            var octet: UInt8 = 0
+            while read(client, &octet, 1) == 1, write(client, &octet, 1) == 1 {}
+            close(client)
+        }
+        echo.start()
+        let server = accept(listener, nil, nil)
+        guard server >= 0 else { return nil }
+        defer { close(server) }
+        noDelay(server)
+        var octet: UInt8 = 0x2A
+        let clock = ContinuousClock()
+        let start = clock.now
+        for _ in 0..<count {
+            guard write(server, &octet, 1) == 1, read(server, &octet, 1) == 1 else { return nil }
+        }
+        return Double(count) / Bench.seconds(clock.now - start)
+    }
+
+    private static func noDelay(_ descriptor: Int32) {
+        var on: Int32 = 1
+        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+    }
 }

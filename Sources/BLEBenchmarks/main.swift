@@ -139,10 +139,12 @@ func hostStackRows() async throws {
         ours.append(try await HostStackBench.ours(workload))
         if let python { theirs.append(try await HostStackBench.bumble(python: python, workload)) }
     }
+    let pool = try await HostStackBench.ours(workload, threading: .cooperativePool)
     let reference = try await HostStackBench.ours(workload, overTCP: false)
     print("Host stack on the virtual radio (paced at \(Int(HostStackBench.speed))x), client over H4 on TCP 127.0.0.1 to its controller,")
     print("peripheral = our stack + GATT server (heart-rate-demo.json), 7.5 ms interval, ATT_MTU 247; per run \(workload.rounds) rounds "
-          + "after \(workload.warmUp) warm-up; our client and Bumble's alternate, \(HostStackBench.pairs) runs each:")
+          + "after \(workload.warmUp) warm-up; our client and Bumble's alternate, \(HostStackBench.pairs) runs each; the rig's socket "
+          + "and peripheral on one HostExecutor, our client's stack, socket and loop on another:")
     print("| client | Read Requests (1 octet), median | best | notifications (2 octets), median | best |")
     print("|---|---:|---:|---:|---:|")
     func row(_ name: String, _ figures: HostStackBench.Figures) {
@@ -150,8 +152,17 @@ func hostStackRows() async throws {
             ?? "\(figures.lost ?? "lost") | -"
         print("| \(name) | \(Bench.format(figures.reads.medianRate)) round trips/s | \(Bench.format(figures.reads.bestRate)) | \(notifications) |")
     }
-    row("LinuxBLE (this stack)", HostStackBench.Figures.merged(ours))
-    row("LinuxBLE, client on an in-process controller (no H4/TCP; reference)", reference)
+    let merged = HostStackBench.Figures.merged(ours)
+    row("LinuxBLE (this stack)", merged)
+    row("LinuxBLE, client stack on the cooperative pool (no HostExecutor; one run)", pool)
+    row("LinuxBLE, client on an in-process controller on the rig's thread (no H4/TCP; reference)", reference)
+    func cpu(_ figures: HostStackBench.Figures) -> String {
+        figures.cpuPerRoundTrip.sorted { $0.key < $1.key }.map { String(format: "%@ %.0f µs", $0.key, $0.value) }.joined(separator: ", ")
+    }
+    print("CPU per Read Request by thread (median of runs): this stack: \(cpu(merged)); cooperative pool: \(cpu(pool))")
+    if let floor = LoopbackFloor.roundTripsPerSecond() {
+        print("TCP ping-pong on 127.0.0.1 between two threads, one octet each way (the floor of a round trip over H4/TCP): \(Bench.format(floor)) round trips/s")
+    }
     guard !theirs.isEmpty else {
         print("| Google Bumble host | (skipped: set LINUXBLE_BUMBLE_PYTHON to a python with bumble==0.0.236, as `make bench` does) | | | |")
         print("")
