@@ -56,7 +56,7 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
     /// ends this backend.
     private func watchIncoming() {
         let connections = stack.connections
-        Task { [end, role, incomingInput] in
+        Task { [end, role, incomingInput, stack, clock] in
             for await link in connections.incomingConnections {
                 if role == .peripheral, link.role == .peripheral {
                     incomingInput.yield(link)
@@ -66,15 +66,32 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
             }
             incomingInput.finish()
             let cause = await connections.ended ?? .transportClosed
-            end.resolve(Self.end(cause))
+            end.resolve(Self.end(cause, of: stack, clock: clock, role: role))
         }
     }
 
-    /// The states and error that follow the connection manager's end.
-    static func end(_ cause: LEConnectionManager.EndCause) -> BackendEnd {
+    /// The states and error that follow the end of `stack`'s connection manager. After a
+    /// Hardware Error, or connection events lost (the links' state unknown), the controller is
+    /// reset and brought up again on the same transport (``HostStack/restart()``, which keeps the
+    /// static random address): the manager is ``ManagerState/resetting`` until it is back, then
+    /// ``ManagerState/poweredOn`` on the new stack, or ``ManagerState/poweredOff`` when bring-up
+    /// fails (the transport is closed then). A closed transport, or the manager closed, is the end.
+    static func end(_ cause: LEConnectionManager.EndCause, of stack: HostStack, clock: any Clock<Duration>,
+                    role: BackendRole) -> BackendEnd {
         switch cause {
-        case .hardwareError, .eventsLost: return BackendEnd(states: [.resetting, .poweredOff], error: .poweredOff)
-        case .transportClosed, .closedByHost: return BackendEnd(states: [.poweredOff], error: .poweredOff)
+        case .hardwareError, .eventsLost:
+            return BackendEnd(states: [.resetting, .poweredOff], error: .poweredOff) {
+                do {
+                    let next = HostModeBackend(stack: try await stack.restart(), clock: clock, role: role)
+                    next.watchIncoming()
+                    return .success(next)
+                } catch {
+                    await stack.close()
+                    return .failure(BackendFailure(state: .poweredOff, error: .poweredOff))
+                }
+            }
+        case .transportClosed, .closedByHost:
+            return BackendEnd(states: [.poweredOff], error: .poweredOff)
         }
     }
 

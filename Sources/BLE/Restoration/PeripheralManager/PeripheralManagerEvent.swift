@@ -9,4 +9,9 @@ public enum PeripheralManagerEvent: Sendable {
     /// Restoration could not trust, read, write or bring back something
     /// (``RestorationProblem``); also kept in ``PeripheralManager/restorationProblems``.
     case restorationProblem(RestorationProblem)
+    /// Advertising that was in effect when the controller reported a Hardware Error could not
+    /// start again once it was reset and back (``ManagerState/poweredOn``), with this error;
+    /// ``PeripheralManager/isAdvertising`` is false. Call ``PeripheralManager/startAdvertising(_:)``
+    /// to try again.
+    case advertisingStopped(BLEError)
 }

@@ -84,6 +84,7 @@ extension PeripheralManagerCore {
         let (backend, _) = try await ready()
         try await backend.startAdvertising(try data.structures(), connectable: data.isConnectable)
         advertising.withLock { $0 = true }
+        advertised = data
         restoration?.advertising(data)
     }
 
@@ -92,6 +93,7 @@ extension PeripheralManagerCore {
         guard let (backend, _) = try? await ready() else { return }
         await backend.stopAdvertising()
         advertising.withLock { $0 = false }
+        advertised = nil
         restoration?.advertisingStopped()
     }
 }
