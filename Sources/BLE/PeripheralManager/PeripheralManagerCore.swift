@@ -69,10 +69,11 @@ actor PeripheralManagerCore {
     /// and GATT services) and serves every link centrals make; with a restore identifier, brings
     /// back the services and advertising its state file holds before powering on.
     func bringUp(_ transport: Transport) async {
+        let restored = restoration?.load()
         let started: any PeripheralBackend
         let server: GATTServer
         do {
-            started = try await ModeBackends.peripheral(transport, options: options)
+            started = try await ModeBackends.peripheral(transport, options: options, staticRandomAddress: restored?.staticRandomAddress)
             server = try GATTServer(database: try GATTDatabase(services: []))
         } catch let failure as BackendFailure {
             restoration?.writer.freeze()   // the mode never ran: keep the file as it is
@@ -93,7 +94,8 @@ actor PeripheralManagerCore {
         Task { [weak self] in
             for await event in server.events { await self?.serverEvent(event) }
         }
-        if restoration != nil { await restore(on: server, backend: started) }
+        restoration?.usesAddress(started.staticRandomAddress)
+        if let restored { await restore(restored, on: server, backend: started) }
         broadcast.set(.poweredOn)
     }
 

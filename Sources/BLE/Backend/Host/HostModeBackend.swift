@@ -35,12 +35,13 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
     ///   - capture: a btsnoop file for every HCI packet (``ManagerOptions/captureFile``), or nil.
     /// - Throws: ``BackendFailure`` with the state and error to report.
     static func start(_ transport: Transport, attMTU: UInt16, capture: URL? = nil,
-                      role: BackendRole = .central) async throws(BackendFailure) -> HostModeBackend {
+                      role: BackendRole = .central, staticRandomAddress: BluetoothAddress? = nil) async throws(BackendFailure) -> HostModeBackend {
         let opened = try await HostTransportOpening.open(transport)
         let hci = try await CaptureWrapping.wrap(opened.transport, in: capture)
         let stack: HostStack
         do {
-            stack = try await HostStack.start(on: hci, configuration: LEConnectionManager.Configuration(attMTU: attMTU),
+            stack = try await HostStack.start(on: hci, staticRandomAddress: staticRandomAddress,
+                                              configuration: LEConnectionManager.Configuration(attMTU: attMTU),
                                               commandTimeout: opened.commandTimeout, clock: opened.clock, executor: opened.executor)
         } catch {
             throw HostTransportOpening.failure(error, transport: transport)
@@ -153,6 +154,11 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
     }
 
     func ended() async -> BackendEnd { await end.wait() }
+
+    /// The stack's own address when it is static random (a controller without a public one).
+    var staticRandomAddress: BluetoothAddress? {
+        stack.controller.ownAddressType == .random ? stack.controller.address : nil
+    }
 
     func close() async {
         await stopScan()
