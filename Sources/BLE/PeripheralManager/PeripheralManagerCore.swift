@@ -90,6 +90,10 @@ actor PeripheralManagerCore {
         }
         backend = started
         self.server = server
+        await server.setQueuedWriteHandler { [weak self] parts, peer async throws(GATTQueuedWriteRefusal) in
+            guard let self else { throw GATTQueuedWriteRefusal(handle: parts.first?.handle ?? 0, code: .unlikelyError) }
+            try await self.ask(queuedWrites: parts, peer: peer)
+        }
         serve(started, on: server)
         Task { [weak self] in
             for await event in server.events { await self?.serverEvent(event) }

@@ -33,6 +33,9 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
     /// - Parameters:
     ///   - attMTU: the Rx MTU the links' ATT bearers offer, in octets (23...517).
     ///   - capture: a btsnoop file for every HCI packet (``ManagerOptions/captureFile``), or nil.
+    ///   - staticRandomAddress: the address to set on a controller without a public one (a
+    ///     restored peripheral manager's); nil: a virtual controller's seeded address, else one
+    ///     from the system's generator.
     /// - Throws: ``BackendFailure`` with the state and error to report.
     static func start(_ transport: Transport, attMTU: UInt16, capture: URL? = nil,
                       role: BackendRole = .central, staticRandomAddress: BluetoothAddress? = nil) async throws(BackendFailure) -> HostModeBackend {
@@ -40,7 +43,7 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
         let hci = try await CaptureWrapping.wrap(opened.transport, in: capture)
         let stack: HostStack
         do {
-            stack = try await HostStack.start(on: hci, staticRandomAddress: staticRandomAddress,
+            stack = try await HostStack.start(on: hci, staticRandomAddress: staticRandomAddress ?? opened.staticRandomAddress,
                                               configuration: LEConnectionManager.Configuration(attMTU: attMTU),
                                               commandTimeout: opened.commandTimeout, clock: opened.clock, executor: opened.executor)
         } catch {
