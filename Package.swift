@@ -42,10 +42,11 @@ let package = Package(
         .target(name: "GATT", dependencies: ["BLECore", "ATT", "CCrypto"]),
         .target(name: "PDUScript", dependencies: ["BLECore", "ATT", "GATT"]),
 
-        // Capture files and the dissector HCI -> L2CAP -> ATT/SMP -> GATT meaning.
         // Kernel mode: AF_BLUETOOTH sockets through CBluetoothLinux.
         .target(name: "LinuxBluetooth", dependencies: ["BLECore", "HCI", "Host", "ATT", "CBluetoothLinux"]),
-        .target(name: "Capture", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT", "Host"]),
+        // Capture files and the dissector HCI -> L2CAP -> ATT/SMP -> GATT meaning (GATT's
+        // declaration codecs read the discovered declarations).
+        .target(name: "Capture", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT", "GATT", "Host"]),
 
         // An in-process LE controller (HCI in, HCI out) and a radio that links many of them, on a
         // virtual clock. Host only for the HCITransport protocol.

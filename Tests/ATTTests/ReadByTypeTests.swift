@@ -17,7 +17,7 @@ struct ReadByTypeTests {
         #expect(pdu.attributeType.width == .bits16)
         #expect(pdu.description == "Read By Type Request 0x0001..0xffff type 2803 (Characteristic)")
         #expect(pdu.fields == [ATTField("starting_handle", .integer(1)), ATTField("ending_handle", .integer(0xFFFF)),
-                               ATTField("attribute_type", .uuid(BluetoothUUID(0x2803)))])
+                               ATTField("type", .uuid(BluetoothUUID(0x2803)))])
     }
 
     @Test("fixture: read by characteristic UUID, 128-bit type")

@@ -40,7 +40,7 @@ struct ReadTests {
         #expect(pdu.handle == 0x0003)
         #expect(pdu.valueOffset == 22)
         #expect(pdu.description == "Read Blob Request handle 0x0003 offset 22")
-        #expect(pdu.fields == [ATTField("handle", .integer(3)), ATTField("value_offset", .integer(22))])
+        #expect(pdu.fields == [ATTField("handle", .integer(3)), ATTField("offset", .integer(22))])
     }
 
     @Test("fixture: Read Blob Response with the value's tail")
@@ -81,8 +81,8 @@ struct ReadMultipleTests {
         let pdu = try expectRoundTrip(ATTReadMultipleRequest.self, hex("0e 0300 0500"))
         #expect(pdu.setOfHandles == [0x0003, 0x0005])
         #expect(pdu.description == "Read Multiple Request handles 0x0003, 0x0005")
-        #expect(pdu.fields == [ATTField("set_of_handles", .list([[ATTField("handle", .integer(3))],
-                                                                 [ATTField("handle", .integer(5))]]))])
+        #expect(pdu.fields == [ATTField("handles", .list([[ATTField("handle", .integer(3))],
+                                                          [ATTField("handle", .integer(5))]]))])
     }
 
     @Test("fixture: Read Multiple Response, values concatenated")

@@ -130,7 +130,7 @@ struct QueuedWriteTests {
         #expect(pdu.valueOffset == 18)
         #expect(pdu.partAttributeValue == [1, 2, 3, 4, 5])
         #expect(pdu.description == "Prepare Write Request handle 0x0012 offset 18 value 0102030405")
-        #expect(pdu.fields == [ATTField("handle", .integer(0x12)), ATTField("value_offset", .integer(18)),
+        #expect(pdu.fields == [ATTField("handle", .integer(0x12)), ATTField("offset", .integer(18)),
                                ATTField("value", .octets([1, 2, 3, 4, 5]))])
     }
 

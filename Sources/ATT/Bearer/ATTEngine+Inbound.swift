@@ -91,12 +91,7 @@ extension ATTEngine {
             finish(.request, id: current.id, with: received)
             return
         }
-        let answers: Bool
-        if case .errorResponse(let error) = response {
-            answers = error.requestOpcodeInError == current.opcode
-        } else {
-            answers = response.opcode.answeredRequest == current.opcode
-        }
+        let answers = response.answers(current.opcode)
         if answers, case .exchangeMTUResponse(let exchange) = response, let clientRxMTU = sentClientRxMTU {
             // The client applies the new ATT_MTU once it has the response (Part F, 3.4.2.2).
             applyMTU(exchange.effectiveMTU(clientRxMTU: clientRxMTU))
@@ -163,14 +158,8 @@ extension ATTEngine {
     /// Unlikely Error otherwise.
     private func checkedResponse(_ response: ATTPDU?, to request: ATTOpcode) -> [UInt8] {
         guard let response else { return Self.errorResponse(to: request, .requestNotSupported) }
-        let answers: Bool
-        if case .errorResponse(let error) = response {
-            answers = error.requestOpcodeInError == request
-        } else {
-            answers = response.opcode.answeredRequest == request
-        }
         let octets = response.encoded
-        guard answers, octets.count <= mtu else { return Self.errorResponse(to: request, .unlikelyError) }
+        guard response.answers(request), octets.count <= mtu else { return Self.errorResponse(to: request, .unlikelyError) }
         return octets
     }
 

@@ -23,3 +23,18 @@ public struct ATTEncodingError: Error, Hashable, Sendable, CustomStringConvertib
     /// "Read By Type Response (0x09): Attribute Data List: ..."
     public var description: String { "\(opcode): \(field): \(reason)" }
 }
+
+extension ATTEncodingError {
+    /// An error for `parameter` of the PDU `opcode`, named as the specification names it.
+    init(opcode: ATTOpcode, _ parameter: ATTParameter, _ reason: String) {
+        self.init(opcode: opcode, field: parameter.name, reason: reason)
+    }
+
+    /// Checks a Set Of Handles for encoding: two or more (3.4.4.7, 3.4.4.11).
+    static func checkSetOfHandles(_ handles: [UInt16], opcode: ATTOpcode) throws(ATTEncodingError) {
+        guard handles.count >= 2 else {
+            throw ATTEncodingError(opcode: opcode, .setOfHandles,
+                                   "holds \(handles.count) handle\(handles.count == 1 ? "" : "s"); two or more are required")
+        }
+    }
+}

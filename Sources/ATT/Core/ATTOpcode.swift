@@ -111,97 +111,34 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let signedWriteCommand = ATTOpcode(rawValue: 0xD2)
 
     /// Every opcode the specification defines, in opcode order.
-    public static let allDefined: [ATTOpcode] = [
-        .errorResponse, .exchangeMTURequest, .exchangeMTUResponse,
-        .findInformationRequest, .findInformationResponse, .findByTypeValueRequest, .findByTypeValueResponse,
-        .readByTypeRequest, .readByTypeResponse, .readRequest, .readResponse, .readBlobRequest, .readBlobResponse,
-        .readMultipleRequest, .readMultipleResponse, .readByGroupTypeRequest, .readByGroupTypeResponse,
-        .writeRequest, .writeResponse, .prepareWriteRequest, .prepareWriteResponse,
-        .executeWriteRequest, .executeWriteResponse,
-        .handleValueNotification, .handleValueIndication, .handleValueConfirmation,
-        .readMultipleVariableRequest, .readMultipleVariableResponse, .multipleHandleValueNotification,
-        .writeCommand, .signedWriteCommand,
-    ]
+    public static let allDefined: [ATTOpcode] = ATTPDURegistry.declared.map { $0.opcode }.sorted { $0.rawValue < $1.rawValue }
 
     /// Whether the specification defines this opcode (3.4.8, Table 3.43).
-    public var isDefined: Bool { Self.names(rawValue) != nil }
+    public var isDefined: Bool { ATTPDURegistry.kinds[Int(rawValue)] != nil }
 
-    // MARK: Classification (3.3, Table 3.1; 3.4.9, Table 3.44)
+    // MARK: Classification (3.3, Table 3.1; 3.4.9, Table 3.44), from the PDUs' declarations
 
     /// The PDU type: request, response, command, notification, indication or confirmation
-    /// (3.3, Table 3.1).
+    /// (3.3, Table 3.1), as the PDU's declaration gives it.
     ///
     /// An opcode the specification does not define is a ``ATTPDUKind/command`` when its
     /// Command Flag is set (3.3.1), and ``ATTPDUKind/unknown`` otherwise (a server answers
     /// such a PDU with Request Not Supported, 3.3).
     public var kind: ATTPDUKind {
-        switch self {
-        case .exchangeMTURequest, .findInformationRequest, .findByTypeValueRequest, .readByTypeRequest,
-             .readRequest, .readBlobRequest, .readMultipleRequest, .readByGroupTypeRequest,
-             .readMultipleVariableRequest, .writeRequest, .prepareWriteRequest, .executeWriteRequest:
-            return .request
-        case .errorResponse, .exchangeMTUResponse, .findInformationResponse, .findByTypeValueResponse,
-             .readByTypeResponse, .readResponse, .readBlobResponse, .readMultipleResponse,
-             .readByGroupTypeResponse, .readMultipleVariableResponse, .writeResponse,
-             .prepareWriteResponse, .executeWriteResponse:
-            return .response
-        case .writeCommand, .signedWriteCommand:
-            return .command
-        case .handleValueNotification, .multipleHandleValueNotification:
-            return .notification
-        case .handleValueIndication:
-            return .indication
-        case .handleValueConfirmation:
-            return .confirmation
-        default:
-            return isCommand ? .command : .unknown
-        }
+        if let kind = ATTPDURegistry.kinds[Int(rawValue)] { return kind }
+        return isCommand ? .command : .unknown
     }
 
     /// The PDU that answers this one when it succeeds: a request's response, or
-    /// ATT_HANDLE_VALUE_CFM for ATT_HANDLE_VALUE_IND (3.4.9, Table 3.44). Nil for PDUs that
-    /// are not answered and for opcodes the specification does not define. A request may
-    /// also be answered by ATT_ERROR_RSP.
-    public var successfulResponse: ATTOpcode? {
-        switch self {
-        case .exchangeMTURequest: return .exchangeMTUResponse
-        case .findInformationRequest: return .findInformationResponse
-        case .findByTypeValueRequest: return .findByTypeValueResponse
-        case .readByTypeRequest: return .readByTypeResponse
-        case .readRequest: return .readResponse
-        case .readBlobRequest: return .readBlobResponse
-        case .readMultipleRequest: return .readMultipleResponse
-        case .readByGroupTypeRequest: return .readByGroupTypeResponse
-        case .readMultipleVariableRequest: return .readMultipleVariableResponse
-        case .writeRequest: return .writeResponse
-        case .prepareWriteRequest: return .prepareWriteResponse
-        case .executeWriteRequest: return .executeWriteResponse
-        case .handleValueIndication: return .handleValueConfirmation
-        default: return nil
-        }
-    }
+    /// ATT_HANDLE_VALUE_CFM for ATT_HANDLE_VALUE_IND (3.4.9, Table 3.44), as the PDU's
+    /// declaration pairs them. Nil for PDUs that are not answered and for opcodes the
+    /// specification does not define. A request may also be answered by ATT_ERROR_RSP.
+    public var successfulResponse: ATTOpcode? { ATTPDURegistry.entries[Int(rawValue)]?.response }
 
     /// The request (or indication) that this response (or confirmation) answers; the
     /// inverse of ``successfulResponse``. Nil for ATT_ERROR_RSP, which answers any request
     /// (the request is named in its Request Opcode In Error parameter).
-    public var answeredRequest: ATTOpcode? {
-        switch self {
-        case .exchangeMTUResponse: return .exchangeMTURequest
-        case .findInformationResponse: return .findInformationRequest
-        case .findByTypeValueResponse: return .findByTypeValueRequest
-        case .readByTypeResponse: return .readByTypeRequest
-        case .readResponse: return .readRequest
-        case .readBlobResponse: return .readBlobRequest
-        case .readMultipleResponse: return .readMultipleRequest
-        case .readByGroupTypeResponse: return .readByGroupTypeRequest
-        case .readMultipleVariableResponse: return .readMultipleVariableRequest
-        case .writeResponse: return .writeRequest
-        case .prepareWriteResponse: return .prepareWriteRequest
-        case .executeWriteResponse: return .executeWriteRequest
-        case .handleValueConfirmation: return .handleValueIndication
-        default: return nil
-        }
-    }
+    public var answeredRequest: ATTOpcode? { ATTPDURegistry.answeredRequests[Int(rawValue)] }
 
     // MARK: Names
 
@@ -210,55 +147,18 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// define reads "Unknown Command (0x7f)" when its Command Flag is set, else
     /// "Unknown Opcode (0x3f)".
     public var name: String {
-        if let names = Self.names(rawValue) { return names.name }
+        if let entry = ATTPDURegistry.entries[Int(rawValue)] { return entry.name }
         return (isCommand ? "Unknown Command (0x" : "Unknown Opcode (0x") + Hex.encode(CollectionOfOne(rawValue)) + ")"
     }
 
     /// The PDU's name in Core v5.4 (3.4.8, Table 3.43), such as "ATT_READ_BY_GROUP_TYPE_REQ";
     /// nil for an opcode the specification does not define.
-    public var pduName: String? { Self.names(rawValue)?.pduName }
+    public var pduName: String? { ATTPDURegistry.entries[Int(rawValue)]?.pduName }
 
     /// ``name`` followed by the opcode in hexadecimal: "Exchange MTU Request (0x02)". An
     /// unknown opcode prints as its ``name``, which already shows the value.
     public var description: String {
         guard isDefined else { return name }
         return name + " (0x" + Hex.encode(CollectionOfOne(rawValue)) + ")"
-    }
-
-    static func names(_ raw: UInt8) -> (name: String, pduName: String)? {
-        switch raw {
-        case 0x01: return ("Error Response", "ATT_ERROR_RSP")
-        case 0x02: return ("Exchange MTU Request", "ATT_EXCHANGE_MTU_REQ")
-        case 0x03: return ("Exchange MTU Response", "ATT_EXCHANGE_MTU_RSP")
-        case 0x04: return ("Find Information Request", "ATT_FIND_INFORMATION_REQ")
-        case 0x05: return ("Find Information Response", "ATT_FIND_INFORMATION_RSP")
-        case 0x06: return ("Find By Type Value Request", "ATT_FIND_BY_TYPE_VALUE_REQ")
-        case 0x07: return ("Find By Type Value Response", "ATT_FIND_BY_TYPE_VALUE_RSP")
-        case 0x08: return ("Read By Type Request", "ATT_READ_BY_TYPE_REQ")
-        case 0x09: return ("Read By Type Response", "ATT_READ_BY_TYPE_RSP")
-        case 0x0A: return ("Read Request", "ATT_READ_REQ")
-        case 0x0B: return ("Read Response", "ATT_READ_RSP")
-        case 0x0C: return ("Read Blob Request", "ATT_READ_BLOB_REQ")
-        case 0x0D: return ("Read Blob Response", "ATT_READ_BLOB_RSP")
-        case 0x0E: return ("Read Multiple Request", "ATT_READ_MULTIPLE_REQ")
-        case 0x0F: return ("Read Multiple Response", "ATT_READ_MULTIPLE_RSP")
-        case 0x10: return ("Read By Group Type Request", "ATT_READ_BY_GROUP_TYPE_REQ")
-        case 0x11: return ("Read By Group Type Response", "ATT_READ_BY_GROUP_TYPE_RSP")
-        case 0x12: return ("Write Request", "ATT_WRITE_REQ")
-        case 0x13: return ("Write Response", "ATT_WRITE_RSP")
-        case 0x16: return ("Prepare Write Request", "ATT_PREPARE_WRITE_REQ")
-        case 0x17: return ("Prepare Write Response", "ATT_PREPARE_WRITE_RSP")
-        case 0x18: return ("Execute Write Request", "ATT_EXECUTE_WRITE_REQ")
-        case 0x19: return ("Execute Write Response", "ATT_EXECUTE_WRITE_RSP")
-        case 0x1B: return ("Handle Value Notification", "ATT_HANDLE_VALUE_NTF")
-        case 0x1D: return ("Handle Value Indication", "ATT_HANDLE_VALUE_IND")
-        case 0x1E: return ("Handle Value Confirmation", "ATT_HANDLE_VALUE_CFM")
-        case 0x20: return ("Read Multiple Variable Request", "ATT_READ_MULTIPLE_VARIABLE_REQ")
-        case 0x21: return ("Read Multiple Variable Response", "ATT_READ_MULTIPLE_VARIABLE_RSP")
-        case 0x23: return ("Multiple Handle Value Notification", "ATT_MULTIPLE_HANDLE_VALUE_NTF")
-        case 0x52: return ("Write Command", "ATT_WRITE_CMD")
-        case 0xD2: return ("Signed Write Command", "ATT_SIGNED_WRITE_CMD")
-        default: return nil
-        }
     }
 }

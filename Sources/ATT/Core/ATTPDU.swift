@@ -91,46 +91,17 @@ public enum ATTPDU: Hashable, Sendable {
     ///   the opcode and the field that was short, malformed, or followed by trailing octets.
     ///   Never throws for an opcode the specification does not define.
     public static func decode(_ bytes: ArraySlice<UInt8>) throws(ATTDecodingError) -> ATTPDU {
-        var r = ByteReader(bytes)
-        guard let raw = r.peekUInt8() else { throw .emptyPDU }
+        var decoder = ATTFieldDecoder(reader: ByteReader(bytes))
+        guard let raw = decoder.reader.peekUInt8() else { throw .emptyPDU }
         do throws(BLEDecodingError) {
-            try r.skip(1, "Attribute Opcode")
+            try decoder.reader.skip(1, "Attribute Opcode")
             let pdu: ATTPDU
-            switch raw {
-            case 0x01: pdu = .errorResponse(try ATTErrorResponse(parameters: &r))
-            case 0x02: pdu = .exchangeMTURequest(try ATTExchangeMTURequest(parameters: &r))
-            case 0x03: pdu = .exchangeMTUResponse(try ATTExchangeMTUResponse(parameters: &r))
-            case 0x04: pdu = .findInformationRequest(try ATTFindInformationRequest(parameters: &r))
-            case 0x05: pdu = .findInformationResponse(try ATTFindInformationResponse(parameters: &r))
-            case 0x06: pdu = .findByTypeValueRequest(try ATTFindByTypeValueRequest(parameters: &r))
-            case 0x07: pdu = .findByTypeValueResponse(try ATTFindByTypeValueResponse(parameters: &r))
-            case 0x08: pdu = .readByTypeRequest(try ATTReadByTypeRequest(parameters: &r))
-            case 0x09: pdu = .readByTypeResponse(try ATTReadByTypeResponse(parameters: &r))
-            case 0x0A: pdu = .readRequest(try ATTReadRequest(parameters: &r))
-            case 0x0B: pdu = .readResponse(try ATTReadResponse(parameters: &r))
-            case 0x0C: pdu = .readBlobRequest(try ATTReadBlobRequest(parameters: &r))
-            case 0x0D: pdu = .readBlobResponse(try ATTReadBlobResponse(parameters: &r))
-            case 0x0E: pdu = .readMultipleRequest(try ATTReadMultipleRequest(parameters: &r))
-            case 0x0F: pdu = .readMultipleResponse(try ATTReadMultipleResponse(parameters: &r))
-            case 0x10: pdu = .readByGroupTypeRequest(try ATTReadByGroupTypeRequest(parameters: &r))
-            case 0x11: pdu = .readByGroupTypeResponse(try ATTReadByGroupTypeResponse(parameters: &r))
-            case 0x12: pdu = .writeRequest(try ATTWriteRequest(parameters: &r))
-            case 0x13: pdu = .writeResponse(try ATTWriteResponse(parameters: &r))
-            case 0x16: pdu = .prepareWriteRequest(try ATTPrepareWriteRequest(parameters: &r))
-            case 0x17: pdu = .prepareWriteResponse(try ATTPrepareWriteResponse(parameters: &r))
-            case 0x18: pdu = .executeWriteRequest(try ATTExecuteWriteRequest(parameters: &r))
-            case 0x19: pdu = .executeWriteResponse(try ATTExecuteWriteResponse(parameters: &r))
-            case 0x1B: pdu = .handleValueNotification(try ATTHandleValueNotification(parameters: &r))
-            case 0x1D: pdu = .handleValueIndication(try ATTHandleValueIndication(parameters: &r))
-            case 0x1E: pdu = .handleValueConfirmation(try ATTHandleValueConfirmation(parameters: &r))
-            case 0x20: pdu = .readMultipleVariableRequest(try ATTReadMultipleVariableRequest(parameters: &r))
-            case 0x21: pdu = .readMultipleVariableResponse(try ATTReadMultipleVariableResponse(parameters: &r))
-            case 0x23: pdu = .multipleHandleValueNotification(try ATTMultipleHandleValueNotification(parameters: &r))
-            case 0x52: pdu = .writeCommand(try ATTWriteCommand(parameters: &r))
-            case 0xD2: pdu = .signedWriteCommand(try ATTSignedWriteCommand(parameters: &r))
-            default: pdu = .unknown(opcode: ATTOpcode(rawValue: raw), parameters: r.readRemaining())
+            if let body = ATTPDURegistry.bodies[Int(raw)] {
+                pdu = try body.decodePDU(from: &decoder)
+            } else {
+                pdu = .unknown(opcode: ATTOpcode(rawValue: raw), parameters: decoder.reader.readRemaining())
             }
-            try r.expectEnd()
+            try decoder.reader.expectEnd()
             return pdu
         } catch {
             throw ATTDecodingError(opcode: ATTOpcode(rawValue: raw), decodingError: error)
@@ -164,7 +135,7 @@ public enum ATTPDU: Hashable, Sendable {
     /// The case's contents: a defined PDU's struct, or an unknown opcode and its octets.
     enum Payload {
         /// A PDU the specification defines.
-        case defined(any ATTPDUCodable)
+        case defined(any ATTPDUBody)
         /// An undefined opcode and the octets after it.
         case unknown(ATTOpcode, [UInt8])
     }
@@ -206,13 +177,49 @@ public enum ATTPDU: Hashable, Sendable {
         }
     }
 
+    /// The parameters in one line, without the PDU name: "handle 0x0012 value 01"; empty for a
+    /// PDU without parameters, and "parameters 0102" for an unknown one with parameters.
+    public var parameterSummary: String {
+        switch payload {
+        case .defined(let body): return body.summary
+        case .unknown(_, let parameters): return parameters.isEmpty ? "" : "parameters " + Hex.encode(parameters)
+        }
+    }
+
+    // MARK: Handles and answers
+
+    /// The Attribute Handles the PDU carries, in order: the attribute it reads, writes or
+    /// notifies, and the attributes its lists name (a Set Of Handles, the handles of Attribute
+    /// Data, of Handle Length Value Tuples). Range bounds, found and group handles, the handle
+    /// of ATT_ERROR_RSP and anything in an unknown PDU are not among them. A client's request
+    /// targets these attributes (a server's Database Out Of Sync names the first, Core v5.4,
+    /// Vol 3, Part G, 2.5.2.1).
+    public var attributeHandles: [UInt16] {
+        if case .defined(let body) = payload { return body.attributeHandles(includesLists: true) }
+        return []
+    }
+
+    /// The PDU's own Attribute Handle, outside any list: the attribute a Read, Read Blob,
+    /// Write, Prepare Write, notification or indication names; nil for the others.
+    public var attributeHandle: UInt16? {
+        if case .defined(let body) = payload { return body.attributeHandles(includesLists: false).first }
+        return nil
+    }
+
+    /// Whether this PDU answers the request (or indication) `request`: its successful response
+    /// (3.4.9, Table 3.44), or ATT_ERROR_RSP naming it in Request Opcode In Error (3.4.1.1).
+    public func answers(_ request: ATTOpcode) -> Bool {
+        if case .errorResponse(let error) = self { return error.requestOpcodeInError == request }
+        return opcode.answeredRequest == request
+    }
+
     // MARK: Encoding
 
     /// Appends the whole PDU: the opcode octet, then the parameters.
     public func encode(to writer: inout ByteWriter) {
         switch payload {
         case .defined(let body):
-            body.encode(to: &writer)
+            body.encodePDU(to: &writer)
         case .unknown(let opcode, let parameters):
             writer.writeUInt8(opcode.rawValue)
             writer.writeBytes(parameters)
@@ -226,6 +233,14 @@ public enum ATTPDU: Hashable, Sendable {
         encode(to: &writer)
         return writer.bytes
     }
+
+    /// The length of ``encoded`` in octets, without encoding.
+    public var encodedLength: Int {
+        switch payload {
+        case .defined(let body): return body.pduLength
+        case .unknown(_, let parameters): return 1 &+ parameters.count
+        }
+    }
 }
 
 extension ATTPDU: CustomStringConvertible {
@@ -235,11 +250,8 @@ extension ATTPDU: CustomStringConvertible {
     /// "Error Response Write Request handle 0x003f: Insufficient Authentication (0x05)",
     /// "Unknown Opcode (0x3f) parameters 0102".
     public var description: String {
-        switch payload {
-        case .defined(let body): return body.description
-        case .unknown(let opcode, let parameters):
-            return parameters.isEmpty ? opcode.name : "\(opcode.name) parameters \(Hex.encode(parameters))"
-        }
+        let summary = parameterSummary
+        return summary.isEmpty ? opcode.name : opcode.name + " " + summary
     }
 
     /// The parameters as named fields for structured output (JSON), without the opcode, which
@@ -247,7 +259,7 @@ extension ATTPDU: CustomStringConvertible {
     /// PDU has one field, "parameters" (octets). Each PDU type's `fields` lists its names.
     public var fields: [ATTField] {
         switch payload {
-        case .defined(let body): return body.fields
+        case .defined(let body): return body.fieldList
         case .unknown(_, let parameters): return [ATTField("parameters", .octets(parameters))]
         }
     }

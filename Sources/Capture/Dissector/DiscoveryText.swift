@@ -1,9 +1,11 @@
 import ATT
 import BLECore
+import GATT
 
-/// Discovery PDUs as GATT reads them: attribute values that are UUIDs or declarations,
-/// decoded, where the ATT codec alone can only print octets (it does not know the request a
-/// response answers). Core v5.4, Vol 3, Part G, 3.1-3.3 and 4.4-4.7.
+/// Discovery PDUs as GATT reads them: attribute values that are UUIDs or declarations, decoded
+/// with GATT's declaration codecs, where the ATT codec alone can only print octets (it does not
+/// know the request a response answers). Core v5.4, Vol 3, Part G, 3.1-3.3 and 4.4-4.7. A value
+/// that does not decode prints as its octets.
 enum DiscoveryText {
     /// The parameters of `pdu`, a discovery request or a response to `request`, in GATT terms;
     /// nil when the PDU is not one (its own description is then used).
@@ -21,18 +23,14 @@ enum DiscoveryText {
             }.joined(separator: ", ")
         case let (.readByTypeResponse(r), .readByTypeRequest(q)?) where q.attributeType == BluetoothUUID(0x2803):
             return r.attributeData.map { d in
-                // Properties (1), Characteristic Value Handle (2), Characteristic UUID (2 or 16).
-                guard d.value.count == 5 || d.value.count == 19 else { return "\(hex(d.handle)) \(Hex.encode(d.value))" }
-                let valueHandle = UInt16(d.value[1]) | UInt16(d.value[2]) << 8
-                return "\(hex(d.handle)) [\(ReconstructedGATTTable.propertyNames(d.value[0]))] value \(hex(valueHandle)) \(uuid(d.value[3...]))"
+                guard let c = try? GATTCharacteristicDeclaration(decoding: d.value) else { return "\(hex(d.handle)) \(Hex.encode(d.value))" }
+                return "\(hex(d.handle)) [\(ReconstructedGATTTable.propertyNames(c.properties.rawValue))] value \(hex(c.valueHandle)) \(c.uuid.descriptionWithName)"
             }.joined(separator: ", ")
         case let (.readByTypeResponse(r), .readByTypeRequest(q)?) where q.attributeType == BluetoothUUID(0x2802):
             return r.attributeData.map { d in
-                // Included Service Attribute Handle (2), End Group Handle (2), Service UUID (2, if 16-bit).
-                guard d.value.count == 4 || d.value.count == 6 else { return "\(hex(d.handle)) \(Hex.encode(d.value))" }
-                let start = UInt16(d.value[0]) | UInt16(d.value[1]) << 8
-                let end = UInt16(d.value[2]) | UInt16(d.value[3]) << 8
-                return "\(hex(d.handle)) include \(hex(start))..\(hex(end))" + (d.value.count == 6 ? " \(uuid(d.value[4...]))" : "")
+                guard let i = try? GATTIncludeDeclaration(decoding: d.value) else { return "\(hex(d.handle)) \(Hex.encode(d.value))" }
+                return "\(hex(d.handle)) include \(hex(i.includedServiceHandle))..\(hex(i.endGroupHandle))"
+                    + (i.serviceUUID.map { " " + $0.descriptionWithName } ?? "")
             }.joined(separator: ", ")
         case let (.findByTypeValueRequest(q), _) where q.attributeType == 0x2800 || q.attributeType == 0x2801:
             return "\(hex(q.startingHandle))..\(hex(q.endingHandle)) type \(q.attributeTypeUUID.descriptionWithName) value \(uuid(q.attributeValue))"
@@ -43,9 +41,9 @@ enum DiscoveryText {
 
     static func hex(_ v: UInt16) -> String { Hex.hex16(v) }
 
-    /// A UUID from its wire octets (least significant first), with its SIG name; the octets
-    /// themselves when they are not 2 or 16 long.
-    static func uuid<C: Collection>(_ octets: C) -> String where C.Element == UInt8 {
-        BluetoothUUID(littleEndianOctets: octets).map(\.descriptionWithName) ?? Hex.encode(octets)
+    /// A service declaration's UUID (Part G, 3.1) with its SIG name; the octets themselves when
+    /// they are not one.
+    static func uuid(_ octets: [UInt8]) -> String {
+        (try? GATTServiceDeclaration(decoding: octets).uuid).map(\.descriptionWithName) ?? Hex.encode(octets)
     }
 }

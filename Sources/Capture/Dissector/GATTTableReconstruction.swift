@@ -1,5 +1,6 @@
 import ATT
 import BLECore
+import GATT
 
 /// A server's attribute table as far as one capture reveals it: learned from the GATT
 /// discovery procedures that the client ran in the same capture (Core v5.4, Vol 3, Part G, 4.4-4.7),
@@ -11,7 +12,10 @@ import BLECore
 /// - Find Information responses give descriptors (and confirm value handles).
 /// - Read responses for the Device Name characteristic give the server's name.
 ///
-/// It never invents anything: a handle the capture does not explain has no annotation.
+/// Declaration values are read with GATT's own codecs (``GATTServiceDeclaration``,
+/// ``GATTCharacteristicDeclaration``, ``GATTIncludeDeclaration``); one that does not decode
+/// teaches nothing. It never invents anything: a handle the capture does not explain has no
+/// annotation.
 public struct ReconstructedGATTTable: Sendable, Equatable {
     /// A service declaration (Core v5.4, Vol 3, Part G, 3.1).
     public struct Service: Sendable, Equatable {
@@ -76,12 +80,12 @@ public struct ReconstructedGATTTable: Sendable, Equatable {
             let isPrimary = req.attributeGroupType == Self.primaryService
             guard isPrimary || req.attributeGroupType == Self.secondaryService else { return }
             for data in rsp.attributeData {
-                guard let uuid = BluetoothUUID(littleEndianOctets: data.value) else { continue }
+                guard let uuid = try? GATTServiceDeclaration(decoding: data.value).uuid else { continue }
                 if services[data.handle] == nil { serviceHandles.insert(data.handle, at: Self.insertionIndex(of: data.handle, in: serviceHandles)) }
                 services[data.handle] = Service(handle: data.handle, endGroupHandle: data.endGroupHandle, uuid: uuid, isPrimary: isPrimary)
             }
         case let (.findByTypeValueRequest(req), .findByTypeValueResponse(rsp)):
-            guard req.attributeType == 0x2800, let uuid = BluetoothUUID(littleEndianOctets: req.attributeValue) else { return }
+            guard req.attributeType == 0x2800, let uuid = try? GATTServiceDeclaration(decoding: req.attributeValue).uuid else { return }
             for info in rsp.handlesInformation {
                 if services[info.foundAttributeHandle] == nil { serviceHandles.insert(info.foundAttributeHandle, at: Self.insertionIndex(of: info.foundAttributeHandle, in: serviceHandles)) }
                 services[info.foundAttributeHandle] = Service(handle: info.foundAttributeHandle, endGroupHandle: info.groupEndHandle,
@@ -113,25 +117,21 @@ public struct ReconstructedGATTTable: Sendable, Equatable {
     }
 
     mutating func learnCharacteristic(declarationHandle: UInt16, value: [UInt8]) {
-        // Properties (1), Characteristic Value Handle (2), Characteristic UUID (2 or 16).
-        guard value.count == 5 || value.count == 19,
-              let uuid = BluetoothUUID(littleEndianOctets: value[3...]) else { return }
-        let valueHandle = UInt16(value[1]) | UInt16(value[2]) << 8
+        guard let declaration = try? GATTCharacteristicDeclaration(decoding: value) else { return }
         if characteristics[declarationHandle] == nil {
             declarationHandles.insert(declarationHandle, at: Self.insertionIndex(of: declarationHandle, in: declarationHandles))
         }
-        characteristics[declarationHandle] = Characteristic(declarationHandle: declarationHandle, properties: value[0],
-                                                            valueHandle: valueHandle, uuid: uuid)
-        valueHandles[valueHandle] = declarationHandle
-        descriptors[valueHandle] = nil
+        characteristics[declarationHandle] = Characteristic(declarationHandle: declarationHandle,
+                                                            properties: declaration.properties.rawValue,
+                                                            valueHandle: declaration.valueHandle, uuid: declaration.uuid)
+        valueHandles[declaration.valueHandle] = declarationHandle
+        descriptors[declaration.valueHandle] = nil
     }
 
     mutating func learnInclude(handle: UInt16, value: [UInt8]) {
-        // Included Service Attribute Handle (2), End Group Handle (2), Service UUID (2, only if 16-bit).
-        guard value.count == 4 || value.count == 6 else { return }
-        let uuid = value.count == 6 ? BluetoothUUID(littleEndianOctets: value[4...]) : nil
-        includes[handle] = Include(handle: handle, includedServiceHandle: UInt16(value[0]) | UInt16(value[1]) << 8,
-                                   endGroupHandle: UInt16(value[2]) | UInt16(value[3]) << 8, uuid: uuid)
+        guard let declaration = try? GATTIncludeDeclaration(decoding: value) else { return }
+        includes[handle] = Include(handle: handle, includedServiceHandle: declaration.includedServiceHandle,
+                                   endGroupHandle: declaration.endGroupHandle, uuid: declaration.serviceUUID)
     }
 
     /// The characteristic whose value lives at `handle`.

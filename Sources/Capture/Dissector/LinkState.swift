@@ -67,14 +67,17 @@ struct LinkState: Sendable {
                 annotation.request = request
                 gatt.learn(request: request, response: pdu)
                 if case .exchangeMTUResponse(let r) = pdu, let client = clientRxMTU {
-                    attMTU = max(23, Int(min(client, r.serverRxMTU)))
+                    attMTU = Int(r.effectiveMTU(clientRxMTU: client))
                 }
-                for h in Self.handles(in: request) { annotation.handleNames[h] = gatt.annotation(forHandle: h) }
+                if let h = request.attributeHandle { annotation.handleNames[h] = gatt.annotation(forHandle: h) }
             }
         default:
             break
         }
-        for h in Self.handles(in: pdu) { annotation.handleNames[h] = gatt.annotation(forHandle: h) }
+        // The attribute a PDU names outside of lists is the one worth a name in one line. An Error
+        // Response's handle may be the start of a searched range (Attribute Not Found): it is
+        // named through the request it answers, when that names one attribute.
+        if let h = pdu.attributeHandle { annotation.handleNames[h] = gatt.annotation(forHandle: h) }
         annotation.valueText = stringValue(of: pdu, answering: annotation.request)
         annotation.discovery = DiscoveryText.parameters(of: pdu, answering: annotation.request)
         return annotation
@@ -101,24 +104,6 @@ struct LinkState: Sendable {
         guard let uuid, Self.stringAttributes.contains(uuid), !value.isEmpty,
               let text = String(validating: value, as: UTF8.self) else { return nil }
         return text
-    }
-
-    /// The attribute handles a PDU names outside of lists: the ones worth a name in one line.
-    static func handles(in pdu: ATTPDU) -> [UInt16] {
-        switch pdu {
-        case .readRequest(let p): return [p.handle]
-        case .readBlobRequest(let p): return [p.handle]
-        case .writeRequest(let p): return [p.handle]
-        case .writeCommand(let p): return [p.handle]
-        case .signedWriteCommand(let p): return [p.handle]
-        case .prepareWriteRequest(let p): return [p.handle]
-        case .prepareWriteResponse(let p): return [p.handle]
-        case .handleValueNotification(let p): return [p.handle]
-        case .handleValueIndication(let p): return [p.handle]
-        // An Error Response's handle may be the start of a searched range (Attribute Not
-        // Found): it is named through the request it answers, when that names one attribute.
-        default: return []
-        }
     }
 }
 

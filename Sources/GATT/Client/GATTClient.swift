@@ -204,7 +204,7 @@ public actor GATTClient {
         guard recovering, case .errorResponse(let error) = response, error.errorCode == .databaseOutOfSync else {
             return response
         }
-        try await recoverFromOutOfSync(handles: Self.targetHandles(of: request))
+        try await recoverFromOutOfSync(handles: request.attributeHandles)
         return try await send(request)
     }
 
@@ -231,19 +231,6 @@ public actor GATTClient {
     static func failure(_ response: ATTPDU) -> GATTClientError {
         if case .errorResponse(let error) = response { return GATTClientError(error) }
         return .protocolViolation(.unexpectedResponse(response))
-    }
-
-    /// The attribute handles a request targets (none for the range requests of discovery).
-    static func targetHandles(of request: ATTPDU) -> [UInt16] {
-        switch request {
-        case .readRequest(let r): return [r.handle]
-        case .readBlobRequest(let r): return [r.handle]
-        case .readMultipleRequest(let r): return r.setOfHandles
-        case .readMultipleVariableRequest(let r): return r.setOfHandles
-        case .writeRequest(let r): return [r.handle]
-        case .prepareWriteRequest(let r): return [r.handle]
-        default: return []
-        }
     }
 
     // MARK: Lifetime

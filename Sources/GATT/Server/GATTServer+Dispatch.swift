@@ -45,7 +45,7 @@ extension GATTServer {
         }
         let mtu = await engine.mtu
         guard var state = states[id] else { return nil }
-        if Self.requestLength(pdu) > mtu {
+        if pdu.encodedLength > mtu {
             return Self.error(pdu.opcode, 0x0000, .invalidPDU)
         }
         // The client confirmed Service Changed before sending this request (2.5.2.1).
@@ -110,39 +110,16 @@ extension GATTServer {
         .errorResponse(ATTErrorResponse(requestOpcodeInError: request, attributeHandleInError: handle, errorCode: code))
     }
 
-    /// The length of the PDU as received, in octets, for the requests and commands whose length
-    /// varies; the others are never longer than the 23-octet minimum ATT_MTU.
-    static func requestLength(_ pdu: ATTPDU) -> Int {
-        switch pdu {
-        case .writeRequest(let r): return 3 &+ r.value.count
-        case .writeCommand(let c): return 3 &+ c.value.count
-        case .signedWriteCommand(let c): return 15 &+ c.value.count
-        case .prepareWriteRequest(let r): return 5 &+ r.partAttributeValue.count
-        case .findByTypeValueRequest(let r): return 7 &+ r.attributeValue.count
-        case .readMultipleRequest(let r): return 1 &+ 2 &* r.setOfHandles.count
-        case .readMultipleVariableRequest(let r): return 1 &+ 2 &* r.setOfHandles.count
-        case .readByTypeRequest(let r): return 5 &+ r.attributeType.width.rawValue
-        case .readByGroupTypeRequest(let r): return 5 &+ r.attributeGroupType.width.rawValue
-        default: return 0
-        }
-    }
-
     /// The handle Database Out Of Sync names for `pdu`, when a change-unaware Robust Caching
     /// client must get it (Part G, 2.5.2.1); nil when the request is exempt.
+    /// A request names its attributes by its Attribute Handles (the first is named); a Read By
+    /// Type for another type over a narrower range, by its Starting Handle.
     static func outOfSyncHandle(_ pdu: ATTPDU) -> UInt16? {
-        switch pdu {
-        case .readRequest(let r): return r.handle
-        case .readBlobRequest(let r): return r.handle
-        case .readMultipleRequest(let r): return r.setOfHandles.first ?? 0
-        case .readMultipleVariableRequest(let r): return r.setOfHandles.first ?? 0
-        case .writeRequest(let r): return r.handle
-        case .prepareWriteRequest(let r): return r.handle
-        case .readByTypeRequest(let r):
+        if case .readByTypeRequest(let r) = pdu {
             let discovery = r.attributeType == GATTAttributeType.include || r.attributeType == GATTAttributeType.characteristic
             let everything = r.startingHandle == 0x0001 && r.endingHandle == 0xFFFF
             return discovery || everything ? nil : r.startingHandle
-        default:
-            return nil
         }
+        return pdu.attributeHandles.first
     }
 }

@@ -20,7 +20,7 @@ extension GATTServer {
     /// ATT_WRITE_CMD (Part F, 3.4.5.3): writes the value as a Write Request would; any failure
     /// is ignored, and nothing is answered.
     func writeCommand(_ command: ATTWriteCommand, connection id: UInt64) async {
-        guard var context = await commandContext(id, length: Self.requestLength(.writeCommand(command))),
+        guard var context = await commandContext(id, length: command.encodedLength),
               let attribute = context.database.attribute(at: command.handle),
               await permissionError(attribute, .write, &context) == nil else { return }
         _ = await writeValue(command.value, to: attribute, context, withoutResponse: true)
@@ -39,7 +39,7 @@ extension GATTServer {
     /// A verified SignCounter is remembered even if the write then fails.
     func signedWriteCommand(_ command: ATTSignedWriteCommand, connection id: UInt64) async {
         guard states[id]?.signingKey != nil,
-              var context = await commandContext(id, length: Self.requestLength(.signedWriteCommand(command))),
+              var context = await commandContext(id, length: command.encodedLength),
               let state = states[id], let key = state.signingKey else { return }
         if let last = state.lastSignCounter, command.signature.signCounter <= last { return }
         guard key.verifies(command) else { return }

@@ -11,8 +11,10 @@ import BLECore
 /// A range with Starting Handle 0x0000 or Starting Handle > Ending Handle is well formed; the
 /// server answers it with Invalid Handle (0x01), so the codec keeps it.
 public struct ATTFindByTypeValueRequest: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/findByTypeValueRequest``.
-    public static let opcode = ATTOpcode.findByTypeValueRequest
+    /// Answered by ATT_FIND_BY_TYPE_VALUE_RSP.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .findByTypeValueRequest, name: "Find By Type Value Request", pduName: "ATT_FIND_BY_TYPE_VALUE_REQ",
+        kind: .request, response: .findByTypeValueResponse, case: ATTPDU.findByTypeValueRequest)
 
     /// Starting Handle: the first requested handle.
     public var startingHandle: UInt16
@@ -33,37 +35,18 @@ public struct ATTFindByTypeValueRequest: ATTPDUCodable {
 
     /// ``attributeType`` as a UUID.
     public var attributeTypeUUID: BluetoothUUID { BluetoothUUID(attributeType) }
+}
 
-    /// Reads Starting Handle (2), Ending Handle (2), Attribute Type (2), then the Attribute
-    /// Value: every remaining octet (possibly none).
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` naming the short field.
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        startingHandle = try r.readUInt16("Starting Handle")
-        endingHandle = try r.readUInt16("Ending Handle")
-        attributeType = try r.readUInt16("Attribute Type")
-        attributeValue = r.readRemaining()
-    }
+extension ATTFindByTypeValueRequest: ATTPDUBody {
+    init() { self.init(startingHandle: 0, endingHandle: 0, attributeType: 0, attributeValue: []) }
 
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        w.writeUInt16(startingHandle)
-        w.writeUInt16(endingHandle)
-        w.writeUInt16(attributeType)
-        w.writeBytes(attributeValue)
-    }
-
-    /// starting_handle, ending_handle (integers), attribute_type (uuid), value (octets).
-    public var fields: [ATTField] {
-        [ATTField("starting_handle", .integer(Int(startingHandle))),
-         ATTField("ending_handle", .integer(Int(endingHandle))),
-         ATTField("attribute_type", .uuid(attributeTypeUUID)),
-         ATTField("value", .octets(attributeValue))]
-    }
-
-    /// "0x0001..0xffff type 2800 (Primary Service) value 0d18".
-    public var parameterSummary: String {
-        "\(ATTText.range(startingHandle, endingHandle)) type \(attributeTypeUUID.descriptionWithName) value \(ATTText.octets(attributeValue))"
+    /// "0x0001..0xffff type 2800 (Primary Service) value 0d18"; the value fills the rest of the
+    /// PDU, possibly empty.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handle(&startingHandle, .startingHandle)
+        try c.handle(&endingHandle, .endingHandle)
+        try c.uuid16(&attributeType, .attributeType)
+        try c.remaining(&attributeValue, .attributeValue)
     }
 }
 
@@ -76,8 +59,10 @@ public struct ATTFindByTypeValueRequest: ATTPDUCodable {
 ///
 /// Each Handles Information is Found Attribute Handle (2) and Group End Handle (2) (Table 3.14).
 public struct ATTFindByTypeValueResponse: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/findByTypeValueResponse``.
-    public static let opcode = ATTOpcode.findByTypeValueResponse
+    /// Answers ATT_FIND_BY_TYPE_VALUE_REQ.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .findByTypeValueResponse, name: "Find By Type Value Response", pduName: "ATT_FIND_BY_TYPE_VALUE_RSP",
+        kind: .response, case: ATTPDU.findByTypeValueResponse)
 
     /// One Handles Information (Table 3.14): a found attribute and the end of its group.
     public struct HandlesInformation: Hashable, Sendable {
@@ -102,47 +87,27 @@ public struct ATTFindByTypeValueResponse: ATTPDUCodable {
     /// - Throws: ``ATTEncodingError`` when the list is empty (the PDU carries at least one entry).
     public init(handlesInformation: [HandlesInformation]) throws(ATTEncodingError) {
         guard !handlesInformation.isEmpty else {
-            throw ATTEncodingError(opcode: Self.opcode, field: "Handles Information List", reason: "needs at least one entry")
+            throw ATTEncodingError(opcode: Self.opcode, .handlesInformationList, "needs at least one entry")
         }
         self.handlesInformation = handlesInformation
     }
+}
 
-    /// Reads the Handles Information List: every remaining octet, in 4-octet entries.
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` when there is
-    ///   no entry; ``BLEDecodingError/invalidValue(field:offset:reason:)`` when the list is
-    ///   not a whole number of entries.
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        let count = try r.fixedSizeListCount(entrySize: 4, minimumCount: 1,
-                                             field: "Handles Information List", entryName: "Handles Information")
-        var list: [HandlesInformation] = []
-        list.reserveCapacity(count)
-        for _ in 0..<count {
-            let found = try r.readUInt16("Found Attribute Handle")
-            let end = try r.readUInt16("Group End Handle")
-            list.append(HandlesInformation(foundAttributeHandle: found, groupEndHandle: end))
-        }
-        handlesInformation = list
+extension ATTFindByTypeValueResponse: ATTPDUBody {
+    init() { handlesInformation = [] }
+
+    /// "0x0010..0x0015, 0x0020..0xffff": one or more 4-octet entries filling the PDU.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.list(&handlesInformation, .handlesInformationList, entrySize: 4, minimumCount: 1)
     }
+}
 
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        for entry in handlesInformation {
-            w.writeUInt16(entry.foundAttributeHandle)
-            w.writeUInt16(entry.groupEndHandle)
-        }
-    }
+extension ATTFindByTypeValueResponse.HandlesInformation: ATTLayout {
+    init() { self.init(foundAttributeHandle: 0, groupEndHandle: 0) }
 
-    /// handles_information (list of found_attribute_handle, group_end_handle).
-    public var fields: [ATTField] {
-        [ATTField("handles_information", .list(handlesInformation.map {
-            [ATTField("found_attribute_handle", .integer(Int($0.foundAttributeHandle))),
-             ATTField("group_end_handle", .integer(Int($0.groupEndHandle)))]
-        }))]
-    }
-
-    /// "0x0010..0x0015, 0x0020..0xffff".
-    public var parameterSummary: String {
-        handlesInformation.map { ATTText.range($0.foundAttributeHandle, $0.groupEndHandle) }.joined(separator: ", ")
+    /// Found Attribute Handle (2), Group End Handle (2).
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handle(&foundAttributeHandle, .foundAttributeHandle)
+        try c.handle(&groupEndHandle, .groupEndHandle)
     }
 }

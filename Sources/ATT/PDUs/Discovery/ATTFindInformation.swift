@@ -10,8 +10,10 @@ import BLECore
 /// A range with Starting Handle 0x0000 or Starting Handle > Ending Handle is well formed; the
 /// server answers it with Invalid Handle (0x01) (3.4.3.1), so the codec keeps it.
 public struct ATTFindInformationRequest: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/findInformationRequest``.
-    public static let opcode = ATTOpcode.findInformationRequest
+    /// Answered by ATT_FIND_INFORMATION_RSP.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .findInformationRequest, name: "Find Information Request", pduName: "ATT_FIND_INFORMATION_REQ",
+        kind: .request, response: .findInformationResponse, case: ATTPDU.findInformationRequest)
 
     /// Starting Handle: the first requested handle.
     public var startingHandle: UInt16
@@ -23,29 +25,16 @@ public struct ATTFindInformationRequest: ATTPDUCodable {
         self.startingHandle = startingHandle
         self.endingHandle = endingHandle
     }
+}
 
-    /// Reads Starting Handle (2), Ending Handle (2).
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` naming the short field.
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        startingHandle = try r.readUInt16("Starting Handle")
-        endingHandle = try r.readUInt16("Ending Handle")
-    }
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        w.writeUInt16(startingHandle)
-        w.writeUInt16(endingHandle)
-    }
-
-    /// starting_handle, ending_handle (integers).
-    public var fields: [ATTField] {
-        [ATTField("starting_handle", .integer(Int(startingHandle))),
-         ATTField("ending_handle", .integer(Int(endingHandle)))]
-    }
+extension ATTFindInformationRequest: ATTPDUBody {
+    init() { self.init(startingHandle: 0, endingHandle: 0) }
 
     /// "0x0001..0xffff".
-    public var parameterSummary: String { ATTText.range(startingHandle, endingHandle) }
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handle(&startingHandle, .startingHandle)
+        try c.handle(&endingHandle, .endingHandle)
+    }
 }
 
 /// ATT_FIND_INFORMATION_RSP, opcode 0x05 (Core v5.4, Vol 3, Part F, 3.4.3.2): handle-UUID
@@ -59,8 +48,10 @@ public struct ATTFindInformationRequest: ATTPDUCodable {
 /// Handle (2) and 128-bit UUID (16) (Tables 3.9 to 3.11). There is at least one pair, and
 /// pairs are never split.
 public struct ATTFindInformationResponse: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/findInformationResponse``.
-    public static let opcode = ATTOpcode.findInformationResponse
+    /// Answers ATT_FIND_INFORMATION_REQ.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .findInformationResponse, name: "Find Information Response", pduName: "ATT_FIND_INFORMATION_RSP",
+        kind: .response, case: ATTPDU.findInformationResponse)
 
     /// The Format parameter (Table 3.9): the width of every UUID in the Information Data.
     /// Only two values are defined; any other makes the PDU malformed.
@@ -104,65 +95,53 @@ public struct ATTFindInformationResponse: ATTPDUCodable {
     ///   format 0x01.
     public init(format: Format, information: [Information]) throws(ATTEncodingError) {
         guard !information.isEmpty else {
-            throw ATTEncodingError(opcode: Self.opcode, field: "Information Data", reason: "needs at least one handle-UUID pair")
+            throw ATTEncodingError(opcode: Self.opcode, .informationData, "needs at least one handle-UUID pair")
         }
         if format == .uuid16, let bad = information.firstIndex(where: { $0.type.uuid16 == nil }) {
-            throw ATTEncodingError(opcode: Self.opcode, field: "Information Data",
-                                   reason: "pair \(bad) has type \(information[bad].type), which has no 16-bit form")
+            throw ATTEncodingError(opcode: Self.opcode, .informationData,
+                                   "pair \(bad) has type \(information[bad].type), which has no 16-bit form")
         }
         self.format = format
         self.information = format == .uuid16
             ? information.map { Information(handle: $0.handle, type: $0.type.shortest) }
             : information.map { Information(handle: $0.handle, type: $0.type.as128Bit) }
     }
+}
 
-    /// Reads Format (1), then the Information Data: every remaining octet, in pairs of the
-    /// Format's length.
-    ///
-    /// - Throws: ``BLEDecodingError/invalidValue(field:offset:reason:)`` for a Format other
-    ///   than 0x01 or 0x02, or Information Data that is not a whole number of pairs;
-    ///   ``BLEDecodingError/truncated(field:offset:needed:available:)`` when there is no pair.
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        let formatOffset = r.offset
-        let raw = try r.readUInt8("Format")
-        guard let format = Format(rawValue: raw) else {
-            throw .invalidValue(field: "Format", offset: formatOffset,
-                                reason: "\(ATTText.hex8(raw)) is not 0x01 (16-bit UUIDs) or 0x02 (128-bit UUIDs)")
-        }
-        let count = try r.fixedSizeListCount(entrySize: format.pairLength, minimumCount: 1,
-                                             field: "Information Data", entryName: "handle-UUID pairs")
-        var information: [Information] = []
-        information.reserveCapacity(count)
-        let width: BluetoothUUID.Width = format == .uuid16 ? .bits16 : .bits128
-        for _ in 0..<count {
-            let handle = try r.readUInt16("Handle")
-            let type = try BluetoothUUID(from: &r, width: width, field: "UUID")
-            information.append(Information(handle: handle, type: type))
-        }
-        self.format = format
-        self.information = information
+extension ATTFindInformationResponse: ATTPDUBody {
+    init() {
+        format = .uuid16
+        information = []
     }
 
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        w.writeUInt8(format.rawValue)
-        for pair in information {
-            w.writeUInt16(pair.handle)
-            pair.type.write(to: &w)
-        }
+    /// "16-bit 0x0001 2800 (Primary Service), 0x0002 2803 (Characteristic)": Format (0x01 or
+    /// 0x02), then the handle-UUID pairs of its width, filling the PDU.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        var code = FormatCode(rawValue: format.rawValue)
+        let formatOffset = c.offset
+        try c.code(&code, .format)
+        let decoded = Format(rawValue: code.rawValue)
+        try c.check(decoded != nil, .format, offset: formatOffset,
+                    "\(ATTText.hex8(code.rawValue)) is not 0x01 (16-bit UUIDs) or 0x02 (128-bit UUIDs)")
+        format = decoded ?? format
+        try c.list(&information, .informationData, entrySize: format.pairLength, minimumCount: 1)
     }
 
-    /// format (integer), information (list of handle, uuid).
-    public var fields: [ATTField] {
-        [ATTField("format", .integer(Int(format.rawValue))),
-         ATTField("information", .list(information.map {
-             [ATTField("handle", .integer(Int($0.handle))), ATTField("uuid", .uuid($0.type))]
-         }))]
+    /// The Format octet as the summary prints it: "16-bit" or "128-bit".
+    struct FormatCode: ATTCodedValue {
+        let rawValue: UInt8
+        init(rawValue: UInt8) { self.rawValue = rawValue }
+        var summaryText: String { rawValue == Format.uuid16.rawValue ? "16-bit" : "128-bit" }
+        var nameText: String { summaryText }
     }
+}
 
-    /// "16-bit 0x0001 2800 (Primary Service), 0x0002 2803 (Characteristic)".
-    public var parameterSummary: String {
-        (format == .uuid16 ? "16-bit " : "128-bit ")
-            + information.map { "\(Hex.hex16($0.handle)) \($0.type.descriptionWithName)" }.joined(separator: ", ")
+extension ATTFindInformationResponse.Information: ATTLayout {
+    init() { self.init(handle: 0, type: BluetoothUUID(UInt16(0))) }
+
+    /// Handle (2), UUID (the rest of the pair: 2 or 16 octets, as Format says).
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handle(&handle, .handle)
+        try c.uuid(&type, .uuid)
     }
 }

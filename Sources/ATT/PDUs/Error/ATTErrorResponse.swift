@@ -11,8 +11,10 @@ import BLECore
 /// not supported (3.4.1.1); Invalid PDU, Insufficient Resources and Unlikely Error also carry
 /// 0x0000 (3.3).
 public struct ATTErrorResponse: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/errorResponse``.
-    public static let opcode = ATTOpcode.errorResponse
+    /// Answers any request that failed (the request is named in Request Opcode In Error).
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .errorResponse, name: "Error Response", pduName: "ATT_ERROR_RSP", kind: .response,
+        case: ATTPDU.errorResponse)
 
     /// Request Opcode In Error: the opcode of the request that failed (kept raw).
     public var requestOpcodeInError: ATTOpcode
@@ -27,34 +29,15 @@ public struct ATTErrorResponse: ATTPDUCodable {
         self.attributeHandleInError = attributeHandleInError
         self.errorCode = errorCode
     }
+}
 
-    /// Reads Request Opcode In Error (1), Attribute Handle In Error (2), Error Code (1).
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` naming the short field.
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        requestOpcodeInError = ATTOpcode(rawValue: try r.readUInt8("Request Opcode In Error"))
-        attributeHandleInError = try r.readUInt16("Attribute Handle In Error")
-        errorCode = ATTErrorCode(rawValue: try r.readUInt8("Error Code"))
-    }
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        w.writeUInt8(requestOpcodeInError.rawValue)
-        w.writeUInt16(attributeHandleInError)
-        w.writeUInt8(errorCode.rawValue)
-    }
-
-    /// request_opcode (integer), request (text), handle (integer), error_code (integer), error (text).
-    public var fields: [ATTField] {
-        [ATTField("request_opcode", .integer(Int(requestOpcodeInError.rawValue))),
-         ATTField("request", .text(requestOpcodeInError.name)),
-         ATTField("handle", .integer(Int(attributeHandleInError))),
-         ATTField("error_code", .integer(Int(errorCode.rawValue))),
-         ATTField("error", .text(errorCode.name))]
-    }
+extension ATTErrorResponse: ATTPDUBody {
+    init() { self.init(requestOpcodeInError: ATTOpcode(rawValue: 0), attributeHandleInError: 0, errorCode: ATTErrorCode(rawValue: 0)) }
 
     /// "Write Request handle 0x003f: Insufficient Authentication (0x05)".
-    public var parameterSummary: String {
-        "\(requestOpcodeInError.name) handle \(Hex.hex16(attributeHandleInError)): \(errorCode)"
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.code(&requestOpcodeInError, .requestOpcodeInError)
+        try c.handle(&attributeHandleInError, .attributeHandleInError)
+        try c.code(&errorCode, .errorCode)
     }
 }

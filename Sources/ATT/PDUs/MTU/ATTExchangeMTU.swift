@@ -11,8 +11,10 @@ import BLECore
 /// one is not malformed: both sides then keep the default ATT_MTU (3.4.2.2). The codec keeps
 /// whatever was sent; see ``isBelowDefault``.
 public struct ATTExchangeMTURequest: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/exchangeMTURequest``.
-    public static let opcode = ATTOpcode.exchangeMTURequest
+    /// Answered by ATT_EXCHANGE_MTU_RSP.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .exchangeMTURequest, name: "Exchange MTU Request", pduName: "ATT_EXCHANGE_MTU_REQ", kind: .request,
+        response: .exchangeMTUResponse, case: ATTPDU.exchangeMTURequest)
 
     /// Client Rx MTU: the largest ATT PDU the client can receive, in octets.
     public var clientRxMTU: UInt16
@@ -20,25 +22,18 @@ public struct ATTExchangeMTURequest: ATTPDUCodable {
     /// A request announcing `clientRxMTU` octets.
     public init(clientRxMTU: UInt16) { self.clientRxMTU = clientRxMTU }
 
-    /// Reads Client Rx MTU (2).
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` for "Client Rx MTU".
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        clientRxMTU = try r.readUInt16("Client Rx MTU")
-    }
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) { w.writeUInt16(clientRxMTU) }
-
     /// Whether Client Rx MTU is below the LE default ATT_MTU of 23 octets (Vol 3, Part G, 5.2.1),
     /// in which case the ATT_MTU stays at the default (3.4.2.2).
     public var isBelowDefault: Bool { clientRxMTU < ATTExchangeMTUResponse.defaultLEMTU }
+}
 
-    /// client_rx_mtu (integer).
-    public var fields: [ATTField] { [ATTField("client_rx_mtu", .integer(Int(clientRxMTU)))] }
+extension ATTExchangeMTURequest: ATTPDUBody {
+    init() { self.init(clientRxMTU: 0) }
 
     /// "Client Rx MTU 517".
-    public var parameterSummary: String { "Client Rx MTU \(clientRxMTU)" }
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.integer(&clientRxMTU, .clientRxMTU)
+    }
 }
 
 /// ATT_EXCHANGE_MTU_RSP, opcode 0x03 (Core v5.4, Vol 3, Part F, 3.4.2.2): the server's
@@ -51,8 +46,10 @@ public struct ATTExchangeMTURequest: ATTPDUCodable {
 /// Both sides then use ATT_MTU = min(Client Rx MTU, Server Rx MTU), or the default if either
 /// is below it (3.4.2.2); see ``effectiveMTU(clientRxMTU:)``.
 public struct ATTExchangeMTUResponse: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/exchangeMTUResponse``.
-    public static let opcode = ATTOpcode.exchangeMTUResponse
+    /// Answers ATT_EXCHANGE_MTU_REQ.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .exchangeMTUResponse, name: "Exchange MTU Response", pduName: "ATT_EXCHANGE_MTU_RSP", kind: .response,
+        case: ATTPDU.exchangeMTUResponse)
 
     /// The default ATT_MTU on an LE bearer: 23 octets (Vol 3, Part G, 5.2.1).
     public static let defaultLEMTU: UInt16 = 23
@@ -63,26 +60,19 @@ public struct ATTExchangeMTUResponse: ATTPDUCodable {
     /// A response announcing `serverRxMTU` octets.
     public init(serverRxMTU: UInt16) { self.serverRxMTU = serverRxMTU }
 
-    /// Reads Server Rx MTU (2).
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` for "Server Rx MTU".
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        serverRxMTU = try r.readUInt16("Server Rx MTU")
-    }
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) { w.writeUInt16(serverRxMTU) }
-
     /// The ATT_MTU both sides apply after this exchange, in octets: the minimum of the two Rx
     /// MTUs, or the default (23) if either is below the default (3.4.2.2).
     public func effectiveMTU(clientRxMTU: UInt16) -> UInt16 {
         guard clientRxMTU >= Self.defaultLEMTU, serverRxMTU >= Self.defaultLEMTU else { return Self.defaultLEMTU }
         return min(clientRxMTU, serverRxMTU)
     }
+}
 
-    /// server_rx_mtu (integer).
-    public var fields: [ATTField] { [ATTField("server_rx_mtu", .integer(Int(serverRxMTU)))] }
+extension ATTExchangeMTUResponse: ATTPDUBody {
+    init() { self.init(serverRxMTU: 0) }
 
     /// "Server Rx MTU 247".
-    public var parameterSummary: String { "Server Rx MTU \(serverRxMTU)" }
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.integer(&serverRxMTU, .serverRxMTU)
+    }
 }

@@ -12,8 +12,10 @@ import BLECore
 /// sent, and a server answers it as an invalid request, ATT_ERROR_RSP with Invalid PDU (0x04)
 /// (3.3), after checking ``Flags/isDefined``.
 public struct ATTExecuteWriteRequest: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/executeWriteRequest``.
-    public static let opcode = ATTOpcode.executeWriteRequest
+    /// Answered by ATT_EXECUTE_WRITE_RSP.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .executeWriteRequest, name: "Execute Write Request", pduName: "ATT_EXECUTE_WRITE_REQ", kind: .request,
+        response: .executeWriteResponse, case: ATTPDU.executeWriteRequest)
 
     /// The Flags parameter (Table 3.36). Unknown values are kept raw.
     public struct Flags: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -45,24 +47,22 @@ public struct ATTExecuteWriteRequest: ATTPDUCodable {
 
     /// A request that applies `flags` to the prepare queue.
     public init(flags: Flags) { self.flags = flags }
+}
 
-    /// Reads Flags (1), keeping undefined values raw.
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` for "Flags".
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        flags = Flags(rawValue: try r.readUInt8("Flags"))
+extension ATTExecuteWriteRequest: ATTPDUBody {
+    init() { self.init(flags: .cancelAllPreparedWrites) }
+
+    /// "write all pending prepared values"; undefined flags are kept raw.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.code(&flags, .flags)
     }
+}
 
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) { w.writeUInt8(flags.rawValue) }
-
-    /// flags (integer), action (text).
-    public var fields: [ATTField] {
-        [ATTField("flags", .integer(Int(flags.rawValue))), ATTField("action", .text(flags.description))]
-    }
-
-    /// "write all pending prepared values".
-    public var parameterSummary: String { flags.description }
+extension ATTExecuteWriteRequest.Flags: ATTCodedValue {
+    /// What the flags do: "write all pending prepared values".
+    var summaryText: String { description }
+    /// What the flags do: "write all pending prepared values".
+    var nameText: String { description }
 }
 
 /// ATT_EXECUTE_WRITE_RSP, opcode 0x19 (Core v5.4, Vol 3, Part F, 3.4.6.4): the prepared
@@ -72,21 +72,16 @@ public struct ATTExecuteWriteRequest: ATTPDUCodable {
 /// |---|
 /// | 1 octet (0x19) |
 public struct ATTExecuteWriteResponse: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/executeWriteResponse``.
-    public static let opcode = ATTOpcode.executeWriteResponse
+    /// Answers ATT_EXECUTE_WRITE_REQ.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .executeWriteResponse, name: "Execute Write Response", pduName: "ATT_EXECUTE_WRITE_RSP",
+        kind: .response, case: ATTPDU.executeWriteResponse)
 
     /// The response; it has no parameters.
     public init() {}
+}
 
-    /// Reads nothing: the PDU has no parameters (the caller rejects trailing octets).
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {}
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {}
-
-    /// No fields.
-    public var fields: [ATTField] { [] }
-
-    /// Empty: the PDU has no parameters.
-    public var parameterSummary: String { "" }
+extension ATTExecuteWriteResponse: ATTPDUBody {
+    /// No parameters.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {}
 }

@@ -10,8 +10,10 @@ import BLECore
 /// The offset and value are checked only at execution (Invalid Offset, Invalid Attribute
 /// Value Length), so the codec keeps any offset.
 public struct ATTPrepareWriteRequest: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/prepareWriteRequest``.
-    public static let opcode = ATTOpcode.prepareWriteRequest
+    /// Answered by ATT_PREPARE_WRITE_RSP.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .prepareWriteRequest, name: "Prepare Write Request", pduName: "ATT_PREPARE_WRITE_REQ", kind: .request,
+        response: .prepareWriteResponse, case: ATTPDU.prepareWriteRequest)
 
     /// Attribute Handle: the attribute to write.
     public var handle: UInt16
@@ -26,34 +28,16 @@ public struct ATTPrepareWriteRequest: ATTPDUCodable {
         self.valueOffset = valueOffset
         self.partAttributeValue = partAttributeValue
     }
+}
 
-    /// Reads Attribute Handle (2), Value Offset (2), then the Part Attribute Value: every
-    /// remaining octet.
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` naming the short field.
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        handle = try r.readUInt16("Attribute Handle")
-        valueOffset = try r.readUInt16("Value Offset")
-        partAttributeValue = r.readRemaining()
-    }
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        w.writeUInt16(handle)
-        w.writeUInt16(valueOffset)
-        w.writeBytes(partAttributeValue)
-    }
-
-    /// handle, value_offset (integers), value (octets).
-    public var fields: [ATTField] {
-        [ATTField("handle", .integer(Int(handle))),
-         ATTField("value_offset", .integer(Int(valueOffset))),
-         ATTField("value", .octets(partAttributeValue))]
-    }
+extension ATTPrepareWriteRequest: ATTPDUBody {
+    init() { self.init(handle: 0, valueOffset: 0, partAttributeValue: []) }
 
     /// "handle 0x0012 offset 18 value 0102".
-    public var parameterSummary: String {
-        "handle \(Hex.hex16(handle)) offset \(valueOffset) value \(ATTText.octets(partAttributeValue))"
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handle(&handle, .attributeHandle)
+        try c.integer(&valueOffset, .valueOffset)
+        try c.remaining(&partAttributeValue, .partAttributeValue)
     }
 }
 
@@ -64,8 +48,10 @@ public struct ATTPrepareWriteRequest: ATTPDUCodable {
 /// |---|---|---|---|
 /// | 1 octet (0x17) | 2 octets | 2 octets, in octets | 0 to (ATT_MTU-5) octets |
 public struct ATTPrepareWriteResponse: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/prepareWriteResponse``.
-    public static let opcode = ATTOpcode.prepareWriteResponse
+    /// Answers ATT_PREPARE_WRITE_REQ.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .prepareWriteResponse, name: "Prepare Write Response", pduName: "ATT_PREPARE_WRITE_RSP",
+        kind: .response, case: ATTPDU.prepareWriteResponse)
 
     /// Attribute Handle: as in the request.
     public var handle: UInt16
@@ -88,35 +74,17 @@ public struct ATTPrepareWriteResponse: ATTPDUCodable {
 
     /// Whether this response echoes `request` exactly (handle, offset and value).
     public func echoes(_ request: ATTPrepareWriteRequest) -> Bool {
-        handle == request.handle && valueOffset == request.valueOffset && partAttributeValue == request.partAttributeValue
+        self == ATTPrepareWriteResponse(echoing: request)
     }
+}
 
-    /// Reads Attribute Handle (2), Value Offset (2), then the Part Attribute Value: every
-    /// remaining octet.
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` naming the short field.
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        handle = try r.readUInt16("Attribute Handle")
-        valueOffset = try r.readUInt16("Value Offset")
-        partAttributeValue = r.readRemaining()
-    }
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        w.writeUInt16(handle)
-        w.writeUInt16(valueOffset)
-        w.writeBytes(partAttributeValue)
-    }
-
-    /// handle, value_offset (integers), value (octets).
-    public var fields: [ATTField] {
-        [ATTField("handle", .integer(Int(handle))),
-         ATTField("value_offset", .integer(Int(valueOffset))),
-         ATTField("value", .octets(partAttributeValue))]
-    }
+extension ATTPrepareWriteResponse: ATTPDUBody {
+    init() { self.init(handle: 0, valueOffset: 0, partAttributeValue: []) }
 
     /// "handle 0x0012 offset 18 value 0102".
-    public var parameterSummary: String {
-        "handle \(Hex.hex16(handle)) offset \(valueOffset) value \(ATTText.octets(partAttributeValue))"
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handle(&handle, .attributeHandle)
+        try c.integer(&valueOffset, .valueOffset)
+        try c.remaining(&partAttributeValue, .partAttributeValue)
     }
 }

@@ -6,30 +6,25 @@ import BLECore
 /// |---|---|
 /// | 1 octet (0x0A) | 2 octets |
 public struct ATTReadRequest: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/readRequest``.
-    public static let opcode = ATTOpcode.readRequest
+    /// Answered by ATT_READ_RSP.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .readRequest, name: "Read Request", pduName: "ATT_READ_REQ", kind: .request,
+        response: .readResponse, case: ATTPDU.readRequest)
 
     /// Attribute Handle: the attribute to read.
     public var handle: UInt16
 
     /// A request to read the attribute at `handle`.
     public init(handle: UInt16) { self.handle = handle }
+}
 
-    /// Reads Attribute Handle (2).
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` for "Attribute Handle".
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        handle = try r.readUInt16("Attribute Handle")
-    }
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) { w.writeUInt16(handle) }
-
-    /// handle (integer).
-    public var fields: [ATTField] { [ATTField("handle", .integer(Int(handle)))] }
+extension ATTReadRequest: ATTPDUBody {
+    init() { self.init(handle: 0) }
 
     /// "handle 0x0003".
-    public var parameterSummary: String { "handle \(Hex.hex16(handle))" }
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handle(&handle, .attributeHandle)
+    }
 }
 
 /// ATT_READ_RSP, opcode 0x0B (Core v5.4, Vol 3, Part F, 3.4.4.4): the value read.
@@ -41,28 +36,25 @@ public struct ATTReadRequest: ATTPDUCodable {
 /// A value longer than ATT_MTU-1 octets arrives cut to ATT_MTU-1; the rest is read with
 /// ATT_READ_BLOB_REQ.
 public struct ATTReadResponse: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/readResponse``.
-    public static let opcode = ATTOpcode.readResponse
+    /// Answers ATT_READ_REQ.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .readResponse, name: "Read Response", pduName: "ATT_READ_RSP", kind: .response,
+        case: ATTPDU.readResponse)
 
     /// Attribute Value: octets as transmitted, never interpreted (possibly none).
     public var value: [UInt8]
 
     /// A response carrying `value`.
     public init(value: [UInt8]) { self.value = value }
+}
 
-    /// Reads the Attribute Value: every remaining octet. Never throws for any length.
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        value = r.readRemaining()
+extension ATTReadResponse: ATTPDUBody {
+    init() { self.init(value: []) }
+
+    /// "value 4c696e7578"; never fails to decode.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.remaining(&value, .attributeValue)
     }
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) { w.writeBytes(value) }
-
-    /// value (octets).
-    public var fields: [ATTField] { [ATTField("value", .octets(value))] }
-
-    /// "value 4c696e7578".
-    public var parameterSummary: String { "value \(ATTText.octets(value))" }
 }
 
 /// ATT_READ_BLOB_REQ, opcode 0x0C (Core v5.4, Vol 3, Part F, 3.4.4.5): read part of a long
@@ -72,8 +64,10 @@ public struct ATTReadResponse: ATTPDUCodable {
 /// |---|---|---|
 /// | 1 octet (0x0C) | 2 octets | 2 octets, in octets from the value's start |
 public struct ATTReadBlobRequest: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/readBlobRequest``.
-    public static let opcode = ATTOpcode.readBlobRequest
+    /// Answered by ATT_READ_BLOB_RSP.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .readBlobRequest, name: "Read Blob Request", pduName: "ATT_READ_BLOB_REQ", kind: .request,
+        response: .readBlobResponse, case: ATTPDU.readBlobRequest)
 
     /// Attribute Handle: the attribute to read.
     public var handle: UInt16
@@ -85,28 +79,16 @@ public struct ATTReadBlobRequest: ATTPDUCodable {
         self.handle = handle
         self.valueOffset = valueOffset
     }
+}
 
-    /// Reads Attribute Handle (2), Value Offset (2).
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` naming the short field.
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        handle = try r.readUInt16("Attribute Handle")
-        valueOffset = try r.readUInt16("Value Offset")
-    }
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        w.writeUInt16(handle)
-        w.writeUInt16(valueOffset)
-    }
-
-    /// handle, value_offset (integers).
-    public var fields: [ATTField] {
-        [ATTField("handle", .integer(Int(handle))), ATTField("value_offset", .integer(Int(valueOffset)))]
-    }
+extension ATTReadBlobRequest: ATTPDUBody {
+    init() { self.init(handle: 0, valueOffset: 0) }
 
     /// "handle 0x0003 offset 22".
-    public var parameterSummary: String { "handle \(Hex.hex16(handle)) offset \(valueOffset)" }
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handle(&handle, .attributeHandle)
+        try c.integer(&valueOffset, .valueOffset)
+    }
 }
 
 /// ATT_READ_BLOB_RSP, opcode 0x0D (Core v5.4, Vol 3, Part F, 3.4.4.6): part of a value.
@@ -118,26 +100,23 @@ public struct ATTReadBlobRequest: ATTPDUCodable {
 /// Empty when the request's offset equals the value's length; shorter than ATT_MTU-1 at the
 /// end of the value.
 public struct ATTReadBlobResponse: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/readBlobResponse``.
-    public static let opcode = ATTOpcode.readBlobResponse
+    /// Answers ATT_READ_BLOB_REQ.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .readBlobResponse, name: "Read Blob Response", pduName: "ATT_READ_BLOB_RSP", kind: .response,
+        case: ATTPDU.readBlobResponse)
 
     /// Part Attribute Value: octets as transmitted, never interpreted (possibly none).
     public var partAttributeValue: [UInt8]
 
     /// A response carrying `partAttributeValue`.
     public init(partAttributeValue: [UInt8]) { self.partAttributeValue = partAttributeValue }
+}
 
-    /// Reads the Part Attribute Value: every remaining octet. Never throws for any length.
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        partAttributeValue = r.readRemaining()
+extension ATTReadBlobResponse: ATTPDUBody {
+    init() { self.init(partAttributeValue: []) }
+
+    /// "value 1122"; never fails to decode.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.remaining(&partAttributeValue, .partAttributeValue)
     }
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) { w.writeBytes(partAttributeValue) }
-
-    /// value (octets).
-    public var fields: [ATTField] { [ATTField("value", .octets(partAttributeValue))] }
-
-    /// "value 1122".
-    public var parameterSummary: String { "value \(ATTText.octets(partAttributeValue))" }
 }

@@ -11,8 +11,10 @@ import BLECore
 /// A range with Starting Handle 0x0000 or Starting Handle > Ending Handle is well formed; the
 /// server answers it with Invalid Handle (0x01), so the codec keeps it.
 public struct ATTReadByGroupTypeRequest: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/readByGroupTypeRequest``.
-    public static let opcode = ATTOpcode.readByGroupTypeRequest
+    /// Answered by ATT_READ_BY_GROUP_TYPE_RSP.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .readByGroupTypeRequest, name: "Read By Group Type Request", pduName: "ATT_READ_BY_GROUP_TYPE_REQ",
+        kind: .request, response: .readByGroupTypeResponse, case: ATTPDU.readByGroupTypeRequest)
 
     /// Starting Handle: the first requested handle.
     public var startingHandle: UInt16
@@ -28,36 +30,16 @@ public struct ATTReadByGroupTypeRequest: ATTPDUCodable {
         self.endingHandle = endingHandle
         self.attributeGroupType = attributeGroupType
     }
+}
 
-    /// Reads Starting Handle (2), Ending Handle (2), Attribute Group Type (the remaining 2 or
-    /// 16 octets).
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` naming the short
-    ///   field; ``BLEDecodingError/invalidValue(field:offset:reason:)`` for an Attribute Group
-    ///   Type that is neither 2 nor 16 octets.
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        startingHandle = try r.readUInt16("Starting Handle")
-        endingHandle = try r.readUInt16("Ending Handle")
-        attributeGroupType = try ATTLayouts.readAttributeType(&r, field: "Attribute Group Type")
-    }
+extension ATTReadByGroupTypeRequest: ATTPDUBody {
+    init() { self.init(startingHandle: 0, endingHandle: 0, attributeGroupType: BluetoothUUID(UInt16(0))) }
 
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        w.writeUInt16(startingHandle)
-        w.writeUInt16(endingHandle)
-        ATTLayouts.writeAttributeType(attributeGroupType, to: &w)
-    }
-
-    /// starting_handle, ending_handle (integers), attribute_group_type (uuid).
-    public var fields: [ATTField] {
-        [ATTField("starting_handle", .integer(Int(startingHandle))),
-         ATTField("ending_handle", .integer(Int(endingHandle))),
-         ATTField("attribute_group_type", .uuid(attributeGroupType))]
-    }
-
-    /// "0x0001..0xffff type 2800 (Primary Service)".
-    public var parameterSummary: String {
-        "\(ATTText.range(startingHandle, endingHandle)) type \(attributeGroupType.descriptionWithName)"
+    /// "0x0001..0xffff type 2800 (Primary Service)"; the type fills the rest of the PDU, 2 or 16 octets.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handle(&startingHandle, .startingHandle)
+        try c.handle(&endingHandle, .endingHandle)
+        try c.uuid(&attributeGroupType, .attributeGroupType)
     }
 }
 
@@ -72,8 +54,10 @@ public struct ATTReadByGroupTypeRequest: ATTPDUCodable {
 /// (Length - 4) (Table 3.26), so Length is at least 4 and a value at most 251 octets. The
 /// list holds at least one complete entry and is a whole number of entries.
 public struct ATTReadByGroupTypeResponse: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/readByGroupTypeResponse``.
-    public static let opcode = ATTOpcode.readByGroupTypeResponse
+    /// Answers ATT_READ_BY_GROUP_TYPE_REQ.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .readByGroupTypeResponse, name: "Read By Group Type Response", pduName: "ATT_READ_BY_GROUP_TYPE_RSP",
+        kind: .response, case: ATTPDU.readByGroupTypeResponse)
 
     /// The largest Attribute Value an entry can carry: 251 octets (Length is one octet).
     public static let maximumValueLength = 251
@@ -107,68 +91,43 @@ public struct ATTReadByGroupTypeResponse: ATTPDUCodable {
     ///   first one's, or the values are longer than 251 octets.
     public init(attributeData: [AttributeData]) throws(ATTEncodingError) {
         guard let first = attributeData.first else {
-            throw ATTEncodingError(opcode: Self.opcode, field: "Attribute Data List", reason: "needs at least one Attribute Data")
+            throw ATTEncodingError(opcode: Self.opcode, .attributeDataList, "needs at least one Attribute Data")
         }
         let valueLength = first.value.count
         guard valueLength <= Self.maximumValueLength else {
-            throw ATTEncodingError(opcode: Self.opcode, field: "Attribute Value",
-                                   reason: "\(valueLength) octets; at most \(Self.maximumValueLength) fit the Length parameter")
+            throw ATTEncodingError(opcode: Self.opcode, .attributeValue,
+                                   "\(valueLength) octets; at most \(Self.maximumValueLength) fit the Length parameter")
         }
         if let bad = attributeData.firstIndex(where: { $0.value.count != valueLength }) {
-            throw ATTEncodingError(opcode: Self.opcode, field: "Attribute Data List",
-                                   reason: "entry \(bad) has a \(attributeData[bad].value.count)-octet value; entry 0 has \(valueLength) and all must match")
+            throw ATTEncodingError(opcode: Self.opcode, .attributeDataList,
+                                   "entry \(bad) has a \(attributeData[bad].value.count)-octet value; entry 0 has \(valueLength) and all must match")
         }
         self.attributeData = attributeData
     }
+}
 
-    /// Reads Length (1), then the Attribute Data List: every remaining octet, in entries of Length.
-    ///
-    /// - Throws: ``BLEDecodingError/invalidValue(field:offset:reason:)`` for a Length below 4
-    ///   or a list that is not a whole number of entries;
-    ///   ``BLEDecodingError/truncated(field:offset:needed:available:)`` when there is no entry.
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        let lengthOffset = r.offset
-        let length = Int(try r.readUInt8("Length"))
-        guard length >= 4 else {
-            throw .invalidValue(field: "Length", offset: lengthOffset,
-                                reason: "\(length) is less than 4, the size of the Attribute Handle and End Group Handle")
-        }
-        let count = try r.fixedSizeListCount(entrySize: length, minimumCount: 1,
-                                             field: "Attribute Data List", entryName: "Attribute Data")
-        var list: [AttributeData] = []
-        list.reserveCapacity(count)
-        for _ in 0..<count {
-            let handle = try r.readUInt16("Attribute Handle")
-            let end = try r.readUInt16("End Group Handle")
-            let value = try r.readBytes(length &- 4, "Attribute Value")
-            list.append(AttributeData(handle: handle, endGroupHandle: end, value: value))
-        }
-        attributeData = list
+extension ATTReadByGroupTypeResponse: ATTPDUBody {
+    init() { attributeData = [] }
+
+    /// "0x0001..0x0005: 0018, 0x0006..0x0009: 0118": Length (at least 4), then the entries,
+    /// each Length octets, filling the PDU.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        var length = self.length
+        let lengthOffset = c.offset
+        try c.integer(&length, .length)
+        try c.check(length >= 4, .length, offset: lengthOffset,
+                    "\(length) is less than 4, the size of the Attribute Handle and End Group Handle")
+        try c.list(&attributeData, .attributeDataList, entrySize: Int(length), minimumCount: 1)
     }
+}
 
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        w.writeUInt8(length)
-        for entry in attributeData {
-            w.writeUInt16(entry.handle)
-            w.writeUInt16(entry.endGroupHandle)
-            w.writeBytes(entry.value)
-        }
-    }
+extension ATTReadByGroupTypeResponse.AttributeData: ATTLayout {
+    init() { self.init(handle: 0, endGroupHandle: 0, value: []) }
 
-    /// length (integer), attribute_data (list of handle, end_group_handle, value).
-    public var fields: [ATTField] {
-        [ATTField("length", .integer(Int(length))),
-         ATTField("attribute_data", .list(attributeData.map {
-             [ATTField("handle", .integer(Int($0.handle))),
-              ATTField("end_group_handle", .integer(Int($0.endGroupHandle))),
-              ATTField("value", .octets($0.value))]
-         }))]
-    }
-
-    /// "0x0001..0x0005: 0018, 0x0006..0x0009: 0118".
-    public var parameterSummary: String {
-        attributeData.map { "\(ATTText.range($0.handle, $0.endGroupHandle)): \(ATTText.octets($0.value))" }
-            .joined(separator: ", ")
+    /// Attribute Handle (2), End Group Handle (2), Attribute Value (the rest of the entry).
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handle(&handle, .attributeHandle)
+        try c.handle(&endGroupHandle, .endGroupHandle)
+        try c.remaining(&value, .attributeValue)
     }
 }

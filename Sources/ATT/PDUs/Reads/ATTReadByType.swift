@@ -11,8 +11,10 @@ import BLECore
 /// A range with Starting Handle 0x0000 or Starting Handle > Ending Handle is well formed; the
 /// server answers it with Invalid Handle (0x01), so the codec keeps it.
 public struct ATTReadByTypeRequest: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/readByTypeRequest``.
-    public static let opcode = ATTOpcode.readByTypeRequest
+    /// Answered by ATT_READ_BY_TYPE_RSP.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .readByTypeRequest, name: "Read By Type Request", pduName: "ATT_READ_BY_TYPE_REQ", kind: .request,
+        response: .readByTypeResponse, case: ATTPDU.readByTypeRequest)
 
     /// Starting Handle: the first requested handle.
     public var startingHandle: UInt16
@@ -28,35 +30,16 @@ public struct ATTReadByTypeRequest: ATTPDUCodable {
         self.endingHandle = endingHandle
         self.attributeType = attributeType
     }
+}
 
-    /// Reads Starting Handle (2), Ending Handle (2), Attribute Type (the remaining 2 or 16 octets).
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` naming the short
-    ///   field; ``BLEDecodingError/invalidValue(field:offset:reason:)`` for an Attribute Type
-    ///   that is neither 2 nor 16 octets.
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        startingHandle = try r.readUInt16("Starting Handle")
-        endingHandle = try r.readUInt16("Ending Handle")
-        attributeType = try ATTLayouts.readAttributeType(&r, field: "Attribute Type")
-    }
+extension ATTReadByTypeRequest: ATTPDUBody {
+    init() { self.init(startingHandle: 0, endingHandle: 0, attributeType: BluetoothUUID(UInt16(0))) }
 
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        w.writeUInt16(startingHandle)
-        w.writeUInt16(endingHandle)
-        ATTLayouts.writeAttributeType(attributeType, to: &w)
-    }
-
-    /// starting_handle, ending_handle (integers), attribute_type (uuid).
-    public var fields: [ATTField] {
-        [ATTField("starting_handle", .integer(Int(startingHandle))),
-         ATTField("ending_handle", .integer(Int(endingHandle))),
-         ATTField("attribute_type", .uuid(attributeType))]
-    }
-
-    /// "0x0001..0xffff type 2803 (Characteristic)".
-    public var parameterSummary: String {
-        "\(ATTText.range(startingHandle, endingHandle)) type \(attributeType.descriptionWithName)"
+    /// "0x0001..0xffff type 2803 (Characteristic)"; the type fills the rest of the PDU, 2 or 16 octets.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handle(&startingHandle, .startingHandle)
+        try c.handle(&endingHandle, .endingHandle)
+        try c.uuid(&attributeType, .attributeType)
     }
 }
 
@@ -72,8 +55,10 @@ public struct ATTReadByTypeRequest: ATTPDUCodable {
 /// complete pair and is a whole number of pairs. A value longer than min(ATT_MTU - 4, 253)
 /// is cut to that length by the server; the codec keeps what arrived.
 public struct ATTReadByTypeResponse: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/readByTypeResponse``.
-    public static let opcode = ATTOpcode.readByTypeResponse
+    /// Answers ATT_READ_BY_TYPE_REQ.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .readByTypeResponse, name: "Read By Type Response", pduName: "ATT_READ_BY_TYPE_RSP", kind: .response,
+        case: ATTPDU.readByTypeResponse)
 
     /// The largest Attribute Value a pair can carry: 253 octets (Length is one octet).
     public static let maximumValueLength = 253
@@ -104,63 +89,41 @@ public struct ATTReadByTypeResponse: ATTPDUCodable {
     ///   first one's, or the values are longer than 253 octets.
     public init(attributeData: [AttributeData]) throws(ATTEncodingError) {
         guard let first = attributeData.first else {
-            throw ATTEncodingError(opcode: Self.opcode, field: "Attribute Data List", reason: "needs at least one handle-value pair")
+            throw ATTEncodingError(opcode: Self.opcode, .attributeDataList, "needs at least one handle-value pair")
         }
         let valueLength = first.value.count
         guard valueLength <= Self.maximumValueLength else {
-            throw ATTEncodingError(opcode: Self.opcode, field: "Attribute Value",
-                                   reason: "\(valueLength) octets; at most \(Self.maximumValueLength) fit the Length parameter")
+            throw ATTEncodingError(opcode: Self.opcode, .attributeValue,
+                                   "\(valueLength) octets; at most \(Self.maximumValueLength) fit the Length parameter")
         }
         if let bad = attributeData.firstIndex(where: { $0.value.count != valueLength }) {
-            throw ATTEncodingError(opcode: Self.opcode, field: "Attribute Data List",
-                                   reason: "pair \(bad) has a \(attributeData[bad].value.count)-octet value; pair 0 has \(valueLength) and all must match")
+            throw ATTEncodingError(opcode: Self.opcode, .attributeDataList,
+                                   "pair \(bad) has a \(attributeData[bad].value.count)-octet value; pair 0 has \(valueLength) and all must match")
         }
         self.attributeData = attributeData
     }
+}
 
-    /// Reads Length (1), then the Attribute Data List: every remaining octet, in pairs of Length.
-    ///
-    /// - Throws: ``BLEDecodingError/invalidValue(field:offset:reason:)`` for a Length below 2
-    ///   or a list that is not a whole number of pairs;
-    ///   ``BLEDecodingError/truncated(field:offset:needed:available:)`` when there is no pair.
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        let lengthOffset = r.offset
-        let length = Int(try r.readUInt8("Length"))
-        guard length >= 2 else {
-            throw .invalidValue(field: "Length", offset: lengthOffset,
-                                reason: "\(length) is less than 2, the size of the Attribute Handle")
-        }
-        let count = try r.fixedSizeListCount(entrySize: length, minimumCount: 1,
-                                             field: "Attribute Data List", entryName: "Attribute Data")
-        var list: [AttributeData] = []
-        list.reserveCapacity(count)
-        for _ in 0..<count {
-            let handle = try r.readUInt16("Attribute Handle")
-            let value = try r.readBytes(length &- 2, "Attribute Value")
-            list.append(AttributeData(handle: handle, value: value))
-        }
-        attributeData = list
+extension ATTReadByTypeResponse: ATTPDUBody {
+    init() { attributeData = [] }
+
+    /// "0x0002: 020300002a, 0x0004: 1005000129": Length (at least 2), then the pairs, each
+    /// Length octets, filling the PDU.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        var length = self.length
+        let lengthOffset = c.offset
+        try c.integer(&length, .length)
+        try c.check(length >= 2, .length, offset: lengthOffset, "\(length) is less than 2, the size of the Attribute Handle")
+        try c.list(&attributeData, .attributeDataList, entrySize: Int(length), minimumCount: 1)
     }
+}
 
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        w.writeUInt8(length)
-        for pair in attributeData {
-            w.writeUInt16(pair.handle)
-            w.writeBytes(pair.value)
-        }
-    }
+extension ATTReadByTypeResponse.AttributeData: ATTLayout {
+    init() { self.init(handle: 0, value: []) }
 
-    /// length (integer), attribute_data (list of handle, value).
-    public var fields: [ATTField] {
-        [ATTField("length", .integer(Int(length))),
-         ATTField("attribute_data", .list(attributeData.map {
-             [ATTField("handle", .integer(Int($0.handle))), ATTField("value", .octets($0.value))]
-         }))]
-    }
-
-    /// "0x0002: 020300002a, 0x0004: 1005000129".
-    public var parameterSummary: String {
-        attributeData.map { "\(Hex.hex16($0.handle)): \(ATTText.octets($0.value))" }.joined(separator: ", ")
+    /// Attribute Handle (2), Attribute Value (the rest of the pair).
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handle(&handle, .attributeHandle)
+        try c.remaining(&value, .attributeValue)
     }
 }

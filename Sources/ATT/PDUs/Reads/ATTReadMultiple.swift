@@ -9,8 +9,10 @@ import BLECore
 ///
 /// The handles are in the order the values are wanted, not necessarily handle order.
 public struct ATTReadMultipleRequest: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/readMultipleRequest``.
-    public static let opcode = ATTOpcode.readMultipleRequest
+    /// Answered by ATT_READ_MULTIPLE_RSP.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .readMultipleRequest, name: "Read Multiple Request", pduName: "ATT_READ_MULTIPLE_REQ", kind: .request,
+        response: .readMultipleResponse, case: ATTPDU.readMultipleRequest)
 
     /// Set Of Handles: two or more attribute handles.
     public private(set) var setOfHandles: [UInt16]
@@ -19,28 +21,18 @@ public struct ATTReadMultipleRequest: ATTPDUCodable {
     ///
     /// - Throws: ``ATTEncodingError`` for fewer than two handles.
     public init(setOfHandles: [UInt16]) throws(ATTEncodingError) {
-        try ATTLayouts.checkSetOfHandles(setOfHandles, opcode: Self.opcode)
+        try ATTEncodingError.checkSetOfHandles(setOfHandles, opcode: Self.opcode)
         self.setOfHandles = setOfHandles
     }
+}
 
-    /// Reads the Set Of Handles: every remaining octet, in 2-octet handles.
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` for fewer than
-    ///   two handles; ``BLEDecodingError/invalidValue(field:offset:reason:)`` for an odd length.
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        setOfHandles = try ATTLayouts.readSetOfHandles(&r)
+extension ATTReadMultipleRequest: ATTPDUBody {
+    init() { setOfHandles = [] }
+
+    /// "handles 0x0003, 0x0005": two or more 2-octet handles filling the PDU.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handles(&setOfHandles, .setOfHandles, element: .attributeHandle, minimumCount: 2)
     }
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        for handle in setOfHandles { w.writeUInt16(handle) }
-    }
-
-    /// set_of_handles (list of handle).
-    public var fields: [ATTField] { [ATTField("set_of_handles", ATTLayouts.handleList(setOfHandles))] }
-
-    /// "handles 0x0003, 0x0005".
-    public var parameterSummary: String { "handles " + setOfHandles.map(Hex.hex16).joined(separator: ", ") }
 }
 
 /// ATT_READ_MULTIPLE_RSP, opcode 0x0F (Core v5.4, Vol 3, Part F, 3.4.4.8): the requested
@@ -53,28 +45,25 @@ public struct ATTReadMultipleRequest: ATTPDUCodable {
 /// The PDU carries no lengths: splitting the values needs the sizes a higher layer knows.
 /// A set longer than ATT_MTU-1 arrives cut to ATT_MTU-1.
 public struct ATTReadMultipleResponse: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/readMultipleResponse``.
-    public static let opcode = ATTOpcode.readMultipleResponse
+    /// Answers ATT_READ_MULTIPLE_REQ.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .readMultipleResponse, name: "Read Multiple Response", pduName: "ATT_READ_MULTIPLE_RSP",
+        kind: .response, case: ATTPDU.readMultipleResponse)
 
     /// Set Of Values: the values in request order, concatenated; never interpreted.
     public var setOfValues: [UInt8]
 
     /// A response carrying `setOfValues`.
     public init(setOfValues: [UInt8]) { self.setOfValues = setOfValues }
+}
 
-    /// Reads the Set Of Values: every remaining octet. Never throws for any length.
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        setOfValues = r.readRemaining()
+extension ATTReadMultipleResponse: ATTPDUBody {
+    init() { self.init(setOfValues: []) }
+
+    /// "values 0102ff"; never fails to decode.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.remaining(&setOfValues, .setOfValues)
     }
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) { w.writeBytes(setOfValues) }
-
-    /// set_of_values (octets).
-    public var fields: [ATTField] { [ATTField("set_of_values", .octets(setOfValues))] }
-
-    /// "values 0102ff".
-    public var parameterSummary: String { "values \(ATTText.octets(setOfValues))" }
 }
 
 /// ATT_READ_MULTIPLE_VARIABLE_REQ, opcode 0x20 (Core v5.4, Vol 3, Part F, 3.4.4.11): read
@@ -84,8 +73,11 @@ public struct ATTReadMultipleResponse: ATTPDUCodable {
 /// |---|---|
 /// | 1 octet (0x20) | 4 to (ATT_MTU-1) octets: two or more handles, 2 octets each |
 public struct ATTReadMultipleVariableRequest: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/readMultipleVariableRequest``.
-    public static let opcode = ATTOpcode.readMultipleVariableRequest
+    /// Answered by ATT_READ_MULTIPLE_VARIABLE_RSP.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .readMultipleVariableRequest, name: "Read Multiple Variable Request",
+        pduName: "ATT_READ_MULTIPLE_VARIABLE_REQ", kind: .request, response: .readMultipleVariableResponse,
+        case: ATTPDU.readMultipleVariableRequest)
 
     /// Set Of Handles: two or more attribute handles, in the order the values are wanted.
     public private(set) var setOfHandles: [UInt16]
@@ -94,26 +86,16 @@ public struct ATTReadMultipleVariableRequest: ATTPDUCodable {
     ///
     /// - Throws: ``ATTEncodingError`` for fewer than two handles.
     public init(setOfHandles: [UInt16]) throws(ATTEncodingError) {
-        try ATTLayouts.checkSetOfHandles(setOfHandles, opcode: Self.opcode)
+        try ATTEncodingError.checkSetOfHandles(setOfHandles, opcode: Self.opcode)
         self.setOfHandles = setOfHandles
     }
+}
 
-    /// Reads the Set Of Handles: every remaining octet, in 2-octet handles.
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` for fewer than
-    ///   two handles; ``BLEDecodingError/invalidValue(field:offset:reason:)`` for an odd length.
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        setOfHandles = try ATTLayouts.readSetOfHandles(&r)
+extension ATTReadMultipleVariableRequest: ATTPDUBody {
+    init() { setOfHandles = [] }
+
+    /// "handles 0x0003, 0x0005": two or more 2-octet handles filling the PDU.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handles(&setOfHandles, .setOfHandles, element: .attributeHandle, minimumCount: 2)
     }
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        for handle in setOfHandles { w.writeUInt16(handle) }
-    }
-
-    /// set_of_handles (list of handle).
-    public var fields: [ATTField] { [ATTField("set_of_handles", ATTLayouts.handleList(setOfHandles))] }
-
-    /// "handles 0x0003, 0x0005".
-    public var parameterSummary: String { "handles " + setOfHandles.map(Hex.hex16).joined(separator: ", ") }
 }

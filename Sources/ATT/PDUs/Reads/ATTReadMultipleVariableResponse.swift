@@ -16,8 +16,10 @@ import BLECore
 ///   (``LengthValueTuple/isTruncated``); the client reads the rest with ATT_READ_BLOB_REQ;
 /// - every tuple before the last is complete.
 public struct ATTReadMultipleVariableResponse: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/readMultipleVariableResponse``.
-    public static let opcode = ATTOpcode.readMultipleVariableResponse
+    /// Answers ATT_READ_MULTIPLE_VARIABLE_REQ.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .readMultipleVariableResponse, name: "Read Multiple Variable Response",
+        pduName: "ATT_READ_MULTIPLE_VARIABLE_RSP", kind: .response, case: ATTPDU.readMultipleVariableResponse)
 
     /// The shortest Length Value Tuple List the PDU allows: 4 octets (Table 3.28).
     public static let minimumListLength = 4
@@ -64,63 +66,38 @@ public struct ATTReadMultipleVariableResponse: ATTPDUCodable {
         for (i, tuple) in tuples.enumerated() {
             let count = tuple.attributeValue.count
             guard count <= Int(UInt16.max), count <= Int(tuple.valueLength) else {
-                throw ATTEncodingError(opcode: Self.opcode, field: "Length Value Tuple List",
-                                       reason: "tuple \(i) carries \(count) octets, more than its Value Length \(tuple.valueLength)")
+                throw ATTEncodingError(opcode: Self.opcode, .lengthValueTupleList,
+                                       "tuple \(i) carries \(count) octets, more than its Value Length \(tuple.valueLength)")
             }
             if tuple.isTruncated, i != tuples.count - 1 {
-                throw ATTEncodingError(opcode: Self.opcode, field: "Length Value Tuple List",
-                                       reason: "tuple \(i) is truncated but is not the last tuple")
+                throw ATTEncodingError(opcode: Self.opcode, .lengthValueTupleList,
+                                       "tuple \(i) is truncated but is not the last tuple")
             }
             total += 2 + count
         }
         guard total >= Self.minimumListLength else {
-            throw ATTEncodingError(opcode: Self.opcode, field: "Length Value Tuple List",
-                                   reason: "\(total) octets; at least \(Self.minimumListLength) are required")
+            throw ATTEncodingError(opcode: Self.opcode, .lengthValueTupleList,
+                                   "\(total) octets; at least \(Self.minimumListLength) are required")
         }
         self.tuples = tuples
     }
+}
 
-    /// Reads the Length Value Tuple List: tuples until the PDU ends; the last tuple keeps
-    /// whatever value octets remain.
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` for a list
-    ///   shorter than 4 octets ("Length Value Tuple List"), or a single octet where a tuple
-    ///   should start ("Value Length").
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        let available = r.remainingCount
-        guard available >= Self.minimumListLength else {
-            throw .truncated(field: "Length Value Tuple List", offset: r.offset,
-                             needed: Self.minimumListLength, available: available)
-        }
-        var list: [LengthValueTuple] = []
-        while !r.isAtEnd {
-            let valueLength = try r.readUInt16("Value Length")
-            let included = min(Int(valueLength), r.remainingCount)
-            let value = try r.readBytes(included, "Attribute Value")
-            list.append(LengthValueTuple(valueLength: valueLength, includedValue: value))
-        }
-        tuples = list
+extension ATTReadMultipleVariableResponse: ATTPDUBody {
+    init() { tuples = [] }
+
+    /// "0102, 03 (truncated, Value Length 5)": tuples until the PDU ends, at least 4 octets of
+    /// them; the last keeps whatever value octets remain.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.sequence(&tuples, .lengthValueTupleList, minimumLength: Self.minimumListLength)
     }
+}
 
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        for tuple in tuples {
-            w.writeUInt16(tuple.valueLength)
-            w.writeBytes(tuple.attributeValue)
-        }
-    }
+extension ATTReadMultipleVariableResponse.LengthValueTuple: ATTLayout {
+    init() { self.init(valueLength: 0, includedValue: []) }
 
-    /// length_value_tuples (list of value_length, value).
-    public var fields: [ATTField] {
-        [ATTField("length_value_tuples", .list(tuples.map {
-            [ATTField("value_length", .integer(Int($0.valueLength))), ATTField("value", .octets($0.attributeValue))]
-        }))]
-    }
-
-    /// "0102, 03 (truncated, Value Length 5)".
-    public var parameterSummary: String {
-        tuples.map {
-            ATTText.octets($0.attributeValue) + ($0.isTruncated ? " (truncated, Value Length \($0.valueLength))" : "")
-        }.joined(separator: ", ")
+    /// Value Length (2), then Attribute Value: that many octets, or what is left of the PDU.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.lengthValue(&valueLength, &attributeValue, .valueLength, .attributeValue, truncatable: true)
     }
 }

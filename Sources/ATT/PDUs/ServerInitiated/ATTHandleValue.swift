@@ -10,8 +10,10 @@ import BLECore
 /// A value longer than ATT_MTU-3 arrives cut to ATT_MTU-3; the rest is read with
 /// ATT_READ_BLOB_REQ.
 public struct ATTHandleValueNotification: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/handleValueNotification``.
-    public static let opcode = ATTOpcode.handleValueNotification
+    /// Not answered.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .handleValueNotification, name: "Handle Value Notification", pduName: "ATT_HANDLE_VALUE_NTF",
+        kind: .notification, case: ATTPDU.handleValueNotification)
 
     /// Attribute Handle: the attribute notified.
     public var handle: UInt16
@@ -23,28 +25,16 @@ public struct ATTHandleValueNotification: ATTPDUCodable {
         self.handle = handle
         self.value = value
     }
+}
 
-    /// Reads Attribute Handle (2), then the Attribute Value: every remaining octet.
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` for "Attribute Handle".
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        handle = try r.readUInt16("Attribute Handle")
-        value = r.readRemaining()
-    }
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        w.writeUInt16(handle)
-        w.writeBytes(value)
-    }
-
-    /// handle (integer), value (octets).
-    public var fields: [ATTField] {
-        [ATTField("handle", .integer(Int(handle))), ATTField("value", .octets(value))]
-    }
+extension ATTHandleValueNotification: ATTPDUBody {
+    init() { self.init(handle: 0, value: []) }
 
     /// "handle 0x002a value 0648".
-    public var parameterSummary: String { "handle \(Hex.hex16(handle)) value \(ATTText.octets(value))" }
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handle(&handle, .attributeHandle)
+        try c.remaining(&value, .attributeValue)
+    }
 }
 
 /// ATT_HANDLE_VALUE_IND, opcode 0x1D (Core v5.4, Vol 3, Part F, 3.4.7.2): an attribute's
@@ -57,8 +47,10 @@ public struct ATTHandleValueNotification: ATTPDUCodable {
 /// Only one indication is outstanding per bearer; the client confirms even an indication
 /// whose handle or value it finds invalid.
 public struct ATTHandleValueIndication: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/handleValueIndication``.
-    public static let opcode = ATTOpcode.handleValueIndication
+    /// Answered by ATT_HANDLE_VALUE_CFM.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .handleValueIndication, name: "Handle Value Indication", pduName: "ATT_HANDLE_VALUE_IND",
+        kind: .indication, response: .handleValueConfirmation, case: ATTPDU.handleValueIndication)
 
     /// Attribute Handle: the attribute indicated.
     public var handle: UInt16
@@ -70,28 +62,16 @@ public struct ATTHandleValueIndication: ATTPDUCodable {
         self.handle = handle
         self.value = value
     }
+}
 
-    /// Reads Attribute Handle (2), then the Attribute Value: every remaining octet.
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` for "Attribute Handle".
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        handle = try r.readUInt16("Attribute Handle")
-        value = r.readRemaining()
-    }
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        w.writeUInt16(handle)
-        w.writeBytes(value)
-    }
-
-    /// handle (integer), value (octets).
-    public var fields: [ATTField] {
-        [ATTField("handle", .integer(Int(handle))), ATTField("value", .octets(value))]
-    }
+extension ATTHandleValueIndication: ATTPDUBody {
+    init() { self.init(handle: 0, value: []) }
 
     /// "handle 0x0003 value 0100ffff".
-    public var parameterSummary: String { "handle \(Hex.hex16(handle)) value \(ATTText.octets(value))" }
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handle(&handle, .attributeHandle)
+        try c.remaining(&value, .attributeValue)
+    }
 }
 
 /// ATT_HANDLE_VALUE_CFM, opcode 0x1E (Core v5.4, Vol 3, Part F, 3.4.7.3): the client
@@ -101,21 +81,16 @@ public struct ATTHandleValueIndication: ATTPDUCodable {
 /// |---|
 /// | 1 octet (0x1E) |
 public struct ATTHandleValueConfirmation: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/handleValueConfirmation``.
-    public static let opcode = ATTOpcode.handleValueConfirmation
+    /// Answers ATT_HANDLE_VALUE_IND.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .handleValueConfirmation, name: "Handle Value Confirmation", pduName: "ATT_HANDLE_VALUE_CFM",
+        kind: .confirmation, case: ATTPDU.handleValueConfirmation)
 
     /// The confirmation; it has no parameters.
     public init() {}
+}
 
-    /// Reads nothing: the PDU has no parameters (the caller rejects trailing octets).
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {}
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {}
-
-    /// No fields.
-    public var fields: [ATTField] { [] }
-
-    /// Empty: the PDU has no parameters.
-    public var parameterSummary: String { "" }
+extension ATTHandleValueConfirmation: ATTPDUBody {
+    /// No parameters.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {}
 }

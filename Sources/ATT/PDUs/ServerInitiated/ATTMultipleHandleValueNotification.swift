@@ -15,8 +15,10 @@ import BLECore
 /// requires 8 octets of tuples; the codec enforces the 8 octets and accepts a single tuple
 /// whose value is 4 octets or longer, so a client does not lose such a notification.
 public struct ATTMultipleHandleValueNotification: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/multipleHandleValueNotification``.
-    public static let opcode = ATTOpcode.multipleHandleValueNotification
+    /// Not answered.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .multipleHandleValueNotification, name: "Multiple Handle Value Notification",
+        pduName: "ATT_MULTIPLE_HANDLE_VALUE_NTF", kind: .notification, case: ATTPDU.multipleHandleValueNotification)
 
     /// The shortest Handle Length Value Tuple List the PDU allows: 8 octets (Table 3.41).
     public static let minimumListLength = 8
@@ -46,59 +48,35 @@ public struct ATTMultipleHandleValueNotification: ATTPDUCodable {
         var total = 0
         for (i, tuple) in tuples.enumerated() {
             guard tuple.value.count <= Int(UInt16.max) else {
-                throw ATTEncodingError(opcode: Self.opcode, field: "Handle Length Value Tuple List",
-                                       reason: "tuple \(i) has \(tuple.value.count) octets; Value Length holds at most 65535")
+                throw ATTEncodingError(opcode: Self.opcode, .handleLengthValueTupleList,
+                                       "tuple \(i) has \(tuple.value.count) octets; Value Length holds at most 65535")
             }
             total += 4 + tuple.value.count
         }
         guard total >= Self.minimumListLength else {
-            throw ATTEncodingError(opcode: Self.opcode, field: "Handle Length Value Tuple List",
-                                   reason: "\(total) octets; at least \(Self.minimumListLength) are required")
+            throw ATTEncodingError(opcode: Self.opcode, .handleLengthValueTupleList,
+                                   "\(total) octets; at least \(Self.minimumListLength) are required")
         }
         self.tuples = tuples
     }
+}
 
-    /// Reads the Handle Length Value Tuple List: complete tuples until the PDU ends.
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` for a list
-    ///   shorter than 8 octets ("Handle Length Value Tuple List"), or a tuple cut short
-    ///   ("Attribute Handle", "Value Length" or "Attribute Value", at that field's offset).
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        let available = r.remainingCount
-        guard available >= Self.minimumListLength else {
-            throw .truncated(field: "Handle Length Value Tuple List", offset: r.offset,
-                             needed: Self.minimumListLength, available: available)
-        }
-        var list: [HandleLengthValueTuple] = []
-        while !r.isAtEnd {
-            let handle = try r.readUInt16("Attribute Handle")
-            let length = try r.readUInt16("Value Length")
-            let value = try r.readBytes(Int(length), "Attribute Value")
-            list.append(HandleLengthValueTuple(handle: handle, value: value))
-        }
-        tuples = list
+extension ATTMultipleHandleValueNotification: ATTPDUBody {
+    init() { tuples = [] }
+
+    /// "0x0012: 01, 0x0015: 0203": complete tuples until the PDU ends, at least 8 octets of them.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.sequence(&tuples, .handleLengthValueTupleList, minimumLength: Self.minimumListLength)
     }
+}
 
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        for tuple in tuples {
-            w.writeUInt16(tuple.handle)
-            w.writeUInt16(UInt16(truncatingIfNeeded: tuple.value.count))
-            w.writeBytes(tuple.value)
-        }
-    }
+extension ATTMultipleHandleValueNotification.HandleLengthValueTuple: ATTLayout {
+    init() { self.init(handle: 0, value: []) }
 
-    /// handle_length_value_tuples (list of handle, value_length, value).
-    public var fields: [ATTField] {
-        [ATTField("handle_length_value_tuples", .list(tuples.map {
-            [ATTField("handle", .integer(Int($0.handle))),
-             ATTField("value_length", .integer($0.value.count)),
-             ATTField("value", .octets($0.value))]
-        }))]
-    }
-
-    /// "0x0012: 01, 0x0015: 0203".
-    public var parameterSummary: String {
-        tuples.map { "\(Hex.hex16($0.handle)): \(ATTText.octets($0.value))" }.joined(separator: ", ")
+    /// Attribute Handle (2), Value Length (2), Attribute Value (Value Length octets, all of them).
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handle(&handle, .attributeHandle)
+        var length = UInt16(truncatingIfNeeded: value.count)
+        try c.lengthValue(&length, &value, .valueLength, .attributeValue, truncatable: false)
     }
 }

@@ -31,15 +31,16 @@ public struct ATTAuthenticationSignature: Hashable, Sendable, CustomStringConver
     /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` for
     ///   "Authentication Signature" when fewer than 12 octets remain.
     public init(from r: inout ByteReader) throws(BLEDecodingError) {
-        var s = ByteReader(try r.readSlice(Self.length, "Authentication Signature"))
-        signCounter = try s.readUInt32("SignCounter")
-        mac = try s.readUInt64("MAC")
+        self = try ATTFieldDecoder.decodeWhole(Self.self, from: &r, size: Self.length, .authenticationSignature)
     }
 
     /// Appends SignCounter and MAC, least significant octet first.
     public func write(to w: inout ByteWriter) {
-        w.writeUInt32(signCounter)
-        w.writeUInt64(mac)
+        var encoder = ATTFieldEncoder(writer: w)
+        w = ByteWriter(capacity: 0)
+        var copy = self
+        copy.layout(&encoder)
+        w = encoder.writer
     }
 
     /// The 12 octets in transmission order.
@@ -50,7 +51,15 @@ public struct ATTAuthenticationSignature: Hashable, Sendable, CustomStringConver
     }
 
     /// "sign counter 1 MAC f1871e933c900ff2" (the MAC's octets in transmission order).
-    public var description: String {
-        "sign counter \(signCounter) MAC \(Hex.encode(octets.suffix(8)))"
+    public var description: String { ATTFieldDescriber.summary(self) }
+}
+
+extension ATTAuthenticationSignature: ATTLayout {
+    init() { self.init(signCounter: 0, mac: 0) }
+
+    /// "sign counter 1 MAC f1871e933c900ff2".
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.integer(&signCounter, .signCounter)
+        try c.integerOctets(&mac, .mac)
     }
 }

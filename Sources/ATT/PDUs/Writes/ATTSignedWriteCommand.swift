@@ -12,8 +12,10 @@ import BLECore
 /// specification: `D2 1200 1337 01000000 F1871E933C900FF2` writes 13 37 to handle 0x0012
 /// with SignCounter 1.
 public struct ATTSignedWriteCommand: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/signedWriteCommand``.
-    public static let opcode = ATTOpcode.signedWriteCommand
+    /// Not answered.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .signedWriteCommand, name: "Signed Write Command", pduName: "ATT_SIGNED_WRITE_CMD", kind: .command,
+        case: ATTPDU.signedWriteCommand)
 
     /// Attribute Handle: the attribute to write.
     public var handle: UInt16
@@ -31,43 +33,17 @@ public struct ATTSignedWriteCommand: ATTPDUCodable {
 
     /// The message m the signature covers: Attribute Opcode, Attribute Handle and Attribute
     /// Value, in PDU order (3.3.1; the signer appends SignCounter before the CMAC, Part H, 2.4.5).
-    public var signedMessage: [UInt8] {
-        var w = ByteWriter(capacity: 3 + value.count)
-        w.writeUInt8(Self.opcode.rawValue)
-        w.writeUInt16(handle)
-        w.writeBytes(value)
-        return w.bytes
-    }
+    public var signedMessage: [UInt8] { Array(encoded.dropLast(ATTAuthenticationSignature.length)) }
+}
 
-    /// Reads Attribute Handle (2), the Attribute Value (all but the last 12 octets), then the
-    /// Authentication Signature (12).
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` for
-    ///   "Attribute Handle", or "Authentication Signature" when fewer than 12 octets follow the handle.
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        handle = try r.readUInt16("Attribute Handle")
-        let valueLength = r.remainingCount - ATTAuthenticationSignature.length
-        value = valueLength > 0 ? try r.readBytes(valueLength, "Attribute Value") : []
-        signature = try ATTAuthenticationSignature(from: &r)
-    }
+extension ATTSignedWriteCommand: ATTPDUBody {
+    init() { self.init(handle: 0, value: [], signature: ATTAuthenticationSignature()) }
 
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        w.writeUInt16(handle)
-        w.writeBytes(value)
-        signature.write(to: &w)
-    }
-
-    /// handle (integer), value (octets), sign_counter (integer), mac (octets, transmission order).
-    public var fields: [ATTField] {
-        [ATTField("handle", .integer(Int(handle))),
-         ATTField("value", .octets(value)),
-         ATTField("sign_counter", .integer(Int(signature.signCounter))),
-         ATTField("mac", .octets(Array(signature.octets.suffix(8))))]
-    }
-
-    /// "handle 0x0012 value 1337 sign counter 1 MAC f1871e933c900ff2".
-    public var parameterSummary: String {
-        "handle \(Hex.hex16(handle)) value \(ATTText.octets(value)) \(signature)"
+    /// "handle 0x0012 value 1337 sign counter 1 MAC f1871e933c900ff2"; the value is every octet
+    /// but the last 12, and a PDU with fewer than 12 after the handle has a truncated signature.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handle(&handle, .attributeHandle)
+        try c.remaining(&value, .attributeValue, reserving: ATTAuthenticationSignature.length)
+        try c.group(&signature, .authenticationSignature, size: ATTAuthenticationSignature.length)
     }
 }

@@ -7,8 +7,10 @@ import BLECore
 /// |---|---|---|
 /// | 1 octet (0x12) | 2 octets | 0 to (ATT_MTU-3) octets |
 public struct ATTWriteRequest: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/writeRequest``.
-    public static let opcode = ATTOpcode.writeRequest
+    /// Answered by ATT_WRITE_RSP.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .writeRequest, name: "Write Request", pduName: "ATT_WRITE_REQ", kind: .request,
+        response: .writeResponse, case: ATTPDU.writeRequest)
 
     /// Attribute Handle: the attribute to write.
     public var handle: UInt16
@@ -21,28 +23,16 @@ public struct ATTWriteRequest: ATTPDUCodable {
         self.handle = handle
         self.value = value
     }
+}
 
-    /// Reads Attribute Handle (2), then the Attribute Value: every remaining octet.
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` for "Attribute Handle".
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        handle = try r.readUInt16("Attribute Handle")
-        value = r.readRemaining()
-    }
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        w.writeUInt16(handle)
-        w.writeBytes(value)
-    }
-
-    /// handle (integer), value (octets).
-    public var fields: [ATTField] {
-        [ATTField("handle", .integer(Int(handle))), ATTField("value", .octets(value))]
-    }
+extension ATTWriteRequest: ATTPDUBody {
+    init() { self.init(handle: 0, value: []) }
 
     /// "handle 0x0012 value 01".
-    public var parameterSummary: String { "handle \(Hex.hex16(handle)) value \(ATTText.octets(value))" }
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handle(&handle, .attributeHandle)
+        try c.remaining(&value, .attributeValue)
+    }
 }
 
 /// ATT_WRITE_RSP, opcode 0x13 (Core v5.4, Vol 3, Part F, 3.4.5.2): the value was written.
@@ -51,23 +41,18 @@ public struct ATTWriteRequest: ATTPDUCodable {
 /// |---|
 /// | 1 octet (0x13) |
 public struct ATTWriteResponse: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/writeResponse``.
-    public static let opcode = ATTOpcode.writeResponse
+    /// Answers ATT_WRITE_REQ.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .writeResponse, name: "Write Response", pduName: "ATT_WRITE_RSP", kind: .response,
+        case: ATTPDU.writeResponse)
 
     /// The response; it has no parameters.
     public init() {}
+}
 
-    /// Reads nothing: the PDU has no parameters (the caller rejects trailing octets).
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {}
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {}
-
-    /// No fields.
-    public var fields: [ATTField] { [] }
-
-    /// Empty: the PDU has no parameters.
-    public var parameterSummary: String { "" }
+extension ATTWriteResponse: ATTPDUBody {
+    /// No parameters.
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {}
 }
 
 /// ATT_WRITE_CMD, opcode 0x52 (Core v5.4, Vol 3, Part F, 3.4.5.3): write a value without a
@@ -79,8 +64,10 @@ public struct ATTWriteResponse: ATTPDUCodable {
 ///
 /// The server never answers: a command it cannot carry out is ignored.
 public struct ATTWriteCommand: ATTPDUCodable {
-    /// The Attribute Opcode of this PDU, ``ATTOpcode/writeCommand``.
-    public static let opcode = ATTOpcode.writeCommand
+    /// Not answered.
+    public static let declaration = ATTPDUDeclaration<Self>(
+        opcode: .writeCommand, name: "Write Command", pduName: "ATT_WRITE_CMD", kind: .command,
+        case: ATTPDU.writeCommand)
 
     /// Attribute Handle: the attribute to write.
     public var handle: UInt16
@@ -92,26 +79,14 @@ public struct ATTWriteCommand: ATTPDUCodable {
         self.handle = handle
         self.value = value
     }
+}
 
-    /// Reads Attribute Handle (2), then the Attribute Value: every remaining octet.
-    ///
-    /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` for "Attribute Handle".
-    public init(parameters r: inout ByteReader) throws(BLEDecodingError) {
-        handle = try r.readUInt16("Attribute Handle")
-        value = r.readRemaining()
-    }
-
-    /// Appends the parameters in the order of the table above, without the opcode.
-    public func encodeParameters(to w: inout ByteWriter) {
-        w.writeUInt16(handle)
-        w.writeBytes(value)
-    }
-
-    /// handle (integer), value (octets).
-    public var fields: [ATTField] {
-        [ATTField("handle", .integer(Int(handle))), ATTField("value", .octets(value))]
-    }
+extension ATTWriteCommand: ATTPDUBody {
+    init() { self.init(handle: 0, value: []) }
 
     /// "handle 0x0012 value 01".
-    public var parameterSummary: String { "handle \(Hex.hex16(handle)) value \(ATTText.octets(value))" }
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+        try c.handle(&handle, .attributeHandle)
+        try c.remaining(&value, .attributeValue)
+    }
 }
