@@ -9,14 +9,15 @@ protocol PeripheralBackend: AnyObject, Sendable {
     /// The links centrals make, as they form; finishes when the mode ends.
     var incoming: AsyncStream<any BackendLink> { get }
 
-    /// Advertises `structures` (connectable or not), replacing what was advertised, and
-    /// advertises again after each connection, so more centrals can connect (Core v5.4, Vol 6,
-    /// Part B, 4.4.2; Vol 4, Part E, 7.8.5-7.8.9 or 7.8.53-7.8.56).
+    /// Advertises `structures` (connectable or not), with `scanResponse` as the scan response
+    /// data (none when empty), replacing what was advertised, and advertises again after each
+    /// connection, so more centrals can connect (Core v5.4, Vol 6, Part B, 4.4.2; Vol 4,
+    /// Part E, 7.8.5-7.8.9 or 7.8.53-7.8.56).
     ///
     /// - Throws: ``BLEError/advertisingDataTooLong(needed:available:)``;
     ///   ``BLEError/invalidArgument(_:)`` for a structure that cannot be encoded;
     ///   ``BLEError/controllerError(_:)``.
-    func startAdvertising(_ structures: [ADStructure], connectable: Bool) async throws(BLEError)
+    func startAdvertising(_ structures: [ADStructure], scanResponse: [ADStructure], connectable: Bool) async throws(BLEError)
 
     /// Stops advertising; does nothing when not advertising.
     func stopAdvertising() async

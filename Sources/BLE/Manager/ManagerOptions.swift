@@ -1,8 +1,8 @@
 import Foundation
 
 /// How a manager (``CentralManager``, ``PeripheralManager``) is set up: state restoration,
-/// where its state lives, the ATT MTU it offers, a peripheral manager's request deadline, and
-/// an HCI capture file.
+/// where its state lives, the ATT MTU it offers, a peripheral manager's request deadline and
+/// GAP Device Name, and an HCI capture file.
 ///
 /// ```swift
 /// let central = CentralManager(transport: .userChannel(hci: 0), options: .init(attMTU: 247))
@@ -33,15 +33,24 @@ public struct ManagerOptions: Sendable, Hashable {
     /// cannot be created leaves the manager ``ManagerState/unsupported`` with
     /// ``BLEError/invalidArgument(_:)`` naming the path and the reason.
     public var captureFile: URL?
+    /// The GAP Device Name a peripheral manager's GATT server gives centrals in its Device Name
+    /// characteristic (0x2A00; Core v5.4, Vol 3, Part C, 12.1): UTF-8, cut to 248 octets at a
+    /// character boundary; ``defaultDeviceName`` ("LinuxBLE") by default. The advertised local
+    /// name is separate (``AdvertisementData/localName``). A central manager does not use it.
+    public var deviceName: String
+
+    /// The Device Name a peripheral manager serves unless told otherwise: "LinuxBLE".
+    public static let defaultDeviceName = "LinuxBLE"
 
     /// Options; every parameter is described at its property.
     public init(restoreIdentifier: String? = nil, stateDirectory: URL = ManagerOptions.defaultStateDirectory, attMTU: UInt16 = 517,
-                requestDeadline: Duration = .seconds(10), captureFile: URL? = nil) {
+                requestDeadline: Duration = .seconds(10), captureFile: URL? = nil, deviceName: String = ManagerOptions.defaultDeviceName) {
         self.restoreIdentifier = restoreIdentifier
         self.stateDirectory = stateDirectory
         self.attMTU = min(max(attMTU, 23), 517)
         self.requestDeadline = requestDeadline
         self.captureFile = captureFile
+        self.deviceName = deviceName
     }
 
     /// `$XDG_STATE_HOME/linuxble`, else `~/.local/state/linuxble`.

@@ -70,7 +70,7 @@ actor PeripheralManagerCore {
         let server: GATTServer
         do {
             started = try await ModeBackends.peripheral(transport, options: options)
-            server = try GATTServer(database: try GATTDatabase(services: []))
+            server = try GATTServer(database: try GATTDatabase(services: []), configuration: GATTServerConfiguration(deviceName: options.deviceName))
         } catch let failure as BackendFailure {
             restoration?.writer.freeze()   // the mode never ran: keep the file as it is
             broadcast.set(closed ? .poweredOff : failure.state, failure: closed ? .poweredOff : failure.error)

@@ -78,16 +78,20 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
         }
     }
 
-    func startScan(filterDuplicates: Bool) async throws(BLEError) -> AsyncStream<LEDiscovery> {
+    func startScan(_ type: ScanType, filterDuplicates: Bool) async throws(BLEError) -> AsyncStream<LEDiscovery> {
         do {
-            return try await scanner.start(stack.scanParameters(scanType: .active, filterDuplicates: filterDuplicates))
+            return try await scanner.start(stack.scanParameters(scanType: type.leScanType, filterDuplicates: filterDuplicates))
         } catch {
             throw .controllerError(error.description)
         }
     }
 
-    func stopScan() async {
-        try? await scanner.stop()
+    func stopScan() async throws(BLEError) {
+        do {
+            try await scanner.stop()
+        } catch {
+            throw .controllerError(error.description)
+        }
     }
 
     /// Connects with LE Create Connection (or its extended form); host mode has no SMP yet, so
@@ -122,10 +126,11 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
         get async { await stack.connections.ended != nil }
     }
 
-    func startAdvertising(_ structures: [ADStructure], connectable: Bool) async throws(BLEError) {
+    func startAdvertising(_ structures: [ADStructure], scanResponse: [ADStructure], connectable: Bool) async throws(BLEError) {
         await stopAdvertising()
         do {
-            try await advertiser.start(stack.advertisingParameters(advertisingData: structures, isConnectable: connectable))
+            try await advertiser.start(stack.advertisingParameters(advertisingData: structures, scanResponse: scanResponse,
+                                                                   isConnectable: connectable))
         } catch {
             throw BLEError(advertising: error)
         }
@@ -138,7 +143,7 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
     func ended() async -> BackendEnd { await end.wait() }
 
     func close() async {
-        await stopScan()
+        try? await stopScan()
         await stopAdvertising()
         await stack.close()
     }

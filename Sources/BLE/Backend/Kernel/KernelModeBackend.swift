@@ -217,16 +217,20 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
 
     // MARK: CentralBackend
 
-    func startScan(filterDuplicates: Bool) async throws(BLEError) -> AsyncStream<LEDiscovery> {
+    func startScan(_ type: ScanType, filterDuplicates: Bool) async throws(BLEError) -> AsyncStream<LEDiscovery> {
         do {
-            return try await scanner.start(LEScanParameters(scanType: .active, filterDuplicates: filterDuplicates))
+            return try await scanner.start(LEScanParameters(scanType: type.leScanType, filterDuplicates: filterDuplicates))
         } catch {
             throw .controllerError(error.description)
         }
     }
 
-    func stopScan() async {
-        try? await scanner.stop()
+    func stopScan() async throws(BLEError) {
+        do {
+            try await scanner.stop()
+        } catch {
+            throw .controllerError(error.description)
+        }
     }
 
     /// Connects through the kernel (it sends LE Create Connection, or the extended one, itself);
@@ -319,11 +323,11 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
 
     // MARK: PeripheralBackend
 
-    func startAdvertising(_ structures: [ADStructure], connectable: Bool) async throws(BLEError) {
+    func startAdvertising(_ structures: [ADStructure], scanResponse: [ADStructure], connectable: Bool) async throws(BLEError) {
         await stopAdvertising()
         do {
-            try await advertiser.start(LEAdvertisingParameters(advertisingData: structures, isConnectable: connectable,
-                                                               readvertiseAfterConnection: true))
+            try await advertiser.start(LEAdvertisingParameters(advertisingData: structures, scanResponse: scanResponse,
+                                                               isConnectable: connectable, readvertiseAfterConnection: true))
         } catch {
             throw BLEError(advertising: error)
         }
@@ -336,7 +340,7 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
     /// Stops scanning and advertising, ends every link with HCI_Disconnect, and closes the raw
     /// channel, the listener and the management channel.
     func close() async {
-        await stopScan()
+        try? await stopScan()
         await stopAdvertising()
         let open = links.withLock { Array($0.values) }
         for link in open { await link.terminate() }
