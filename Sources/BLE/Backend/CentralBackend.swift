@@ -75,6 +75,11 @@ protocol BackendLink: AnyObject, Sendable {
     var peerAddress: BluetoothAddress { get }
     /// The peer's address type (public or random, or a resolved identity).
     var peerAddressType: LEAddressType { get }
+    /// The link's HCI Connection_Handle (Vol 4, Part E, 5.4.2); nil where the mode cannot tell.
+    var connectionHandle: UInt16? { get }
+    /// The link's timing, data length and PHYs as the controller last reported them; nil where
+    /// the mode does not see them (kernel mode: the kernel keeps them).
+    var connectionParameters: LEConnectionState? { get }
     /// The Reason of the link's Disconnection Complete once it has dropped; nil while it is up.
     /// Set before ``attBearer`` closes, so a call that finds the bearer closed can name the reason.
     var disconnectionReason: HCIStatus? { get }

@@ -1,3 +1,4 @@
+import BLECore
 import HCI
 
 /// What a peripheral manager needs from a mode (kernel mode or host mode): advertising, the
@@ -8,6 +9,19 @@ protocol PeripheralBackend: AnyObject, Sendable {
 
     /// The links centrals make, as they form; finishes when the mode ends.
     var incoming: AsyncStream<any BackendLink> { get }
+
+    /// The controller's own identity address and its type: host mode's (public, or the static
+    /// random one bring-up set), kernel mode's adapter's BD_ADDR (public).
+    var localAddress: (address: BluetoothAddress, type: Peripheral.AddressType) { get }
+
+    /// What the mode tells of itself: kernel mode's pairing answers
+    /// (``PeripheralManagerEvent/pairingAnswered(_:_:)``) and a pairing agent that could not
+    /// start; finishes when the mode ends.
+    var notices: AsyncStream<PeripheralManagerEvent> { get }
+
+    /// The errors of advertising again after a connection (Core v5.4, Vol 6, Part B, 4.4.2)
+    /// since the last call, oldest first.
+    func newReadvertisingErrors() async -> [BLEError]
 
     /// Advertises `structures` (connectable or not), with `scanResponse` as the scan response
     /// data (none when empty), replacing what was advertised, and advertises again after each

@@ -69,10 +69,12 @@ public final class PeripheralManager: Sendable {
     /// The state now, then each change; finishes when the manager closes.
     public var stateUpdates: AsyncStream<ManagerState> { core.broadcast.updates() }
 
-    /// Restoration's events: ``PeripheralManagerEvent/willRestoreState(_:)`` or
-    /// ``PeripheralManagerEvent/restorationProblem(_:)`` first, then any later problem. One
-    /// stream for the manager's life, for one reader (the newest 64 kept); it finishes when the
-    /// manager closes.
+    /// What happens to the manager: restoration's ``PeripheralManagerEvent/willRestoreState(_:)``
+    /// or ``PeripheralManagerEvent/restorationProblem(_:)`` first, then centrals connecting and
+    /// disconnecting, Client Characteristic Configuration and static values they write, kernel
+    /// mode's pairing answers, advertising that could not restart, and any later restoration
+    /// problem (``PeripheralManagerEvent``). One stream for the manager's life, for one reader
+    /// (the newest 1024 kept); it finishes when the manager closes.
     public var events: AsyncStream<PeripheralManagerEvent> { core.events }
 
     /// The restoration problems so far (the newest 32), oldest first: the same ones ``events``

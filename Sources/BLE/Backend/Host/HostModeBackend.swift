@@ -13,9 +13,12 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
     let role: BackendRole
     /// The links centrals made (the peripheral role); finishes when the stack ends.
     let incoming: AsyncStream<any BackendLink>
+    /// Host mode has no pairing agent to tell of: its SMP answers Pairing Not Supported.
+    let notices: AsyncStream<PeripheralManagerEvent>
     private let incomingInput: AsyncStream<any BackendLink>.Continuation
     private let scanner: LEScanner
     private let advertiser: LEAdvertiser
+    private let readvertising: ReadvertisingErrors
     private let end = OneShot<BackendEnd>()
     private let acceptList = OneShot<Int>()
 
@@ -25,8 +28,18 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
         self.role = role
         scanner = stack.makeScanner()
         advertiser = stack.makeAdvertiser()
+        readvertising = ReadvertisingErrors(advertiser: advertiser)
         (incoming, incomingInput) = AsyncStream.makeStream(of: (any BackendLink).self)
+        let (notices, noticeInput) = AsyncStream.makeStream(of: PeripheralManagerEvent.self)
+        noticeInput.finish()
+        self.notices = notices
     }
+
+    var localAddress: (address: BluetoothAddress, type: Peripheral.AddressType) {
+        (stack.controller.address, stack.addressType == .public ? .public : .random)
+    }
+
+    func newReadvertisingErrors() async -> [BLEError] { await readvertising.new() }
 
     /// Opens `transport` and brings its controller up.
     ///
@@ -166,6 +179,8 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
 
 extension LEConnection: BackendLink {
     var attBearer: any ATTBearer { att }
+    var connectionHandle: UInt16? { handle }
+    var connectionParameters: LEConnectionState? { state }
 
     func terminate() async {
         _ = try? await disconnect(reason: .remoteUserTerminatedConnection)

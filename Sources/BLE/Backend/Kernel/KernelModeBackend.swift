@@ -28,13 +28,19 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
     let flow: HCICommandFlow
     /// The links centrals made (the peripheral role); finishes when the mode ends.
     let incoming: AsyncStream<any BackendLink>
+    /// The pairing agent's answers, and its failure to start (the peripheral role).
+    let notices: AsyncStream<PeripheralManagerEvent>
 
     private let incomingInput: AsyncStream<any BackendLink>.Continuation
+    private let noticeInput: AsyncStream<PeripheralManagerEvent>.Continuation
     private let transport: any HCITransport
     private let scanner: LEScanner
     private let advertiser: LEAdvertiser
+    private let readvertising: ReadvertisingErrors
     private let listener: L2CAPATTListener?
     private let management: ManagementChannel?
+    /// The peripheral role's Just Works agent for every central (``ManagerOptions/acceptsJustWorksPairing``).
+    private let pairingAgent = Mutex<JustWorksPairingAgent?>(nil)
     private let attMTU: UInt16
     /// The links up, by connection handle, for their Disconnection Complete. A Disconnection
     /// Complete for a handle not here (another process's link, or one of ours that dropped
@@ -57,19 +63,30 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
         self.attMTU = attMTU
         scanner = LEScanner(flow: flow, capabilities: capabilities)
         advertiser = LEAdvertiser(flow: flow, capabilities: capabilities)
+        readvertising = ReadvertisingErrors(advertiser: advertiser)
         (incoming, incomingInput) = AsyncStream.makeStream(of: (any BackendLink).self)
+        (notices, noticeInput) = AsyncStream.makeStream(of: PeripheralManagerEvent.self)
     }
+
+    var localAddress: (address: BluetoothAddress, type: Peripheral.AddressType) { (adapter.address, .public) }
+
+    func newReadvertisingErrors() async -> [BLEError] { await readvertising.new() }
 
     /// Opens hci`hci` in kernel mode.
     ///
     /// - Parameters:
     ///   - attMTU: the Rx MTU the links' ATT bearers offer, in octets (23...517).
     ///   - capture: a btsnoop file for the raw channel's packets (``ManagerOptions/captureFile``), or nil.
+    ///   - security: the peripheral role's: what the ATT listener requires of every link
+    ///     (``ManagerOptions/requiredLinkSecurity``), set as its BT_SECURITY.
+    ///   - acceptsJustWorksPairing: the peripheral role's: whether a ``JustWorksPairingAgent``
+    ///     confirms the kernel's Just Works pairing with any central (``notices`` tells each answer).
     /// - Throws: ``BackendFailure``: ``ManagerState/unsupported`` without kernel Bluetooth, for
     ///   a missing adapter and for one without LE; ``ManagerState/poweredOff`` for an adapter
     ///   that is down; ``ManagerState/unauthorized`` without CAP_NET_RAW, and (peripheral) when
     ///   another process holds the ATT channel.
-    static func start(hci: UInt16, attMTU: UInt16, capture: URL? = nil, role: BackendRole) async throws(BackendFailure) -> KernelModeBackend {
+    static func start(hci: UInt16, attMTU: UInt16, capture: URL? = nil, role: BackendRole, security: SecurityLevel = .none,
+                      acceptsJustWorksPairing: Bool = false) async throws(BackendFailure) -> KernelModeBackend {
         let adapter = try KernelModeOpening.adapter(hci)
         let socket: HCISocketTransport
         do { socket = try HCISocketTransport(adapter: hci) } catch {
@@ -88,7 +105,7 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
         var listener: L2CAPATTListener?
         if role == .peripheral {
             // Listen before advertising: the kernel hands over only links that come up afterwards.
-            do { listener = try L2CAPATTListener(adapter: adapter.address) } catch {
+            do { listener = try L2CAPATTListener(adapter: adapter.address, security: level(security)) } catch {
                 await flow.close()
                 await transport.close()
                 throw KernelModeOpening.listenerFailure(error, hci: hci)
@@ -96,13 +113,37 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
         }
         // The management channel says when the adapter is powered down or removed; without it
         // (an old kernel, a sandbox) the raw channel's end still says when it goes.
-        let management = try? ManagementChannel()
+        let management: ManagementChannel?
+        var managementFailure: ManagementError?
+        do { management = try ManagementChannel() } catch {
+            management = nil
+            managementFailure = error
+        }
         let backend = KernelModeBackend(hci: hci, adapter: adapter, role: role, transport: transport, flow: flow,
                                         capabilities: capabilities, listener: listener, management: management, attMTU: attMTU)
         await backend.watchEvents()
         backend.watchManagement()
         backend.watchIncoming()
+        if role == .peripheral, acceptsJustWorksPairing {
+            backend.startPairingAgent(unavailable: managementFailure.map { "\($0)" } ?? "no management channel")
+        }
         return backend
+    }
+
+    /// Confirms the kernel's Just Works pairing requests from any central on the management
+    /// channel (Core v5.4, Vol 3, Part H, 2.3.5.1), before any central can connect; each answer
+    /// goes to ``notices``. Without the channel (it needs CAP_NET_ADMIN), ``notices`` says so,
+    /// with `unavailable`, the reason.
+    private func startPairingAgent(unavailable: String) {
+        guard let management else {
+            noticeInput.yield(.pairingAgentUnavailable(unavailable))
+            return
+        }
+        let notices = noticeInput
+        let agent = JustWorksPairingAgent(channel: management, index: hci, peer: nil) { peer, error in
+            notices.yield(.pairingAnswered(peer.address, error.map { .controllerError("\($0)") }))
+        }
+        pairingAgent.withLock { $0 = agent }
     }
 
     // MARK: The mode's end and the links' ends
@@ -168,6 +209,8 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
 
     private func finish(_ ended: BackendEnd) async {
         guard end.resolve(ended) else { return }
+        pairingAgent.withLock { $0 }?.stop()
+        noticeInput.finish()
         listener?.close()
         await flow.close()
         await transport.close()
