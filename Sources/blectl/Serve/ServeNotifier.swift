@@ -1,94 +1,82 @@
+import BLE
 import BLECore
-import GATT
+import Foundation
 
 /// What `blectl serve` does with its clients' writes, so that a central can see notifications and
-/// indications without any other program: it follows the server's events and
+/// indications without any other program: from the peripheral manager's events,
 ///
-/// - when a client sets Notification or Indication in a CCCD, sends that client the
+/// - when a client sets Notification or Indication in a CCCD, it sends that client the
 ///   characteristic's current value that way (a first value for the new subscriber);
-/// - when a client writes a characteristic that notifies or indicates, sends the new value to
+/// - when a client writes a characteristic that notifies or indicates, it sends the new value to
 ///   every client subscribed to it (Core v5.4, Vol 3, Part G, 4.10, 4.11).
 ///
 /// Each event is printed as a line ("00:AA:01:01:00:01 subscribed to 0x000c: notification").
+/// Sends run one at a time, in the order of the events (an indication waits for its confirmation).
 actor ServeNotifier {
-    private let server: GATTServer
-    private let database: GATTDatabase
+    private let manager: PeripheralManager
     private let events: ServeEvents
-    private var connections: [UInt64: GATTServerConnection] = [:]
-    /// The peers' names by connection: kept after a disconnection, because the server's events
-    /// about a connection can be read after it ended; the oldest go beyond ``namesKept``.
-    private var names: [UInt64: String] = [:]
-    private let namesKept = 1024
+    /// The served characteristics by value handle.
+    private var characteristics: [UInt16: MutableCharacteristic] = [:]
+    /// The values clients wrote, by value handle.
     private var values: [UInt16: [UInt8]] = [:]
 
-    init(server: GATTServer, database: GATTDatabase, events: ServeEvents) {
-        self.server = server
-        self.database = database
+    init(manager: PeripheralManager, events: ServeEvents) {
+        self.manager = manager
         self.events = events
     }
 
-    /// Names a connection's peer in the lines printed.
-    func add(_ connection: GATTServerConnection, name: String) {
-        connections[connection.peer.connectionID] = connection
-        names[connection.peer.connectionID] = name
-        if names.count > namesKept, let oldest = names.keys.min() { names.removeValue(forKey: oldest) }
+    /// The characteristics of the published database, from ``PeripheralManager/publish(_:)``.
+    func serve(_ services: [MutableService]) {
+        characteristics = [:]
+        values = [:]
+        for characteristic in services.flatMap(\.characteristics) {
+            if let handle = characteristic.valueHandle { characteristics[handle] = characteristic }
+        }
     }
 
-    func remove(_ connection: GATTServerConnection) {
-        connections.removeValue(forKey: connection.peer.connectionID)
+    /// Nothing more is sent.
+    func finish() {
+        characteristics = [:]
     }
 
-    /// Follows the server's events until they end.
-    func run() async {
-        for await event in server.events {
-            switch event {
-            case .configurationChanged(let peer, let handle, let configuration):
-                await subscribed(peer, handle, configuration)
-            case .valueWritten(let peer, let handle, let value):
-                await written(peer, handle, value)
-            default:
-                break
+    /// `central` wrote the CCCD of `characteristic`: says so and sends it the current value the
+    /// ways it asked for.
+    func configured(_ central: Central, _ characteristic: MutableCharacteristic, _ kinds: Set<ValueUpdateKind>) async {
+        let handle = characteristic.valueHandle ?? 0
+        let words = [kinds.contains(.notification) ? "notification" : nil, kinds.contains(.indication) ? "indication" : nil].compactMap { $0 }
+        events.say("\(central.address) subscribed to \(Hex.hex16(handle)): \(words.isEmpty ? "none" : words.joined(separator: ", "))")
+        guard characteristics[handle] != nil, let value = currentValue(handle, of: characteristic) else { return }
+        do throws(BLEError) {
+            for kind in [ValueUpdateKind.notification, .indication] where kinds.contains(kind) {
+                try await manager.sendUpdate(Data(value), for: characteristic, kind: kind, to: [central])
             }
-        }
-    }
-
-    private func name(_ peer: GATTPeer) -> String { names[peer.connectionID] ?? "\(peer)" }
-
-    private func subscribed(_ peer: GATTPeer, _ handle: UInt16, _ configuration: GATTClientCharacteristicConfiguration) async {
-        let kinds = [configuration.contains(.notification) ? "notification" : nil, configuration.contains(.indication) ? "indication" : nil]
-            .compactMap { $0 }
-        events.say("\(name(peer)) subscribed to \(Hex.hex16(handle)): \(kinds.isEmpty ? "none" : kinds.joined(separator: ", "))")
-        guard let connection = connections[peer.connectionID], let value = currentValue(handle) else { return }
-        do {
-            if configuration.contains(.notification) { _ = try await connection.notify(value, for: handle) }
-            if configuration.contains(.indication) { _ = try await connection.indicate(value, for: handle) }
         } catch {
-            events.say("\(name(peer)): sending \(Hex.hex16(handle)): \(error)")
+            events.say("\(central.address): sending \(Hex.hex16(handle)): \(ManagerStartup.sentence(error))")
         }
     }
 
-    private func written(_ peer: GATTPeer, _ handle: UInt16, _ value: [UInt8]) async {
-        events.say("\(name(peer)) wrote \(Hex.hex16(handle)): \(value.isEmpty ? "(empty)" : Hex.encode(value))")
-        guard let characteristic = database.characteristic(valueHandle: handle) else { return }
+    /// `central` wrote `value` at `handle`: says so and, for a characteristic that notifies or
+    /// indicates, sends the value to its subscribers.
+    func written(_ central: Central, _ handle: UInt16, _ value: [UInt8]) async {
+        events.say("\(central.address) wrote \(Hex.hex16(handle)): \(value.isEmpty ? "(empty)" : Hex.encode(value))")
+        guard let characteristic = characteristics[handle] else { return }
         values[handle] = value
-        do {
+        do throws(BLEError) {
             if characteristic.properties.contains(.notify) {
-                let report = try await server.notify(value, for: handle)
-                if !report.delivered.isEmpty { events.say("notified \(Hex.hex16(handle)) to \(report.delivered.count)") }
+                let reached = try await manager.sendUpdate(Data(value), for: characteristic, kind: .notification)
+                if !reached.isEmpty { events.say("notified \(Hex.hex16(handle)) to \(reached.count)") }
             }
             if characteristic.properties.contains(.indicate) {
-                let report = try await server.indicate(value, for: handle)
-                if !report.delivered.isEmpty { events.say("indicated \(Hex.hex16(handle)) to \(report.delivered.count)") }
+                let reached = try await manager.sendUpdate(Data(value), for: characteristic, kind: .indication)
+                if !reached.isEmpty { events.say("indicated \(Hex.hex16(handle)) to \(reached.count)") }
             }
         } catch {
-            events.say("sending \(Hex.hex16(handle)): \(error)")
+            events.say("sending \(Hex.hex16(handle)): \(ManagerStartup.sentence(error))")
         }
     }
 
-    /// The last value written to `handle`, else its fixed value in the database.
-    private func currentValue(_ handle: UInt16) -> [UInt8]? {
-        if let written = values[handle] { return written }
-        guard case .fixed(let value)? = database.characteristic(valueHandle: handle)?.value else { return nil }
-        return value
+    /// The last value written to `handle`, else the characteristic's static value.
+    private func currentValue(_ handle: UInt16, of characteristic: MutableCharacteristic) -> [UInt8]? {
+        values[handle] ?? characteristic.value.map { [UInt8]($0) }
     }
 }
