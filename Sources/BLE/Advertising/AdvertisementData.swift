@@ -19,8 +19,9 @@ import HCI
 /// received, raw and decoded (``advertisingData``, ``scanResponseData``); data made with
 /// ``init(advertisingStructures:scanResponseStructures:isConnectable:)`` keeps the AD structures
 /// given, and a ``PeripheralManager`` advertises those exactly, the scan response included.
-/// Setting one of the typed fields makes the data typed again: the payloads are dropped, and
-/// advertising builds the structures from the typed fields.
+/// Setting one of the typed fields (any but ``isConnectable``, which no payload carries) makes
+/// the data typed again: the payloads are dropped, and advertising builds the structures from
+/// the typed fields.
 public struct AdvertisementData: Hashable, Sendable, CustomStringConvertible {
     /// The Complete Local Name, else the Shortened Local Name (Supplement, Part A, 1.2); nil
     /// when neither was sent (or it is not UTF-8).
