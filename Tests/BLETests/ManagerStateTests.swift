@@ -4,6 +4,7 @@ import BLECore
 import HCI
 import Host
 import LinuxBluetooth
+import Synchronization
 import Testing
 import VirtualRadio
 
@@ -66,25 +67,16 @@ struct ManagerStateTests {
         await central.close()
     }
 
-    @Test("a Hardware Error in the middle of a scan: resetting, then poweredOff; the scan fails, a pending call and the link end with Hardware Failure")
+    @Test("a Hardware Error in the middle of a scan: resetting, then poweredOn again on the reset controller; the scan fails, a pending call and the link end with Hardware Failure, and the peripheral connects again")
     func hardwareErrorDuringScan() async throws {
-        // The central's controller is served over H4/TCP, so the test holds it (and the TCP transport is exercised).
-        let radio = VirtualRadio(seed: 3, timing: .paced(speed: BLETestbed.defaultSpeed))
-        let gatt = try TestDatabase()
-        let sensor = try await TestSensor.start(on: radio, database: gatt.database,
-                                                advertisingData: [.localName(ADLocalName(bytes: Array("Sensor".utf8)))])
-        let served = radio.makeController()
-        let listener = try H4TCPListener(host: "127.0.0.1", port: 0)
-        let serving = Task {
-            for await host in listener.connections { return await HCITransportBridge.run(host: host, controller: served.attach()) }
-            return HCITransportBridge.Counts()
-        }
-        let central = try await BLETestbed.poweredOn(CentralManager(transport: .tcp(host: "127.0.0.1", port: listener.port)))
-        let peripheral = central.retrievePeripherals(withIdentifiers: [sensor.identifier])[0]
+        let rig = try await ServedController.make(seed: 3)
+        let central = try await rig.central()
+        let peripheral = central.retrievePeripherals(withIdentifiers: [rig.sensor.identifier])[0]
         try await central.connect(peripheral, options: ConnectOptions(timeout: .seconds(20)))
+        let firstLink = try await rig.sensor.nextLink()
         let alerts = try #require(try await peripheral.discoverServices([TestDatabase.custom]).first)
         let characteristic = try #require(try await peripheral.discoverCharacteristics([TestDatabase.longValue], for: alerts).first)
-        _ = sensor.hold { $0.first == 0x0A }   // the read below stays pending
+        _ = rig.sensor.hold { $0.first == 0x0A }   // the read below stays pending
         let read = Task { try await peripheral.readValue(for: characteristic) }
         var events = central.events.makeAsyncIterator()
         _ = await events.next()
@@ -93,18 +85,45 @@ struct ManagerStateTests {
         #expect(await states.next() == .poweredOn)
         var scan = central.scanForPeripherals(withServices: nil, options: ScanOptions(allowDuplicates: true)).makeAsyncIterator()
         _ = try await scan.next()
-        served.injectHardwareError(code: 0x01)
+        rig.served.injectHardwareError(code: 0x01)
         #expect(await states.next() == .resetting)
-        #expect(await states.next() == .poweredOff)
+        #expect(await states.next() == .poweredOn)
         await #expect(throws: BLEError.poweredOff) { while try await scan.next() != nil {} }
         await #expect(throws: BLEError.disconnected(.hardwareFailure)) { try await read.value }
         guard case .disconnected(_, let error) = await events.next() else { throw TestSensorError.stopped }
         #expect(error == .disconnected(.hardwareFailure))
         #expect(peripheral.state == PeripheralState.disconnected)
-        await #expect(throws: BLEError.poweredOff) { try await central.connect(peripheral) }
+
+        // Back on the reset controller: the sensor connects again, and sees the same (static
+        // random) address as before.
+        rig.sensor.release()   // its side of the old link times out (the reset silenced ours), then it advertises again
+        try await central.connect(peripheral, options: ConnectOptions(timeout: .seconds(20)))
+        #expect(try await rig.sensor.nextLink().peerAddress == firstLink.peerAddress)
+        let again = try #require(try await peripheral.discoverServices([TestDatabase.custom]).first)
+        let value = try #require(try await peripheral.discoverCharacteristics([TestDatabase.longValue], for: again).first)
+        #expect(try await peripheral.readValue(for: value).count > 0)
         await central.close()
-        listener.close()
-        _ = await serving.value
-        radio.shutDown()
+        await rig.close()
+    }
+
+    @Test("a controller that cannot be brought up again after a Hardware Error: resetting, then poweredOff; a call made meanwhile waits, then throws poweredOff")
+    func hardwareErrorWithoutRecovery() async throws {
+        let rig = try await ServedController.make(seed: 4)
+        let central = try await rig.central()
+        var states = central.stateUpdates.makeAsyncIterator()
+        #expect(await states.next() == .poweredOn)
+        // From the Hardware Error on, the controller hears no command: the HCI_Reset that
+        // follows goes unanswered (2 s, the command timeout), so bring-up fails.
+        rig.mute()
+        rig.served.injectHardwareError(code: 0x02)
+        #expect(await states.next() == .resetting)
+        let peripheral = central.retrievePeripherals(withIdentifiers: [rig.sensor.identifier])[0]
+        let waiting = Task { () -> BLEError? in
+            do throws(BLEError) { try await central.connect(peripheral, options: ConnectOptions(timeout: .seconds(20))); return nil } catch { return error }
+        }
+        #expect(await states.next() == .poweredOff)
+        #expect(await waiting.value == .poweredOff)
+        await central.close()
+        await rig.close()
     }
 }

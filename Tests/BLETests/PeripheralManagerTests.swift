@@ -24,7 +24,7 @@ struct PeripheralManagerTests {
         let setting: MutableCharacteristic
         let measurement: MutableCharacteristic
 
-        static func make(seed: UInt64) async throws -> Pair {
+        static func make(seed: UInt64, centralOptions: ManagerOptions = .init()) async throws -> Pair {
             let radio = VirtualRadio(seed: seed, timing: .paced(speed: BLETestbed.defaultSpeed))
             let manager = PeripheralManager(transport: .virtual(radio))
             for await state in manager.stateUpdates where state != .unknown {
@@ -41,7 +41,7 @@ struct PeripheralManagerTests {
             try await manager.add(service)
             try await manager.startAdvertising(AdvertisementData(localName: "PM", serviceUUIDs: [PeripheralManagerTests.heartRate]))
             #expect(manager.isAdvertising)
-            let central = try await BLETestbed.poweredOn(CentralManager(transport: .virtual(radio)))
+            let central = try await BLETestbed.poweredOn(CentralManager(transport: .virtual(radio), options: centralOptions))
             return Pair(radio: radio, manager: manager, central: central, service: service, location: location, setting: setting,
                         measurement: measurement)
         }
@@ -128,6 +128,32 @@ struct PeripheralManagerTests {
         // Had the command waited for an answer, the Write Request would have come after the
         // stack's 10 s deadline for it (radio time).
         #expect(pair.radio.now - started < ManagerOptions().requestDeadline)
+        await pair.shutDown()
+    }
+
+    @Test("a long write to an application-answered characteristic arrives as one batch, a request per part in order, answered once; a refusal reaches the central as that ATT error")
+    func queuedWriteIsOneBatch() async throws {
+        // An ATT_MTU of 100 octets, so that 500 octets go in parts of 95 (Prepare Write's 5 octets of header).
+        let pair = try await Pair.make(seed: 105, centralOptions: ManagerOptions(attMTU: 100))
+        let (peripheral, characteristics) = try await pair.connect()
+        let setting = try #require(characteristics[Self.setting])
+        var requests = pair.manager.requests.makeAsyncIterator()
+        let value = Data((0..<500).map { UInt8($0 % 251) })
+        #expect(value.count > peripheral.mtu - 3, "long enough to be written in parts")
+
+        let write = Task { try await peripheral.writeValue(value, for: setting, type: .withResponse) }
+        guard case .write(let parts) = await requests.next() else { throw TestSensorError.stopped }
+        #expect(parts.count > 1)
+        #expect(parts.allSatisfy { $0.characteristic === pair.setting && $0.writeType == .withResponse })
+        #expect(parts.map(\.offset) == parts.indices.map { index in parts[..<index].reduce(0) { $0 + ($1.value?.count ?? 0) } })
+        #expect(Data(parts.flatMap { [UInt8]($0.value ?? Data()) }) == value)
+        pair.manager.respond(to: parts[0], withResult: .success)
+        try await write.value
+
+        let refused = Task { try await peripheral.writeValue(value, for: setting, type: .withResponse) }
+        guard case .write(let again) = await requests.next() else { throw TestSensorError.stopped }
+        pair.manager.respond(to: again[0], withResult: .invalidAttributeValueLength)
+        await #expect(throws: BLEError.att(.invalidAttributeValueLength, handle: setting.valueHandle)) { try await refused.value }
         await pair.shutDown()
     }
 

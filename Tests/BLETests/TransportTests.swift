@@ -67,3 +67,23 @@ struct TransportTests {
         #expect(Transport.adapterIndex("65535") == nil)
     }
 }
+
+/// A manager on `.virtual(radio)` takes its controller's seeded static random address.
+@Suite("Seeded virtual addresses", .timeLimit(.minutes(1)))
+struct SeededVirtualAddressTests {
+    /// The address the testbed's sensor sees its central connect from.
+    static func centralAddress(seed: UInt64) async throws -> BluetoothAddress {
+        let testbed = try await BLETestbed.make(seed: seed)
+        let address = try await testbed.connect().link.peerAddress
+        await testbed.shutDown()
+        return address
+    }
+
+    @Test("a central on .virtual connects from the same static random address in runs with the same radio seed, from another with another seed")
+    func sameSeedSameAddress() async throws {
+        let first = try await Self.centralAddress(seed: 61)
+        #expect(first.isValidStaticRandom)
+        #expect(try await Self.centralAddress(seed: 61) == first)
+        #expect(try await Self.centralAddress(seed: 62) != first)
+    }
+}

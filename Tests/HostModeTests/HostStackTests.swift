@@ -82,4 +82,37 @@ struct HostStackTests {
         #expect(await advertiser.isStarted)
         radio.shutDown()
     }
+
+    @Test("after a Hardware Error the stack restarts on the same transport: its link ends with Hardware Failure, bring-up runs again with the same static random address, and the new stack connects")
+    func restartAfterHardwareError() async throws {
+        let radio = VirtualRadio(seed: 33, timing: .paced(speed: 100))
+        let centralController = radio.makeController()
+        let central = try await HostStack.start(on: centralController.attach())
+        let peripheral = try await HostStack.start(on: radio.makeController().attach())
+        let advertiser = peripheral.makeAdvertiser()
+        try await advertiser.start(peripheral.advertisingParameters(advertisingData: [.localName(ADLocalName(bytes: Array("Reset".utf8)))]))
+        var incoming = peripheral.connections.incomingConnections.makeAsyncIterator()
+        let link = try await central.connections.connect(to: peripheral.controller.address, addressType: peripheral.addressType,
+                                                         timeout: .seconds(20))
+        let first = try #require(await incoming.next())
+
+        centralController.injectHardwareError(code: 0x05)
+        #expect(await link.disconnected() == .hardwareFailure)
+        #expect(await central.connections.ended == .hardwareError(0x05))
+        let restarted = try await central.restart()
+        #expect(restarted.flow === central.flow)
+        #expect(restarted.controller.ownAddressType == .random)
+        #expect(restarted.controller.address == central.controller.address)
+        // The reset silenced the old link: the peripheral's side times out (0x08), and the new
+        // stack connects to it again.
+        #expect(await first.disconnected() == .connectionTimeout)
+        let again = try await restarted.connections.connect(to: peripheral.controller.address, addressType: peripheral.addressType,
+                                                            timeout: .seconds(20))
+        #expect(try #require(await incoming.next()).peerAddress == central.controller.address)
+        try await again.disconnect()
+        await restarted.close()
+        await peripheral.close()
+        #expect(centralController.violations.isEmpty)
+        radio.shutDown()
+    }
 }

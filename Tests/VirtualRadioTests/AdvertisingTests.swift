@@ -314,14 +314,18 @@ struct HostAdvertiserTests {
                                                            readvertiseAfterConnection: true))
         let centrals = [TestHost(radio.makeController(configuration: configuration(2))),
                         TestHost(radio.makeController(configuration: configuration(3)))]
-        for central in centrals {
+        for (index, central) in centrals.enumerated() {
             try await central.bringUp()
             try await central.command(createConnection(to: address("C0:00:00:00:00:01")))
             await radio.advance(by: .milliseconds(200))
             await central.settle()
             #expect(central.leEvents.compactMap(\.connectionComplete).first?.status == .success)
-            // Let the advertiser see the connection and enable its set again.
-            for _ in 0..<2000 where await !advertiser.isAdvertising { await Task.yield() }
+            // Let the advertiser see this connection (its isAdvertising is stale until then) and
+            // enable its set again. Manual time: nothing else moves meanwhile.
+            for _ in 0..<200_000 {
+                if await advertiser.connectionHandles.count == index + 1, await advertiser.isAdvertising { break }
+                await Task.yield()
+            }
         }
         #expect(peripheralController.connectionHandles.count == 2)
         #expect(await advertiser.connectionHandles == Set(peripheralController.connectionHandles))

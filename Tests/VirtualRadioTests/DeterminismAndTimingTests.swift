@@ -14,6 +14,17 @@ final class Flag: Sendable {
 
 @Suite("VirtualRadio determinism, the virtual clock and paced timing", .timeLimit(.minutes(1)))
 struct DeterminismAndTimingTests {
+    @Test("each controller's static random address comes from the radio's seed and its index: valid, the same for the same seed, different between controllers and seeds")
+    func seededStaticRandomAddresses() {
+        let first = VirtualRadio(seed: 7, timing: .manual), again = VirtualRadio(seed: 7, timing: .manual), other = VirtualRadio(seed: 8, timing: .manual)
+        let addresses = (0..<4).map { _ in first.makeController().staticRandomAddress }
+        #expect(addresses.allSatisfy { $0.isValidStaticRandom })
+        #expect(Set(addresses).count == 4)
+        #expect((0..<4).map { _ in again.makeController().staticRandomAddress } == addresses)
+        #expect(other.makeController().staticRandomAddress != addresses[0])
+        first.shutDown(); again.shutDown(); other.shutDown()
+    }
+
     /// One scripted run: advertising, active scanning, a connection, data both ways with
     /// dropped PDUs, data length, a connection update and a disconnection. Returns every
     /// packet each host received, as H4 frames.

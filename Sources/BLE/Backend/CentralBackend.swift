@@ -58,13 +58,27 @@ protocol CentralBackend: AnyObject, Sendable {
     func close() async
 }
 
-/// How a mode ended: the manager's state from then on, and what its calls throw.
+/// How a mode ended: the manager's state from then on, what its calls throw, and, when the
+/// controller can be brought back, how.
 struct BackendEnd: Sendable {
     /// The states passed through, in order (``ManagerState/resetting`` then
-    /// ``ManagerState/poweredOff`` after a Hardware Error).
+    /// ``ManagerState/poweredOff`` after a Hardware Error that nothing recovers).
     var states: [ManagerState]
-    /// What calls throw from then on.
+    /// What calls throw from then on (what the pending calls and the scan end with, also when
+    /// the mode comes back).
     var error: BLEError
+    /// Resets the controller and brings it up again on the same transport (host mode after a
+    /// Hardware Error, Core v5.4, Vol 4, Part E, 7.7.16): the mode that follows, or why there
+    /// is none. The manager is ``ManagerState/resetting`` meanwhile; nil: the mode is gone for
+    /// good and the manager takes ``states``.
+    var restart: (@Sendable () async -> Result<any CentralBackend & PeripheralBackend, BackendFailure>)?
+
+    init(states: [ManagerState], error: BLEError,
+         restart: (@Sendable () async -> Result<any CentralBackend & PeripheralBackend, BackendFailure>)? = nil) {
+        self.states = states
+        self.error = error
+        self.restart = restart
+    }
 }
 
 /// One LE link as a mode gives it: its ATT bearer (L2CAP CID 0x0004), its end, its RSSI.

@@ -36,6 +36,10 @@ protocol PeripheralBackend: AnyObject, Sendable {
     /// Stops advertising; does nothing when not advertising.
     func stopAdvertising() async
 
+    /// The static random address the controller advertises and connects with (Core v5.4,
+    /// Vol 6, Part B, 1.3.2.1), when the mode chose one (host mode, on a controller without a
+    /// public address); nil otherwise.
+    var staticRandomAddress: BluetoothAddress? { get }
     /// Returns once the mode has ended, with the state that follows.
     func ended() async -> BackendEnd
 

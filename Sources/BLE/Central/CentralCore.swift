@@ -90,11 +90,16 @@ actor CentralCore {
         }
         backend = started
         broadcast.set(.poweredOn)
-        Task { [weak self] in
-            let end = await started.ended()
-            await self?.backendEnded(end, of: started)
-        }
+        watchEnd(of: started)
         startReconnecting()
+    }
+
+    /// Hands the end of `backend` to ``backendEnded(_:of:)``.
+    private func watchEnd(of backend: any CentralBackend) {
+        Task { [weak self] in
+            let end = await backend.ended()
+            await self?.backendEnded(end, of: backend)
+        }
     }
 
     /// The backend, once bring-up has settled with the controller powered on.
@@ -109,14 +114,39 @@ actor CentralCore {
 
     /// The mode ended under the manager (a Hardware Error, the transport closed): restoration's
     /// file keeps what ran, the scan fails, the links have dropped (their watchers end their
-    /// calls), the reconnections end, the state moves.
+    /// calls), the reconnections end, the state moves. When the mode can come back (host mode
+    /// after a Hardware Error: ``BackendEnd/restart``), the manager is
+    /// ``ManagerState/resetting`` (calls wait) while the controller is reset and brought up
+    /// again, then ``ManagerState/poweredOn`` on the new mode; with a restore identifier, the
+    /// peripherals that were connected are reconnected and resubscribed as after a restart
+    /// (without ``CentralEvent/willRestoreState(_:)``, and without the scan, which the
+    /// application starts again).
     func backendEnded(_ end: BackendEnd, of ended: any CentralBackend) async {
         guard let current = backend, current === ended else { return }
         restoration?.writer.freeze()
         backend = nil
         if let scan { await finish(scan, throwing: end.error, stopping: nil) }
         endReconnections(with: end.error)
-        for state in end.states { broadcast.set(state, failure: end.error) }
+        guard let restart = end.restart, !closed else {
+            for state in end.states { broadcast.set(state, failure: end.error) }
+            return
+        }
+        broadcast.set(.resetting, failure: end.error)
+        switch await restart() {
+        case .success(let next):
+            guard !closed else {
+                await next.close()
+                return
+            }
+            backend = next
+            watchEnd(of: next)
+            if restoration != nil { resumeAfterReset() }
+            broadcast.set(.poweredOn)
+            startReconnecting()
+        case .failure(let failure):
+            guard !closed else { return }
+            broadcast.set(failure.state, failure: failure.error)
+        }
     }
 
     /// Ends the scan and the links, closes the transport, and finishes the streams.

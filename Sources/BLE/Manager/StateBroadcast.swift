@@ -27,8 +27,9 @@ final class StateBroadcast: Sendable {
             let changed = state.current != next
             state.current = next
             state.failure = failure
-            let waiters = next == .unknown ? [] : state.settledWaiters
-            if next != .unknown { state.settledWaiters = [] }
+            let settles = next != .unknown && next != .resetting
+            let waiters = settles ? state.settledWaiters : []
+            if settles { state.settledWaiters = [] }
             return (changed ? Array(state.subscribers.values) : [], waiters)
         }
         for subscriber in subscribers { subscriber.yield(next) }
@@ -56,8 +57,8 @@ final class StateBroadcast: Sendable {
         return stream
     }
 
-    /// Waits while the state is ``ManagerState/unknown`` (bring-up), then returns normally when
-    /// powered on.
+    /// Waits while the state is ``ManagerState/unknown`` (bring-up) or ``ManagerState/resetting``
+    /// (the controller being brought up again), then returns normally when powered on.
     ///
     /// - Throws: what calls throw in the settled state when it is not ``ManagerState/poweredOn``.
     func poweredOn() async throws(BLEError) {
@@ -65,10 +66,10 @@ final class StateBroadcast: Sendable {
             let (now, failure) = state.withLock { ($0.current, $0.failure) }
             switch now {
             case .poweredOn: return
-            case .unknown:
+            case .unknown, .resetting:
                 await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
                     let ready = state.withLock { state -> Bool in
-                        guard state.current == .unknown else { return true }
+                        guard state.current == .unknown || state.current == .resetting else { return true }
                         state.settledWaiters.append(waiter)
                         return false
                     }

@@ -2,8 +2,8 @@ import Foundation
 import GATT
 
 /// Subscriptions on one link (Core v5.4, Vol 3, Part G, 4.10, 4.11): the GATT client writes the
-/// Client Characteristic Configuration descriptor (reference-counted, 3.3.3.3), a task pumps its
-/// values into ``NotificationRoutes``.
+/// Client Characteristic Configuration descriptor (reference-counted, 3.3.3.3) and hands each
+/// value to ``NotificationRoutes`` as it takes it in; a task per subscription waits for its end.
 extension PeripheralLink {
     /// Enables `kind` of updates (nil: notifications when the characteristic has Notify, else
     /// indications) of `characteristic` unless already enabled here.
@@ -23,14 +23,15 @@ extension PeripheralLink {
             return
         }
         let remote = characteristic.remote
+        let routes = self.routes
         let subscription = try await gatt { (client) async throws(GATTClientError) -> GATTClientSubscription in
-            try await client.notifications(for: remote, kind: chosen == .notification ? .notification : .indication)
+            try await client.notifications(for: remote, kind: chosen == .notification ? .notification : .indication) { notification in
+                routes.deliver(notification.value, isIndication: notification.isIndication, handle: handle)
+            }
         }
         let stored = routes.store(subscription, kind: chosen, for: characteristic) { token in
             Task { [weak self] in
-                for await notification in subscription {
-                    self?.routes.deliver(notification.value, isIndication: notification.isIndication, handle: handle)
-                }
+                for await _ in subscription {}   // the values go to the routes; this waits for the end
                 await self?.pumpEnded(handle: handle, token: token)
             }
         }

@@ -69,9 +69,18 @@ final class PeripheralLink: Sendable {
         return try result.get()
     }
 
-    /// Runs one GATT procedure as a pending call (see ``perform(_:)``), its errors mapped.
-    func gatt<T: Sendable>(_ body: @escaping @Sendable (GATTClient) async throws(GATTClientError) -> T) async throws(BLEError) -> T {
-        try await perform { await self.attempt(body) }
+    /// Runs one GATT procedure as a pending call, its errors mapped: in the caller's task, with
+    /// no task of its own (``perform(_:)`` needs one to answer a call whose body may outlast the
+    /// link; a GATT procedure cannot: the link's end closes the bearer, which ends every request
+    /// of the client at once, Core v5.4, Vol 3, Part F, 3.3.3). It ends with the procedure's
+    /// result, or with ``BLEError/disconnected(_:)`` when the link ends under it, exactly once.
+    func gatt<T: Sendable>(_ body: @Sendable (GATTClient) async throws(GATTClientError) -> T) async throws(BLEError) -> T {
+        // Registered only to be counted as pending (``Peripheral/pendingCallCount``): the link's
+        // end reaches the call through its client.
+        let ticket = try calls.register { _ in }.get()
+        defer { calls.remove(ticket) }
+        if let outcome = await attempt(body) { return try outcome.get() }
+        throw .disconnected(await ended.wait())
     }
 
     /// Runs `body` on the client and maps its outcome; nil when the link's end answers.

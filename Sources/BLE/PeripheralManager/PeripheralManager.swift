@@ -37,9 +37,9 @@ import Foundation
 /// **Serving.** Every central's link gets the GATT server, with CCCD state per central; a
 /// characteristic with a static value is answered by the stack, one with a nil value through
 /// ``requests``. A Write Command (write without response) to such a characteristic arrives with
-/// ``ATTRequest/writeType`` `.withoutResponse` and waits for no answer. Limitation of this
-/// version: a queued write arrives one request per part as the central executes it, not as one
-/// batch.
+/// ``ATTRequest/writeType`` `.withoutResponse` and waits for no answer. A queued write (a Write
+/// Long, or a Reliable Write across characteristics) arrives when the central executes it, as one
+/// ``PeripheralRequest/write(_:)`` batch with a request per part, answered once.
 public final class PeripheralManager: Sendable {
     /// The manager's options (restoration, state directory, ATT MTU, request deadline).
     public typealias Options = ManagerOptions

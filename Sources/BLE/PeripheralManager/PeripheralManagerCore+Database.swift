@@ -133,6 +133,28 @@ extension PeripheralManagerCore {
         guard result == .success else { throw result }
     }
 
+    /// Asks the application to take the parts of one executed queued write together (a Write
+    /// Long, or a Reliable Write across characteristics: Core v5.4, Vol 3, Part G, 4.9.4 and
+    /// 4.9.5): one ``PeripheralRequest/write(_:)`` with a request per part, in queue order,
+    /// answered once through its first request, as Core Bluetooth delivers them. A refusal names
+    /// the first part's handle.
+    func ask(queuedWrites parts: [GATTQueuedWrite], peer: GATTPeer) async throws(GATTQueuedWriteRefusal) {
+        guard let first = parts.first else { return }
+        guard let central = await central(for: peer) else { throw GATTQueuedWriteRefusal(handle: first.handle, code: .unlikelyError) }
+        var requests: [ATTRequest] = []
+        for part in parts {
+            guard let characteristic = byHandle[part.handle] else { throw GATTQueuedWriteRefusal(handle: part.handle, code: .unlikelyError) }
+            requests.append(ATTRequest(central: central, characteristic: characteristic, offset: part.offset, value: Data(part.value),
+                                       writeType: .withResponse))
+        }
+        let input = requestInput
+        let batch = requests
+        let result = await pending.ask(batch[0], deadline: options.requestDeadline, clock: backend?.clock ?? ContinuousClock()) {
+            input.yield(.write(batch))
+        }
+        guard result == .success else { throw GATTQueuedWriteRefusal(handle: first.handle, code: result) }
+    }
+
     /// Tells the application of a Write Command or Signed Write Command (Core v5.4, Vol 3,
     /// Part F, 3.4.5.3 and 3.4.5.4) to `characteristic`: the request goes out with
     /// ``ATTRequest/writeType`` `.withoutResponse`, and nothing waits for an answer, since the

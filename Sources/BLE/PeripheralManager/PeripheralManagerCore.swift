@@ -23,6 +23,9 @@ actor PeripheralManagerCore {
     /// Each served characteristic's value handle, by the characteristic's identity.
     nonisolated let valueHandles = Mutex<[ObjectIdentifier: UInt16]>([:])
     nonisolated let advertising = Mutex(false)
+    /// What ``startAdvertising(_:)`` advertises while in effect, to advertise again after a
+    /// controller reset.
+    var advertised: AdvertisementData?
 
     let eventInput: AsyncStream<PeripheralManagerEvent>.Continuation
     let requestInput: AsyncStream<PeripheralRequest>.Continuation
@@ -68,10 +71,11 @@ actor PeripheralManagerCore {
     /// and GATT services) and serves every link centrals make; with a restore identifier, brings
     /// back the services and advertising its state file holds before powering on.
     func bringUp(_ transport: Transport) async {
+        let restored = restoration?.load()
         let started: any PeripheralBackend
         let server: GATTServer
         do {
-            started = try await ModeBackends.peripheral(transport, options: options)
+            started = try await ModeBackends.peripheral(transport, options: options, staticRandomAddress: restored?.staticRandomAddress)
             server = try GATTServer(database: try GATTDatabase(services: []), configuration: GATTServerConfiguration(deviceName: options.deviceName))
         } catch let failure as BackendFailure {
             restoration?.writer.freeze()   // the mode never ran: keep the file as it is
@@ -88,19 +92,29 @@ actor PeripheralManagerCore {
         }
         backend = started
         self.server = server
-        Task { [weak self] in
-            for await link in started.incoming { await self?.accept(link, on: server, clock: started.clock) }
+        await server.setQueuedWriteHandler { [weak self] parts, peer async throws(GATTQueuedWriteRefusal) in
+            guard let self else { throw GATTQueuedWriteRefusal(handle: parts.first?.handle ?? 0, code: .unlikelyError) }
+            try await self.ask(queuedWrites: parts, peer: peer)
         }
+        serve(started, on: server)
         Task { [weak self] in
             for await event in server.events { await self?.serverEvent(event) }
         }
-        Task { [weak self] in
-            let end = await started.ended()
-            await self?.backendEnded(end, of: started)
-        }
-        forwardNotices(of: started)
-        if restoration != nil { await restore(on: server, backend: started) }
+        restoration?.usesAddress(started.staticRandomAddress)
+        if let restored { await restore(restored, on: server, backend: started) }
         broadcast.set(.poweredOn)
+    }
+
+    /// Serves the links `backend` hands over on `server`, forwards its notices, and watches its end.
+    private func serve(_ backend: any PeripheralBackend, on server: GATTServer) {
+        forwardNotices(of: backend)
+        Task { [weak self] in
+            for await link in backend.incoming { await self?.accept(link, on: server, clock: backend.clock) }
+        }
+        Task { [weak self] in
+            let end = await backend.ended()
+            await self?.backendEnded(end, of: backend)
+        }
     }
 
     /// The backend and server, once bring-up has settled with the controller powered on.
@@ -110,13 +124,51 @@ actor PeripheralManagerCore {
         return (backend, server)
     }
 
-    /// The mode ended under the manager: advertising stopped, the links are gone, the state moves.
-    func backendEnded(_ end: BackendEnd, of ended: any PeripheralBackend) {
+    /// The mode ended under the manager: advertising stopped, the links are gone, the state
+    /// moves. When the mode can come back (host mode after a Hardware Error:
+    /// ``BackendEnd/restart``), the manager is ``ManagerState/resetting`` (calls wait) while the
+    /// controller is reset and brought up again with the same static random address, then
+    /// ``ManagerState/poweredOn``: the services are still served (the database is the host's),
+    /// and advertising that was in effect starts again, so centrals find the peripheral where
+    /// they knew it.
+    func backendEnded(_ end: BackendEnd, of ended: any PeripheralBackend) async {
         guard let current = backend, current === ended else { return }
         restoration?.writer.freeze()
         backend = nil
-        advertising.withLock { $0 = false }
-        for state in end.states { broadcast.set(state, failure: end.error) }
+        let wasAdvertising = advertising.withLock { state in
+            defer { state = false }
+            return state
+        }
+        guard let restart = end.restart, let server, !closed else {
+            for state in end.states { broadcast.set(state, failure: end.error) }
+            return
+        }
+        broadcast.set(.resetting, failure: end.error)
+        switch await restart() {
+        case .success(let next):
+            guard !closed else {
+                await next.close()
+                return
+            }
+            backend = next
+            serve(next, on: server)
+            restoration?.writer.unfreeze()
+            if wasAdvertising, let advertised {
+                do throws(BLEError) {
+                    try await next.startAdvertising(try advertised.structures(), scanResponse: advertised.scanResponseStructures,
+                                                  connectable: advertised.isConnectable)
+                    advertising.withLock { $0 = true }
+                } catch {
+                    self.advertised = nil
+                    restoration?.advertisingStopped()
+                    eventInput.yield(.advertisingStopped(error))
+                }
+            }
+            broadcast.set(.poweredOn)
+        case .failure(let failure):
+            guard !closed else { return }
+            broadcast.set(failure.state, failure: failure.error)
+        }
     }
 
     /// Ends advertising and the links, closes the transport, finishes the streams.

@@ -3,7 +3,7 @@ import Foundation
 
 /// What happened to a ``PeripheralManager`` itself, from ``PeripheralManager/events``, in
 /// order: restoration, the links centrals make and end, what centrals write that the stack
-/// answers itself, pairing, and advertising that could not restart (requests and subscriptions
+/// answers itself, pairing, and advertising that could not restart (after a connection, or after a controller reset) (requests and subscriptions
 /// have streams of their own). Core Bluetooth tells none of these but restoration; tools that log
 /// what centrals do (`blectl serve`) need them.
 public enum PeripheralManagerEvent: Sendable {
@@ -45,4 +45,9 @@ public enum PeripheralManagerEvent: Sendable {
     /// 4.4.2: a connectable advertising set ends when a connection forms), so further centrals
     /// cannot connect until ``PeripheralManager/startAdvertising(_:)`` is called again.
     case advertisingRestartFailed(BLEError)
+    /// Advertising that was in effect when the controller reported a Hardware Error could not
+    /// start again once it was reset and back (``ManagerState/poweredOn``), with this error;
+    /// ``PeripheralManager/isAdvertising`` is false. Call ``PeripheralManager/startAdvertising(_:)``
+    /// to try again.
+    case advertisingStopped(BLEError)
 }

@@ -106,7 +106,7 @@ public actor GATTClient {
     // Notifications (GATTClient+Notifications.swift).
     var lastSubscriberID: UInt64 = 0
     var subscribers: [UInt64: ClientSubscriber] = [:]
-    var deliveries: [UInt16: [UInt64: AsyncStream<RemoteNotification>.Continuation]] = [:]
+    var deliveries: [UInt16: [UInt64: ClientDelivery]] = [:]
     var configurations: [UInt16: ClientConfigurationState] = [:]
     /// The internal subscriber that keeps Service Changed indications enabled, if any.
     var serviceChangedSubscriber: UInt64?

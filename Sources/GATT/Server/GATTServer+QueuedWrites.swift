@@ -51,7 +51,9 @@ extension GATTServer {
     ///    octets; then each resulting value is validated (Value Not Allowed, 0x13);
     /// 2. the parts for dynamic values go to their write handlers in queue order, each with its
     ///    offset; the first error stops the execution (3.4.6.3: "The state of the attributes ...
-    ///    is not defined in this case", so earlier handler calls stand);
+    ///    is not defined in this case", so earlier handler calls stand). With a
+    ///    ``setQueuedWriteHandler(_:)`` handler, they go to it together instead, in one call,
+    ///    and its refusal names the handle and code of the error response;
     /// 3. the copies are stored.
     /// Parts queued before the database was replaced fail the whole queue with Database Out Of
     /// Sync (0x12), naming the first such part's handle.
@@ -92,15 +94,28 @@ extension GATTServer {
                 return Self.error(opcode, attribute.handle, code)
             }
         }
-        // 2. Dynamic values, in queue order.
+        // 2. Dynamic values, in queue order: together to the queued write handler, or each to
+        // its value's write handler.
         for (attribute, entry) in dynamic {
-            guard case .dynamic(let handlers) = attribute.value, let write = handlers.write else {
+            guard case .dynamic(let handlers) = attribute.value, handlers.write != nil else {
                 return Self.error(opcode, entry.handle, .writeNotPermitted)
             }
-            do throws(ATTErrorCode) {
-                try await write(entry.value, entry.offset, context.peer)
+        }
+        if let batch = queuedWriteHandler, !dynamic.isEmpty {
+            do throws(GATTQueuedWriteRefusal) {
+                try await batch(dynamic.map { GATTQueuedWrite(handle: $0.entry.handle, offset: $0.entry.offset, value: $0.entry.value) },
+                                context.peer)
             } catch {
-                return Self.error(opcode, entry.handle, error)
+                return Self.error(opcode, error.handle, error.code)
+            }
+        } else {
+            for (attribute, entry) in dynamic {
+                guard case .dynamic(let handlers) = attribute.value, let write = handlers.write else { continue }
+                do throws(ATTErrorCode) {
+                    try await write(entry.value, entry.offset, context.peer)
+                } catch {
+                    return Self.error(opcode, entry.handle, error)
+                }
             }
         }
         // 3. Store the copies.

@@ -52,6 +52,23 @@ public actor GATTServer {
     /// The handle of each attached connection, by connection id.
     var handles: [UInt64: GATTServerConnection] = [:]
     var lastConnectionID: UInt64 = 0
+    /// Takes the dynamic parts of each executed queued write together (``setQueuedWriteHandler(_:)``).
+    var queuedWriteHandler: QueuedWriteHandler?
+
+    /// Takes the parts of one ATT_EXECUTE_WRITE_REQ that reach dynamic values, in queue order,
+    /// for the connection of `GATTPeer`, and accepts them all or refuses them with one error.
+    public typealias QueuedWriteHandler = @Sendable ([GATTQueuedWrite], GATTPeer) async throws(GATTQueuedWriteRefusal) -> Void
+
+    /// Sets (or, with nil, removes) the handler that takes the dynamic parts of each executed
+    /// queued write at once (Core v5.4, Vol 3, Part F, 3.4.6.3), in place of each value's own
+    /// ``GATTValueHandlers/write`` called part by part: an application that answers writes
+    /// itself (Core Bluetooth's peripheral manager) then sees a Write Long or a Reliable Write
+    /// as the one batch it is, and answers it once. Each part's value must still have a write
+    /// handler (Write Not Permitted, 0x03, otherwise); the parts for values the server holds
+    /// are checked and stored as always.
+    public func setQueuedWriteHandler(_ handler: QueuedWriteHandler?) {
+        queuedWriteHandler = handler
+    }
 
     /// A server for `database`, to which it adds the GAP and GATT services it lacks (unless
     /// ``GATTDatabase/addsServerServices`` is false), each in the first free handle range that

@@ -305,6 +305,15 @@ public actor HCICommandFlow {
     /// of `hostTotal`, with HCI_Host_Number_Of_Completed_Packets. ``ControllerBringUp`` calls it.
     public func returnACLBuffers(hostTotal: Int) { router.bufferReturn.enable(hostTotal: hostTotal) }
 
+    /// The controller lost its state (it reported a Hardware Error, and is about to be reset and
+    /// brought up again: Core v5.4, Vol 4, Part E, 7.7.16): every link's ACL route ends as if its
+    /// Disconnection Complete had come (none will), and flow control from the controller to the
+    /// host stops until bring-up turns it on again. Commands and event routes are untouched.
+    public func controllerReset() {
+        router.endAllLinks()
+        router.bufferReturn.disable()
+    }
+
     /// Whether the flow returns ACL buffers to the controller (``returnACLBuffers(hostTotal:)``).
     public var returnsACLBuffers: Bool { router.bufferReturn.isOn }
 

@@ -176,6 +176,14 @@ public actor LEConnectionManager {
     /// Why the manager ended, or nil while it runs.
     public var ended: EndCause? { endCause }
 
+    /// Ends the manager as a Hardware Error does, unless it has ended already: every link and
+    /// pending call ends with Hardware Failure (0x03), and ``ended`` is
+    /// ``EndCause/hardwareError(_:)`` with code 0x00. ``HostStack/restart()`` calls it before it
+    /// resets the controller.
+    public func controllerFailed() {
+        end(.hardwareError(0x00))
+    }
+
     /// Ends the manager. Each link still up is first ended with HCI_Disconnect, reason 0x13
     /// Remote User Terminated Connection (Vol 4, Part E, 7.1.6), so that the peer hears an
     /// LL_TERMINATE_IND at once rather than waiting out its supervision timeout; the call waits

@@ -42,6 +42,17 @@ final class HCIHostBufferReturn: Sendable {
         }
     }
 
+    /// Stops counting (the controller was reset, which turns its flow control off): what was
+    /// taken and not yet returned is forgotten; links opened later are counted again once
+    /// ``enable(hostTotal:)`` is called again.
+    func disable() {
+        state.withLock { state in
+            state.isOn = false
+            state.waiting = [:]
+            state.waitingTotal = 0
+        }
+    }
+
     /// Whether the control is on.
     var isOn: Bool { state.withLock { $0.isOn } }
 

@@ -215,6 +215,17 @@ struct HCIRouter {
         return current
     }
 
+    /// Ends every link's route, as if each had its Disconnection Complete: the controller lost
+    /// its state (a Hardware Error, then HCI_Reset; Core v5.4, Vol 4, Part E, 7.3.2: a reset
+    /// ends every connection), so no Disconnection Complete will come, and the buffers its
+    /// links held are no longer the host's to return. Readers take what their queues hold, then
+    /// their streams end; event routes stay.
+    mutating func endAllLinks() {
+        for handle in Array(links.keys) {
+            while links[handle]?.contains(where: { $0.isOpen }) == true { closeLink(handle) }
+        }
+    }
+
     /// Finishes every route (the transport closed).
     mutating func finishAll() {
         for id in Array(eventRoutes.keys) {

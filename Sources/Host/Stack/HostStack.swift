@@ -20,12 +20,19 @@ public final class HostStack: Sendable {
     public let controller: ControllerInformation
     /// Links, ACL flow control and L2CAP.
     public let connections: LEConnectionManager
+    /// The settings the connection manager was started with.
+    public let configuration: LEConnectionManager.Configuration
+    /// The clock of command, connection and procedure timeouts.
+    private let clock: any Clock<Duration>
 
-    private init(transport: any HCITransport, flow: HCICommandFlow, controller: ControllerInformation, connections: LEConnectionManager) {
+    private init(transport: any HCITransport, flow: HCICommandFlow, controller: ControllerInformation, connections: LEConnectionManager,
+                 configuration: LEConnectionManager.Configuration, clock: any Clock<Duration>) {
         self.transport = transport
         self.flow = flow
         self.controller = controller
         self.connections = connections
+        self.configuration = configuration
+        self.clock = clock
     }
 
     /// Brings the controller behind `transport` up (``ControllerBringUp``) and starts the
@@ -53,7 +60,27 @@ public final class HostStack: Sendable {
             throw error
         }
         let connections = await LEConnectionManager(flow: flow, controller: controller, configuration: configuration, clock: clock)
-        return HostStack(transport: transport, flow: flow, controller: controller, connections: connections)
+        return HostStack(transport: transport, flow: flow, controller: controller, connections: connections,
+                         configuration: configuration, clock: clock)
+    }
+
+    /// Brings the same controller up again after it reported a Hardware Error (Core v5.4, Vol 4,
+    /// Part E, 7.7.16: the host is to reset it), on the same transport and command flow: this
+    /// stack's links end (with Hardware Failure, 0x03, if the manager had not ended them
+    /// already), their routes close, bring-up runs again from HCI_Reset, and a new connection
+    /// manager starts. The stack keeps its static random address, so peers and bonds still know
+    /// it. This stack is done with afterwards; use the one returned.
+    ///
+    /// - Throws: ``ControllerBringUpError``, naming the command that failed (the transport is
+    ///   left open: close it, or try again).
+    public func restart() async throws(ControllerBringUpError) -> HostStack {
+        await connections.controllerFailed()
+        await flow.controllerReset()
+        let address = controller.ownAddressType == .random ? controller.address : nil
+        let controller = try await ControllerBringUp.run(on: flow, staticRandomAddress: address)
+        let connections = await LEConnectionManager(flow: flow, controller: controller, configuration: configuration, clock: clock)
+        return HostStack(transport: transport, flow: flow, controller: controller, connections: connections,
+                         configuration: configuration, clock: clock)
     }
 
     /// The address type peers see this host with: public, or random for its static address.

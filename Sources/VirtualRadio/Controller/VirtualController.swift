@@ -22,11 +22,19 @@ public final class VirtualController: Sendable {
     public let index: Int
     /// What the controller is.
     public let configuration: VirtualControllerConfiguration
+    /// A static random device address (Core v5.4, Vol 6, Part B, 1.3.2.1) for a host of this
+    /// controller to set when the controller has no public address, in place of one from the
+    /// system's generator: the same for the same radio seed and controller index, so that whole
+    /// runs, addresses included, repeat. Drawn from its own generator, so taking it changes
+    /// nothing else the radio does.
+    public let staticRandomAddress: BluetoothAddress
 
-    init(lifetime: RadioLifetime, index: Int, configuration: VirtualControllerConfiguration) {
+    init(lifetime: RadioLifetime, index: Int, configuration: VirtualControllerConfiguration, radioSeed: UInt64) {
         self.lifetime = lifetime
         self.index = index
         self.configuration = configuration
+        var generator = SplitMix64(seed: radioSeed ^ (0x5EED_ADD4 &* UInt64(index + 1)))
+        staticRandomAddress = .staticRandom(using: &generator)
     }
 
     /// Attaches a host: the returned port carries HCI both ways. A later attach replaces the

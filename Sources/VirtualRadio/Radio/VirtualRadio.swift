@@ -62,6 +62,9 @@ public final class VirtualRadio: Sendable {
     /// Whether paced time waits for hosts that cannot keep up (given at creation).
     public let waitsForHosts: Bool
 
+    /// The seed given at creation.
+    public let seed: UInt64
+
     /// A radio with no controllers at time zero.
     ///
     /// - Parameters:
@@ -81,6 +84,7 @@ public final class VirtualRadio: Sendable {
         if case .paced(let speed) = timing, !(speed > 0) || !speed.isFinite { timing = .paced(speed: 1) }
         self.timing = timing
         self.waitsForHosts = waitsForHosts
+        self.seed = seed
         let core = RadioCore(seed: seed, timing: timing, waitsForHosts: waitsForHosts, hostExecutors: hostExecutors)
         lifetime = RadioLifetime(core: core)
         clock = VirtualClock(core: core, lifetime: lifetime)
@@ -99,7 +103,7 @@ public final class VirtualRadio: Sendable {
             world.controllers.append(model)
             return model.index
         }
-        return VirtualController(lifetime: lifetime, index: index, configuration: configuration)
+        return VirtualController(lifetime: lifetime, index: index, configuration: configuration, radioSeed: seed)
     }
 
     /// The current virtual time since the radio started.

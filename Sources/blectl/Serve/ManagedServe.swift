@@ -81,11 +81,12 @@ enum ManagedServe {
         let identity = context.transport.isHostMode ? "\(own.address), \(own.type)" : "\(own.address)"
         output.line("serving \(options.database) on \(where_) (\(identity)) as \(JSONValue.string(options.name)); Ctrl-C ends")
         output.flush()
-        // Ctrl-C, or the controller going away (the manager leaves .poweredOn), ends serving.
+        // Ctrl-C, or the controller going away (the manager leaves .poweredOn for good: not
+        // .resetting, from which it comes back serving), ends serving.
         let (ending, end) = AsyncStream.makeStream(of: Void.self)
         let interrupt = Interrupt { end.yield() }
         let watching = Task {
-            for await state in manager.stateUpdates where state != .poweredOn { break }
+            for await state in manager.stateUpdates where state != .poweredOn && state != .resetting { break }
             end.yield()
         }
         for await _ in ending { break }
@@ -116,6 +117,8 @@ enum ManagedServe {
                 printError("blectl: no pairing agent on hci\(hci) (\(why)); pairing completes only if another agent (bluetoothd's) answers")
             case .advertisingRestartFailed(let error):
                 lines.say("advertising again failed: \(ManagerStartup.sentence(error))")
+            case .advertisingStopped(let error):
+                lines.say("advertising stopped: after the controller's reset it failed to start again: \(ManagerStartup.sentence(error))")
             case .willRestoreState, .restorationProblem:
                 continue
             }

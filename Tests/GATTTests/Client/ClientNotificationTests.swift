@@ -48,6 +48,33 @@ struct ClientNotificationTests {
         await rig.close()
     }
 
+    @Test("a subscription with a receiver hands it each value in order; its sequence yields nothing and finishes when the subscription ends")
+    func receiver() async throws {
+        let (table, _) = ClientTables.standard()
+        let rig = ClientRig(table)
+        let (received, receiving) = AsyncStream.makeStream(of: RemoteNotification.self)
+        let updates = try await rig.client.notifications(for: measurement) { receiving.yield($0) }
+        let ending = Task { () -> Int in
+            var count = 0
+            for await _ in updates { count += 1 }
+            return count
+        }
+        try await rig.serverEngine.send(.handleValueNotification(ATTHandleValueNotification(handle: 0x0015, value: [0x06, 0x49])))
+        try await rig.serverEngine.send(.handleValueNotification(ATTHandleValueNotification(handle: 0x0015, value: [0x06, 0x4A])))
+        var values = received.makeAsyncIterator()
+        #expect(await values.next()?.value == [0x06, 0x49])
+        #expect(await values.next()?.value == [0x06, 0x4A])
+        await updates.cancel()
+        #expect(await ending.value == 0)
+        rig.expectTranscript([
+            "> 04 1600 1600", "< 05 01 1600 0229",
+            "> 12 1600 0100", "< 13",                 // CCCD = 0x0001
+            "< 1b 1500 0649", "< 1b 1500 064a",
+            "> 12 1600 0000", "< 13",                 // cleared by cancel()
+        ])
+        await rig.close()
+    }
+
     @Test("indications are delivered and confirmed")
     func indications() async throws {
         let (table, characteristic) = Self.notifyAndIndicate()

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import BLECore
 import ATT
@@ -177,6 +178,40 @@ struct ServerQueuedWriteTests {
         await h.expect(Self.prepare(0x0019, 30, [0x02]), Self.echo(0x0019, 30, [0x02]))   // past 20: Application Error 0x80
         await h.expect("18 01", "01 18 1900 80")
         #expect(log.writes == ["0:01"])
+        await h.close()
+    }
+
+    /// The batches a queued write handler received, and the refusal it gives (none by default).
+    final class Batches: Sendable {
+        private let state = Mutex<(batches: [[GATTQueuedWrite]], refusal: GATTQueuedWriteRefusal?)>(([], nil))
+        var received: [[GATTQueuedWrite]] { state.withLock { $0.batches } }
+        func refuse(with refusal: GATTQueuedWriteRefusal) { state.withLock { $0.refusal = refusal } }
+        func take(_ parts: [GATTQueuedWrite]) throws(GATTQueuedWriteRefusal) {
+            let refusal = state.withLock { state in
+                state.batches.append(parts)
+                return state.refusal
+            }
+            if let refusal { throw refusal }
+        }
+    }
+
+    @Test("with a queued write handler, the dynamic parts of an execution go to it together, in queue order, and the values the server holds are stored as always; its refusal is the error response")
+    func queuedWriteHandler() async throws {
+        let log = ServerTest.Log()
+        var h = try await ServerHarness.make(try ServerTest.database(log: log))
+        let batches = Batches()
+        await h.server.setQueuedWriteHandler { parts, _ async throws(GATTQueuedWriteRefusal) in try batches.take(parts) }
+        await h.expect(Self.prepare(0x0019, 0, [0x01, 0x02]), Self.echo(0x0019, 0, [0x01, 0x02]))
+        await h.expect(Self.prepare(0x0019, 2, [0x03]), Self.echo(0x0019, 2, [0x03]))
+        await h.expect("18 01", "19")
+        #expect(batches.received == [[GATTQueuedWrite(handle: 0x0019, offset: 0, value: [0x01, 0x02]),
+                                      GATTQueuedWrite(handle: 0x0019, offset: 2, value: [0x03])]])
+        #expect(log.writes.isEmpty, "the value's own write handler is not called part by part")
+
+        batches.refuse(with: GATTQueuedWriteRefusal(handle: 0x0019, code: .invalidAttributeValueLength))
+        await h.expect(Self.prepare(0x0019, 0, [0x04]), Self.echo(0x0019, 0, [0x04]))
+        await h.expect("18 01", "01 18 1900 0d")
+        #expect(batches.received.count == 2)
         await h.close()
     }
 

@@ -46,14 +46,18 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
     /// - Parameters:
     ///   - attMTU: the Rx MTU the links' ATT bearers offer, in octets (23...517).
     ///   - capture: a btsnoop file for every HCI packet (``ManagerOptions/captureFile``), or nil.
+    ///   - staticRandomAddress: the address to set on a controller without a public one (a
+    ///     restored peripheral manager's); nil: a virtual controller's seeded address, else one
+    ///     from the system's generator.
     /// - Throws: ``BackendFailure`` with the state and error to report.
     static func start(_ transport: Transport, attMTU: UInt16, capture: URL? = nil,
-                      role: BackendRole = .central) async throws(BackendFailure) -> HostModeBackend {
+                      role: BackendRole = .central, staticRandomAddress: BluetoothAddress? = nil) async throws(BackendFailure) -> HostModeBackend {
         let opened = try await HostTransportOpening.open(transport)
         let hci = try await CaptureWrapping.wrap(opened.transport, in: capture)
         let stack: HostStack
         do {
-            stack = try await HostStack.start(on: hci, configuration: LEConnectionManager.Configuration(attMTU: attMTU),
+            stack = try await HostStack.start(on: hci, staticRandomAddress: staticRandomAddress ?? opened.staticRandomAddress,
+                                              configuration: LEConnectionManager.Configuration(attMTU: attMTU),
                                               commandTimeout: opened.commandTimeout, clock: opened.clock, executor: opened.executor)
         } catch {
             throw HostTransportOpening.failure(error, transport: transport)
@@ -69,7 +73,7 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
     /// ends this backend.
     private func watchIncoming() {
         let connections = stack.connections
-        Task { [end, role, incomingInput] in
+        Task { [end, role, incomingInput, stack, clock] in
             for await link in connections.incomingConnections {
                 if role == .peripheral, link.role == .peripheral {
                     incomingInput.yield(link)
@@ -79,15 +83,32 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
             }
             incomingInput.finish()
             let cause = await connections.ended ?? .transportClosed
-            end.resolve(Self.end(cause))
+            end.resolve(Self.end(cause, of: stack, clock: clock, role: role))
         }
     }
 
-    /// The states and error that follow the connection manager's end.
-    static func end(_ cause: LEConnectionManager.EndCause) -> BackendEnd {
+    /// The states and error that follow the end of `stack`'s connection manager. After a
+    /// Hardware Error, or connection events lost (the links' state unknown), the controller is
+    /// reset and brought up again on the same transport (``HostStack/restart()``, which keeps the
+    /// static random address): the manager is ``ManagerState/resetting`` until it is back, then
+    /// ``ManagerState/poweredOn`` on the new stack, or ``ManagerState/poweredOff`` when bring-up
+    /// fails (the transport is closed then). A closed transport, or the manager closed, is the end.
+    static func end(_ cause: LEConnectionManager.EndCause, of stack: HostStack, clock: any Clock<Duration>,
+                    role: BackendRole) -> BackendEnd {
         switch cause {
-        case .hardwareError, .eventsLost: return BackendEnd(states: [.resetting, .poweredOff], error: .poweredOff)
-        case .transportClosed, .closedByHost: return BackendEnd(states: [.poweredOff], error: .poweredOff)
+        case .hardwareError, .eventsLost:
+            return BackendEnd(states: [.resetting, .poweredOff], error: .poweredOff) {
+                do {
+                    let next = HostModeBackend(stack: try await stack.restart(), clock: clock, role: role)
+                    next.watchIncoming()
+                    return .success(next)
+                } catch {
+                    await stack.close()
+                    return .failure(BackendFailure(state: .poweredOff, error: .poweredOff))
+                }
+            }
+        case .transportClosed, .closedByHost:
+            return BackendEnd(states: [.poweredOff], error: .poweredOff)
         }
     }
 
@@ -154,6 +175,11 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
     }
 
     func ended() async -> BackendEnd { await end.wait() }
+
+    /// The stack's own address when it is static random (a controller without a public one).
+    var staticRandomAddress: BluetoothAddress? {
+        stack.controller.ownAddressType == .random ? stack.controller.address : nil
+    }
 
     func close() async {
         try? await stopScan()

@@ -1,3 +1,4 @@
+import BLECore
 import Foundation
 import Host
 import LinuxBluetooth
@@ -22,6 +23,10 @@ enum HostTransportOpening {
         /// The thread that reads an H4 stream (serial or TCP) and runs the stack on it; nil for
         /// the other transports, whose stack runs on the cooperative pool.
         var executor: HostExecutor?
+        /// The static random address to set when the controller has no public one: a virtual
+        /// controller's seeded address (``VirtualController/staticRandomAddress``), so runs
+        /// repeat; nil: bring-up draws one from the system's generator.
+        var staticRandomAddress: BluetoothAddress?
     }
 
     /// Opens `transport` (host mode only).
@@ -53,7 +58,9 @@ enum HostTransportOpening {
                 return Opened(transport: try await H4StreamTransport.connect(host: host, port: port, executor: executor),
                               clock: ContinuousClock(), executor: executor)
             case .virtual(let radio):
-                return Opened(transport: radio.makeController().attach(), clock: radio.clock, commandTimeout: .seconds(30))
+                let controller = radio.makeController()
+                return Opened(transport: controller.attach(), clock: radio.clock, commandTimeout: .seconds(30),
+                              staticRandomAddress: controller.staticRandomAddress)
             }
         } catch let failure as BackendFailure {
             throw failure

@@ -24,6 +24,8 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
     let adapter: HCIAdapterInfo
     let role: BackendRole
     let clock: any Clock<Duration> = ContinuousClock()
+    /// The kernel chooses the adapter's addresses: none of this mode's choosing.
+    var staticRandomAddress: BluetoothAddress? { nil }
     /// The raw channel's command flow (Command Complete and Command Status matched to commands).
     let flow: HCICommandFlow
     /// The links centrals made (the peripheral role); finishes when the mode ends.

@@ -50,6 +50,28 @@ extension CentralCore {
         eventInput.yield(.willRestoreState(RestoredState(peripherals: peripherals, scan: scan)))
     }
 
+    /// The controller is back after a reset (``backendEnded(_:of:)``): the state file, frozen
+    /// when the mode ended, still holds the peripherals that were connected or connecting then;
+    /// each that is disconnected now is reconnected and resubscribed, as ``restore()`` does at
+    /// bring-up, but with no ``CentralEvent/willRestoreState(_:)`` (the application has these
+    /// peripherals already) and no scan (the application's scan ended with the reset). The file
+    /// is written again from here on.
+    func resumeAfterReset() {
+        guard let restoration else { return }
+        let state = restoration.load()
+        restoration.writer.unfreeze()
+        for entry in state?.peripherals ?? [] where entry.connection != .none {
+            let peripheral = registry.peripheral(address: entry.address, type: entry.addressType)
+            guard peripheral.state == .disconnected, reconnections[peripheral.identifier] == nil,
+                  attempts[peripheral.identifier] == nil else { continue }
+            peripheral.record.withLock { $0.state = .connecting }
+            live[peripheral.identifier] = peripheral
+            let pending = PendingReconnection(peripheral: peripheral, entry: entry)
+            reconnections[peripheral.identifier] = pending
+            attempts[peripheral.identifier] = Task { await pending.outcome.wait() }
+        }
+    }
+
     /// The restored peripheral of `pending` is linked on `session`: the MTU exchange, its
     /// database (reused when the Database Hash is unchanged, else rediscovered), its
     /// subscriptions written again, then connected and ``CentralEvent/connected(_:)``. When the

@@ -55,6 +55,10 @@ final class StateWriter<Body: RestorationBody>: Sendable {
     /// Ignores every later ``submit(_:)``.
     func freeze() { state.withLock { $0.frozen = true } }
 
+    /// Takes ``submit(_:)`` calls again after ``freeze()`` (the mode came back after a controller
+    /// reset, and the manager runs on).
+    func unfreeze() { state.withLock { $0.frozen = false } }
+
     /// Returns once every state submitted so far is written (or failed).
     func written() async {
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in

@@ -1,3 +1,4 @@
+import BLECore
 import Foundation
 import GATT
 
@@ -33,6 +34,12 @@ extension RestorationStore where Body == PeripheralManagerState {
     func advertisingStopped() {
         update { $0.advertising = false }
     }
+
+    /// The mode came up with `address` as its static random address (nil: none of its choosing).
+    func usesAddress(_ address: BluetoothAddress?) {
+        guard current.staticRandomAddress != address else { return }
+        update { $0.staticRandomAddress = address }
+    }
 }
 
 extension PeripheralManagerState {
@@ -52,12 +59,13 @@ extension PeripheralManagerState {
 }
 
 extension PeripheralManagerCore {
-    /// Reads the state file and brings back what it held, before the manager is powered on:
-    /// the services published again on `server`, advertising started again on `backend` if it
-    /// was on; then ``PeripheralManagerEvent/willRestoreState(_:)``. What cannot be brought back
-    /// is reported (``RestorationProblem/Kind/notRestored``).
-    func restore(on server: GATTServer, backend: any PeripheralBackend) async {
-        guard let restoration, let state = restoration.load() else { return }
+    /// Brings back what the state file held (`state`, read before bring-up, whose static random
+    /// address the mode was given), before the manager is powered on: the services published
+    /// again on `server`, advertising started again on `backend` if it was on; then
+    /// ``PeripheralManagerEvent/willRestoreState(_:)``. What cannot be brought back is reported
+    /// (``RestorationProblem/Kind/notRestored``).
+    func restore(_ state: PeripheralManagerState, on server: GATTServer, backend: any PeripheralBackend) async {
+        guard let restoration else { return }
         var services = state.makeServices()
         do {
             try await serve(services, on: server)
@@ -86,6 +94,7 @@ extension PeripheralManagerCore {
         let (backend, _) = try await ready()
         try await backend.startAdvertising(try data.structures(), scanResponse: data.scanResponseStructures, connectable: data.isConnectable)
         advertising.withLock { $0 = true }
+        advertised = data
         restoration?.advertising(data)
     }
 
@@ -94,6 +103,7 @@ extension PeripheralManagerCore {
         guard let (backend, _) = try? await ready() else { return }
         await backend.stopAdvertising()
         advertising.withLock { $0 = false }
+        advertised = nil
         restoration?.advertisingStopped()
     }
 }

@@ -24,11 +24,16 @@ struct PeripheralManagerState: RestorationBody {
     var advertisement: AdvertisementEntry?
     /// Whether advertising was on.
     var advertising = false
+    /// The static random address host mode chose for a controller without a public address
+    /// (Core v5.4, Vol 6, Part B, 1.3.2.1), given to the successor's bring-up so that centrals
+    /// find the peripheral where they knew it; nil with a public address, and in kernel mode.
+    var staticRandomAddress: BluetoothAddress?
 
     mutating func layout<C: StateCoding>(_ coder: inout C) throws(C.Failure) {
         try coder.field(&services, "services")
         try coder.field(&advertisement, "advertisement")
         try coder.field(&advertising, "advertising")
+        try coder.field(&staticRandomAddress, "staticRandomAddress")
     }
 
     func validate(at path: JSONPath) throws(StateFileFault) {
@@ -40,6 +45,10 @@ struct PeripheralManagerState: RestorationBody {
         }
         if advertising, advertisement == nil {
             throw StateFileFault(path: JSONPath(path.components + [.member("advertising")]), reason: "advertising without an advertisement")
+        }
+        if let address = staticRandomAddress, !address.isValidStaticRandom {
+            throw StateFileFault(path: JSONPath(path.components + [.member("staticRandomAddress")]),
+                                 reason: "\(address) is not a static random address (its two most significant bits must be 1, the rest neither all 0 nor all 1)")
         }
     }
 }

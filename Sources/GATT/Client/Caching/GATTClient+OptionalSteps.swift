@@ -99,7 +99,7 @@ extension GATTClient {
             return
         }
         let id = register(valueHandle: characteristic.valueHandle, configurationHandle: descriptor.handle,
-                          kind: .indication, continuation: nil)
+                          kind: .indication, delivery: nil)
         serviceChangedSubscriber = id
         if let failure = await settled(descriptor.handle, needs: GATTClientSubscription.Kind.indication.configurationBit,
                                        subscriber: id) {
@@ -116,7 +116,7 @@ extension GATTClient {
               let characteristic = genericAttributeCharacteristic(GATTProfileUUID.serviceChanged),
               let descriptor = characteristic.clientCharacteristicConfiguration else { return }
         serviceChangedSubscriber = register(valueHandle: characteristic.valueHandle, configurationHandle: descriptor.handle,
-                                            kind: .indication, continuation: nil)
+                                            kind: .indication, delivery: nil)
         configurations[descriptor.handle]?.written |= GATTClientSubscription.Kind.indication.configurationBit
     }
 

@@ -74,6 +74,26 @@ extension GATTClient {
     ///   the CCCD write's failure (Insufficient Authentication, ...); ``GATTClientError/closed``.
     public func notifications(for characteristic: RemoteCharacteristic,
                               kind: GATTClientSubscription.Kind? = nil) async throws(GATTClientError) -> GATTClientSubscription {
+        try await subscribe(characteristic, kind: kind, receiver: nil)
+    }
+
+    /// Subscribes as ``notifications(for:kind:)`` does, but hands each value to `receiver`, in
+    /// the order the server sent them, as the client takes it in, rather than through the
+    /// subscription's sequence: one hand-off fewer per value, for a subscriber that routes
+    /// values on by itself (the BLE layer's peripheral). `receiver` runs on the client's
+    /// executor and must not block. The returned subscription's sequence yields nothing and
+    /// finishes when the subscription ends (``GATTClientSubscription/cancel()``, Service Changed
+    /// over the characteristic, the bearer closing); discarding its iterator ends it, as for any
+    /// subscription.
+    ///
+    /// - Throws: as ``notifications(for:kind:)``.
+    public func notifications(for characteristic: RemoteCharacteristic, kind: GATTClientSubscription.Kind? = nil,
+                              receiver: @escaping @Sendable (RemoteNotification) -> Void) async throws(GATTClientError) -> GATTClientSubscription {
+        try await subscribe(characteristic, kind: kind, receiver: receiver)
+    }
+
+    private func subscribe(_ characteristic: RemoteCharacteristic, kind: GATTClientSubscription.Kind?,
+                           receiver: (@Sendable (RemoteNotification) -> Void)?) async throws(GATTClientError) -> GATTClientSubscription {
         guard !isClosed else { throw .closed }
         let properties = characteristic.properties
         let chosen: GATTClientSubscription.Kind
@@ -95,7 +115,7 @@ extension GATTClient {
         let (stream, continuation) = AsyncStream.makeStream(of: RemoteNotification.self,
                                                             bufferingPolicy: self.configuration.notificationBuffering)
         let id = register(valueHandle: characteristic.valueHandle, configurationHandle: configuration,
-                          kind: chosen, continuation: continuation)
+                          kind: chosen, delivery: ClientDelivery(continuation: continuation, receiver: receiver))
         continuation.onTermination = { [weak self] _ in
             Task { await self?.unsubscribe(id, waiting: false) }
         }
@@ -123,13 +143,13 @@ extension GATTClient {
         return descriptor.handle
     }
 
-    /// Records a subscriber; `continuation` is nil for the client's own (Service Changed).
+    /// Records a subscriber; `delivery` is nil for the client's own (Service Changed).
     func register(valueHandle: UInt16, configurationHandle: UInt16, kind: GATTClientSubscription.Kind,
-                  continuation: AsyncStream<RemoteNotification>.Continuation?) -> UInt64 {
+                  delivery: ClientDelivery?) -> UInt64 {
         lastSubscriberID &+= 1
         let id = lastSubscriberID
         subscribers[id] = ClientSubscriber(valueHandle: valueHandle, configurationHandle: configurationHandle, kind: kind)
-        if let continuation { deliveries[valueHandle, default: [:]][id] = continuation }
+        if let delivery { deliveries[valueHandle, default: [:]][id] = delivery }
         configurations[configurationHandle, default: ClientConfigurationState()].count(kind, by: 1)
         return id
     }
@@ -151,10 +171,10 @@ extension GATTClient {
     func drop(_ id: UInt64) -> ClientSubscriber? {
         guard let subscriber = subscribers.removeValue(forKey: id) else { return nil }
         if serviceChangedSubscriber == id { serviceChangedSubscriber = nil }
-        let continuation = deliveries[subscriber.valueHandle]?.removeValue(forKey: id)
+        let delivery = deliveries[subscriber.valueHandle]?.removeValue(forKey: id)
         if deliveries[subscriber.valueHandle]?.isEmpty == true { deliveries[subscriber.valueHandle] = nil }
         configurations[subscriber.configurationHandle]?.count(subscriber.kind, by: -1)
-        continuation?.finish()
+        delivery?.continuation.finish()
         return subscriber
     }
 
@@ -273,7 +293,7 @@ extension GATTClient {
 
     private func deliver(_ notification: RemoteNotification) {
         guard let targets = deliveries[notification.handle] else { return }
-        for continuation in targets.values { continuation.yield(notification) }
+        for delivery in targets.values { delivery.deliver(notification) }
     }
 
     /// The bearer closed: every subscription finishes and every waiter fails with `cause`
@@ -286,7 +306,7 @@ extension GATTClient {
         configurations = [:]
         serviceChangedSubscriber = nil
         for waiter in waiters { waiter.continuation.resume(returning: cause) }
-        for continuation in all { continuation.finish() }
+        for delivery in all { delivery.continuation.finish() }
     }
 
     /// The value handle of Service Changed in ``services``, if discovered.
