@@ -167,8 +167,10 @@ public final class PeripheralManager: Sendable {
         return accepted
     }
 
-    /// Yields each time the transmit queue has room again after ``updateValue(_:for:onSubscribedCentrals:)``
-    /// returned false; finishes when the manager closes. Each access gives a stream of its own.
+    /// Yields each time the transmit queue has drained to 16 updates after
+    /// ``updateValue(_:for:onSubscribedCentrals:)`` returned false, so a producer offers at least
+    /// 16 more per wake-up (Core Bluetooth's `peripheralManagerIsReady(toUpdateSubscribers:)`);
+    /// finishes when the manager closes. Each access gives a stream of its own.
     public var readyToUpdateSubscribers: AsyncStream<Void> { core.updates.readinessUpdates() }
 
     /// Stops advertising, ends every link, closes the transport, and finishes the streams; the
