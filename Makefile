@@ -91,7 +91,8 @@ example-test: deps
 FUZZ_BUILD        := $(abspath $(BUILD))/fuzz
 FUZZ_SWIFTFLAGS   := -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld
 FUZZ_TARGETS      ?= FuzzAdvertisingData FuzzAdvertisementAccumulator FuzzHCIEvent FuzzATTPDU FuzzL2CAPSignaling FuzzSMP \
-                     FuzzH4Deframer FuzzBTSnoop FuzzPcap FuzzPcapNG FuzzDissector FuzzGATTServer FuzzGATTClient
+                     FuzzH4Deframer FuzzBTSnoop FuzzPcap FuzzPcapNG FuzzNRFSniffer FuzzPacketLogger FuzzDissector FuzzGATTServer \
+                     FuzzGATTClient
 FUZZ_TIME         ?= 600
 FUZZ_RUNS         ?=
 FUZZ_JOBS         ?= 1

@@ -43,9 +43,8 @@ let package = Package(
         harness("FuzzBTSnoop", ["Capture", "BLECore"], ["CaptureProperties"]),
         harness("FuzzPcap", ["Capture", "BLECore"], ["CaptureProperties"]),
         harness("FuzzPcapNG", ["Capture", "BLECore"], ["CaptureProperties"]),
-        // The nRF Sniffer (LINKTYPE 272) and PacketLogger readers are coming on another branch;
-        // their harnesses go here, as FuzzNRFSniffer and FuzzPacketLogger, built like FuzzPcap
-        // (CaptureProperties holds what every reader must do), and in the Makefile's FUZZ_TARGETS.
+        harness("FuzzNRFSniffer", ["Capture", "BLECore"], ["CaptureProperties"]),
+        harness("FuzzPacketLogger", ["Capture", "BLECore"], ["CaptureProperties"]),
         harness("FuzzDissector", ["Capture", "BLECore"]),
         harness("FuzzGATTServer", ["GATT", "ATT", "BLECore"]),
         harness("FuzzGATTClient", ["GATT", "ATT", "BLECore"]),

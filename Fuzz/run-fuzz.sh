@@ -34,14 +34,14 @@ export SWIFT_BACKTRACE=enable=no
 # (make test's fixed-seed pass failed so, once in two runs).
 options() {
     case $1 in
-        FuzzDissector|FuzzH4Deframer|FuzzBTSnoop|FuzzPcap|FuzzPcapNG) echo "-max_len=8192" ;;
+        FuzzDissector|FuzzH4Deframer|FuzzBTSnoop|FuzzPcap|FuzzPcapNG|FuzzNRFSniffer|FuzzPacketLogger) echo "-max_len=8192" ;;
         FuzzGATTServer|FuzzGATTClient) echo "-len_control=0 -max_len=2048 -detect_leaks=0" ;;
         *) echo "" ;;
     esac
 }
 check_runs() {
     case $1 in
-        FuzzDissector|FuzzGATTServer|FuzzGATTClient|FuzzH4Deframer) echo "${FUZZ_CHECK_ENGINE_RUNS:-500}" ;;
+        FuzzDissector|FuzzGATTServer|FuzzGATTClient|FuzzH4Deframer|FuzzNRFSniffer|FuzzPacketLogger) echo "${FUZZ_CHECK_ENGINE_RUNS:-500}" ;;
         *) echo "${FUZZ_CHECK_RUNS:-2000}" ;;
     esac
 }

@@ -9,6 +9,13 @@ extension BlectlCommand {
                          summarise devices, connections, ATT PDU counts and GATT tables. `blectl decode --help`
                          says more.
                          """),
+        CommandGroup(Command(MonitorCommand.syntax) { arguments, _, output in
+                         await MonitorCommand.run(arguments: arguments, output: &output)
+                     },
+                     summary: """
+                         Decode every adapter's HCI traffic live from the kernel's monitor channel, as btmon reads it;
+                         --write FILE saves it as btsnoop. `blectl monitor --help` says more.
+                         """),
         CommandGroup(Command(ServeCommand.syntax) { arguments, context, output in
                          await ServeCommand.run(arguments: arguments, context: context, output: &output)
                      },

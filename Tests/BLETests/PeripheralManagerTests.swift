@@ -215,7 +215,7 @@ struct PeripheralManagerTests {
         await pair.shutDown()
     }
 
-    @Test("updateValue returns false once 32 updates wait; readyToUpdateSubscribers says when to go on; nothing accepted is lost")
+    @Test("updateValue returns false once 32 updates wait; readyToUpdateSubscribers says when 16 have gone; nothing accepted is lost")
     func updateBackpressure() async throws {
         let pair = try await Pair.make(seed: 104)
         let (peripheral, characteristics) = try await pair.connect()
@@ -234,11 +234,16 @@ struct PeripheralManagerTests {
         #expect(accepted.count >= UpdateQueue.capacity)
         #expect(accepted.count < 10_000, "the queue refused an update")
         #expect(await ready.next() != nil)
-        let last = Data([0xFF, 0xFF])
-        #expect(pair.manager.updateValue(last, for: pair.measurement, onSubscribedCentrals: nil))
+        var afterReady: [Data] = []
+        for index in 0..<10_000 {
+            let value = Data([0xFF, UInt8(truncatingIfNeeded: index)])
+            guard pair.manager.updateValue(value, for: pair.measurement, onSubscribedCentrals: nil) else { break }
+            afterReady.append(value)
+        }
+        #expect(afterReady.count >= UpdateQueue.capacity - UpdateQueue.readyLevel, "told at the low-water mark, not at the first free place")
         var received: [Data] = []
-        while received.count < accepted.count + 1, let value = try await values.next() { received.append(value) }
-        #expect(received == accepted + [last])
+        while received.count < accepted.count + afterReady.count, let value = try await values.next() { received.append(value) }
+        #expect(received == accepted + afterReady)
         await pair.shutDown()
     }
 

@@ -101,7 +101,7 @@ struct ScanningTests {
         var iterator = scan.makeAsyncIterator()
         _ = try await iterator.next()
         #expect(testbed.central.isScanning)
-        await testbed.central.stopScan()
+        try await testbed.central.stopScan()
         #expect(!testbed.central.isScanning)
         while try await iterator.next() != nil {}
         await testbed.shutDown()

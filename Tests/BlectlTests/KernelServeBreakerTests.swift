@@ -16,7 +16,7 @@ struct KernelServeBreakerTests {
         #expect(run.error.contains("--manufacturer carries at most 27 octets of data"), "\(run.error)")
 
         // 27 octets fit exactly: the payloads keep them (the name then has no room left).
-        let fits = try #require(KernelServe.manufacturer("0xFFFF:" + String(repeating: "ab", count: 27)))
+        let fits = try #require(ServeOptions.manufacturer("0xFFFF:" + String(repeating: "ab", count: 27)))
         let (_, response) = ServeAdvertising.payloads(services: [], name: "LinuxBLE", manufacturer: fits)
         #expect(response == [.manufacturerSpecificData(fits)])
         #expect(try AdvertisingData(structures: response).encoded.count == 31)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import BLE
 import BLECore
 import GATT
 import HCI
@@ -16,18 +17,18 @@ struct KernelServeTests {
         #expect(security.status == 2)
         #expect(security.error.contains("--security takes low, medium or high in kernel mode (or none, encrypted, authenticated)"))
         // The stdio words with the same meaning are kernel mode's too.
-        #expect(ServeCommand.kernelSecurity("encrypted") == .medium)
-        #expect(ServeCommand.kernelSecurity("authenticated") == .high)
-        #expect(ServeCommand.kernelSecurity("none") == .low)
+        #expect(ServeCommand.kernelSecurity("encrypted") == .encrypted)
+        #expect(ServeCommand.kernelSecurity("authenticated") == .authenticated)
+        #expect(ServeCommand.kernelSecurity("none") == SecurityLevel.none)
         #expect(ServeCommand.kernelSecurity("authorized") == nil)
         let manufacturer = try BlectlRun(["serve", "--db", Self.reference, "--manufacturer", "apple"])
         #expect(manufacturer.status == 2)
         #expect(manufacturer.error.contains("--manufacturer takes COMPANY:HEX"))
         let stdio = try BlectlRun(["serve", "--db", Self.reference, "--bearer", "stdio", "--manufacturer", "0xFFFF:01"], input: "")
         #expect(stdio.status == 2)
-        #expect(KernelServe.manufacturer("0xFFFF:0102") == ADManufacturerSpecificData(companyIdentifier: 0xFFFF, data: [1, 2]))
-        #expect(KernelServe.manufacturer("76:") == ADManufacturerSpecificData(companyIdentifier: 76, data: []))
-        #expect(KernelServe.manufacturer("70000:01") == nil)
+        #expect(ServeOptions.manufacturer("0xFFFF:0102") == ADManufacturerSpecificData(companyIdentifier: 0xFFFF, data: [1, 2]))
+        #expect(ServeOptions.manufacturer("76:") == ADManufacturerSpecificData(companyIdentifier: 76, data: []))
+        #expect(ServeOptions.manufacturer("70000:01") == nil)
         guard !FileManager.default.fileExists(atPath: "/sys/class/bluetooth") else { return }   // the kernel lane's job
         let run = try BlectlRun(["serve", "--db", Self.reference, "--name", "LinuxBLE"])
         #expect(run.status == 1)

@@ -37,11 +37,12 @@ struct LEScannerChainTests {
     static func name(_ name: String) -> [UInt8] { [UInt8(name.utf8.count + 1), 0x09] + Array(name.utf8) }
 
     /// Runs a scan over `events` and returns every discovery until the transport finishes.
-    static func discoveries(_ events: [[UInt8]], now: (@Sendable () -> Duration)? = nil) async throws -> [LEDiscovery] {
+    /// `now` is the scanner's clock; by default it stands still, so a loaded machine's pauses
+    /// between two injected fragments never pass for the gap bound.
+    static func discoveries(_ events: [[UInt8]], now: @escaping @Sendable () -> Duration = { .zero }) async throws -> [LEDiscovery] {
         let transport = ScriptedHCITransport(script: try script(events))
         let flow = patientFlow(transport)
-        let scanner = now.map { LEScanner(flow: flow, capabilities: extendedCapabilities(), now: $0) }
-            ?? LEScanner(flow: flow, capabilities: extendedCapabilities())
+        let scanner = LEScanner(flow: flow, capabilities: extendedCapabilities(), now: now)
         let stream = try await scanner.start(LEScanParameters())
         await eventually("every report injected") { transport.isFinished }
         transport.finish()

@@ -13,7 +13,9 @@
 #      (the rig's pairing-agent stays in the guest for `run-in-vm.sh -A`), a btmon capture of the whole run
 #      (.build/kernel/run/lane.btsnoop), and the project shared read-only at /repo;
 #   4. runs run-scenarios.sh in the guest; its output also goes to .build/kernel/run/lane.log,
-#      after the guest's package versions (guest/PACKAGES, from build-guest.sh).
+#      after the guest's package versions (guest/PACKAGES, from build-guest.sh);
+#   5. on the host, compares the ATT PDU counts of the monitor scenario's capture with tshark's
+#      (compare-att-counts.sh).
 # Environment: BLECTL (default .build/static/release/blectl), EXAMPLES (the folder of the static
 # tutorial executables, `make static-examples`; default .build/static-examples/release; their
 # scenario skips without them), LANE_CONTROLLERS,
@@ -62,6 +64,12 @@ start=$(date +%s.%N)
   -e "SCENARIO_TIMEOUT=${SCENARIO_TIMEOUT:-180}" \
   "$HERE/run-scenarios.sh" "$@" 2>&1 | tee -a "$RUN/lane.log"
 rc=${PIPESTATUS[0]}
+# On the host, after the guest: the monitor scenario's saved capture against tshark (a failure
+# counts as a failed scenario).
+if [ -e "$RUN/90-monitor.monitor.btsnoop" ] && [ "$rc" -lt 124 ]; then
+  "$HERE/compare-att-counts.sh" "$RUN/90-monitor.monitor.btsnoop" "$KB/bin/blectl" 2>&1 | tee -a "$RUN/lane.log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || rc=$((rc + 1))
+fi
 end=$(date +%s.%N)
 awk -v a="$start" -v b="$end" -v rc="$rc" 'BEGIN{printf "kernel-test: %.1f s wall (boot, scenarios, power-off); exit status %d\n", b-a, rc}'
 echo "kernel-test: log and captures in ${RUN#"$ROOT"/}"

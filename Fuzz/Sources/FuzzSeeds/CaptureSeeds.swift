@@ -20,9 +20,12 @@ struct CaptureSeeds {
         add("FuzzDissector", bytes)
         switch file.format {
         case .btsnoop: add("FuzzBTSnoop", Array(bytes.dropFirst(8)))
-        case .pcap: add("FuzzPcap", [0] + bytes.dropFirst(4))
+        case .pcap:
+            add("FuzzPcap", [0] + bytes.dropFirst(4))
+            // An nRF Sniffer capture's records, after the 24-octet header FuzzNRFSniffer writes.
+            if file.linkType == .nordicBLE { add("FuzzNRFSniffer", Array(bytes.dropFirst(24))) }
         case .pcapng: add("FuzzPcapNG", Array(bytes.dropFirst(4)))
-        case .packetLogger: break   // read whole by FuzzDissector above; no reader harness of its own yet
+        case .packetLogger: add("FuzzPacketLogger", bytes)
         }
         let records = file.readAll().records
         var h4: [[UInt8]] = []

@@ -5,7 +5,8 @@ import FuzzSupport
 import GATT
 import PDUScript
 
-/// Writes every harness's seed corpus from the repository's fixtures, or, when capture files are
+/// Writes every harness's seed corpus from the repository's fixtures (its btsnoop, pcap and PacketLogger
+/// captures, PDU scripts and GATT databases), or, when capture files are
 /// named on the command line, from those alone (extra seeds read at fuzz time, never copied into
 /// the repository):
 ///
@@ -23,7 +24,8 @@ struct FuzzSeeds {
         }
         var seeds = CaptureSeeds(corpora: [:])
         let extra = Array(arguments.dropFirst())
-        let captures = extra.isEmpty ? FuzzFixtures.files(in: "captures", suffix: ".btsnoop") : extra
+        let fixtures = [".btsnoop", ".pcap", ".pklg"].flatMap { FuzzFixtures.files(in: "captures", suffix: $0) }
+        let captures = extra.isEmpty ? fixtures : extra
         for path in captures {
             do {
                 let file = try CaptureFile(contentsOf: path)

@@ -14,25 +14,40 @@ import HCI
 ///
 /// Two values are equal when they carry the same data; a scan without duplicates reports a
 /// peripheral again only when this changes.
+///
+/// **As heard, and as sent.** Data a scan delivers also keeps its two payloads as they were
+/// received, raw and decoded (``advertisingData``, ``scanResponseData``); data made with
+/// ``init(advertisingStructures:scanResponseStructures:isConnectable:)`` keeps the AD structures
+/// given, and a ``PeripheralManager`` advertises those exactly, the scan response included.
+/// Setting one of the typed fields (any but ``isConnectable``, which no payload carries) makes
+/// the data typed again: the payloads are dropped, and advertising builds the structures from
+/// the typed fields.
 public struct AdvertisementData: Hashable, Sendable, CustomStringConvertible {
     /// The Complete Local Name, else the Shortened Local Name (Supplement, Part A, 1.2); nil
     /// when neither was sent (or it is not UTF-8).
-    public var localName: String?
+    public var localName: String? { didSet { dropPayloads() } }
     /// The service UUIDs listed (complete or incomplete lists, 16, 32 and 128 bits; Part A,
     /// 1.1), advertising data first, without repeats.
-    public var serviceUUIDs: [BluetoothUUID]
+    public var serviceUUIDs: [BluetoothUUID] { didSet { dropPayloads() } }
     /// The Tx Power Level, in dBm (-127...127; Part A, 1.5); nil when not sent.
-    public var txPowerLevel: Int?
+    public var txPowerLevel: Int? { didSet { dropPayloads() } }
     /// The first Manufacturer Specific Data (Part A, 1.4): its Company Identifier, least
     /// significant octet first as sent, then its data; nil when not sent.
-    public var manufacturerData: Data?
+    public var manufacturerData: Data? { didSet { dropPayloads() } }
     /// The Service Data (Part A, 1.11), by service UUID.
-    public var serviceData: [BluetoothUUID: Data]
+    public var serviceData: [BluetoothUUID: Data] { didSet { dropPayloads() } }
     /// The Service Solicitation UUIDs (Part A, 1.10).
-    public var solicitedServiceUUIDs: [BluetoothUUID]
+    public var solicitedServiceUUIDs: [BluetoothUUID] { didSet { dropPayloads() } }
     /// Whether the advertising accepts connections (ADV_IND, ADV_DIRECT_IND, or an extended
     /// advertising event with the Connectable bit; Vol 6, Part B, 2.3).
     public var isConnectable: Bool
+    /// The advertising data payload as heard (every AD structure, raw octets and decoded, with
+    /// a diagnostic for a malformed one; Core v5.4, Vol 3, Part C, 11), or as given to
+    /// ``init(advertisingStructures:scanResponseStructures:isConnectable:)``; nil for data made
+    /// from typed values, and when only a scan response was heard.
+    public private(set) var advertisingData: AdvertisingData?
+    /// The scan response payload as heard (active scanning only) or as given; nil when none.
+    public private(set) var scanResponseData: AdvertisingData?
 
     /// Advertisement data from its values; empty and connectable by default.
     public init(localName: String? = nil, serviceUUIDs: [BluetoothUUID] = [], txPowerLevel: Int? = nil,
@@ -49,21 +64,40 @@ public struct AdvertisementData: Hashable, Sendable, CustomStringConvertible {
 
     /// The data of everything heard from one advertiser so far.
     init(_ advertisement: Advertisement) {
+        self.init(advertisingData: advertisement.advertisingData, scanResponseData: advertisement.scanResponseData,
+                  isConnectable: advertisement.isConnectable)
+    }
+
+    /// The data of two payloads, each kept as it is, its typed fields decoded from them: the
+    /// Complete Local Name from either (else a Shortened one), the service UUIDs and the
+    /// solicited ones of both without repeats, the first Tx Power Level, the first Manufacturer
+    /// Specific Data, the first Service Data of each service.
+    init(advertisingData: AdvertisingData?, scanResponseData: AdvertisingData?, isConnectable: Bool) {
         func unique(_ uuids: [BluetoothUUID]) -> [BluetoothUUID] {
             var seen = Set<BluetoothUUID>()
             return uuids.filter { seen.insert($0).inserted }
         }
-        let payloads = [advertisement.advertisingData, advertisement.scanResponseData].compactMap { $0 }
+        let payloads = [advertisingData, scanResponseData].compactMap { $0 }
+        let names = payloads.compactMap(\.localName)
         var serviceData: [BluetoothUUID: Data] = [:]
-        for structure in advertisement.serviceData where serviceData[structure.uuid] == nil {
+        for structure in payloads.flatMap(\.serviceData) where serviceData[structure.uuid] == nil {
             serviceData[structure.uuid] = Data(structure.data)
         }
-        let manufacturer = advertisement.manufacturerSpecificData.first.map {
+        let manufacturer = payloads.flatMap(\.manufacturerSpecificData).first.map {
             Data([UInt8(truncatingIfNeeded: $0.companyIdentifier), UInt8(truncatingIfNeeded: $0.companyIdentifier >> 8)] + $0.data)
         }
-        self.init(localName: advertisement.localName?.string, serviceUUIDs: unique(advertisement.serviceUUIDs),
-                  txPowerLevel: advertisement.txPowerLevel.map(Int.init), manufacturerData: manufacturer, serviceData: serviceData,
-                  solicitedServiceUUIDs: unique(payloads.flatMap(\.solicitedServiceUUIDs)), isConnectable: advertisement.isConnectable)
+        self.init(localName: (names.first { $0.isComplete } ?? names.first)?.string, serviceUUIDs: unique(payloads.flatMap(\.serviceUUIDs)),
+                  txPowerLevel: payloads.lazy.compactMap(\.txPowerLevel).first.map(Int.init), manufacturerData: manufacturer,
+                  serviceData: serviceData, solicitedServiceUUIDs: unique(payloads.flatMap(\.solicitedServiceUUIDs)),
+                  isConnectable: isConnectable)
+        self.advertisingData = advertisingData
+        self.scanResponseData = scanResponseData
+    }
+
+    /// A typed field changed: the payloads no longer say what the data is.
+    private mutating func dropPayloads() {
+        advertisingData = nil
+        scanResponseData = nil
     }
 
     /// "\"LinuxBLE HR\", services 180D, connectable".

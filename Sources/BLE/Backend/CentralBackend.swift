@@ -11,15 +11,19 @@ protocol CentralBackend: AnyObject, Sendable {
     /// ``Transport/virtual(_:)``).
     var clock: any Clock<Duration> { get }
 
-    /// Starts scanning actively (Core v5.4, Vol 6, Part B, 4.4.3.2); with `filterDuplicates`
-    /// the controller and the host drop reports that change nothing. The stream finishes when
-    /// the scan stops or the mode ends.
+    /// Starts scanning, actively or passively (Core v5.4, Vol 6, Part B, 4.4.3); with
+    /// `filterDuplicates` the controller and the host drop reports that change nothing. The
+    /// stream finishes when the scan stops or the mode ends.
     ///
     /// - Throws: ``BLEError/controllerError(_:)`` when the controller refuses.
-    func startScan(filterDuplicates: Bool) async throws(BLEError) -> AsyncStream<LEDiscovery>
+    func startScan(_ type: ScanType, filterDuplicates: Bool) async throws(BLEError) -> AsyncStream<LEDiscovery>
 
-    /// Stops scanning; does nothing when no scan runs.
-    func stopScan() async
+    /// Stops scanning; does nothing when no scan runs. The scan's stream finishes either way.
+    ///
+    /// - Throws: ``BLEError/controllerError(_:)`` when the controller refuses the disable
+    ///   (HCI_LE_Set_Scan_Enable or its extended form answered with an error, Vol 4, Part E,
+    ///   7.8.11, 7.8.65): it may still be scanning.
+    func stopScan() async throws(BLEError)
 
     /// Connects as central to the peer at `address` within `timeout`, the link secured to
     /// `security` (``ConnectOptions/security``) before it is returned.
@@ -85,6 +89,11 @@ protocol BackendLink: AnyObject, Sendable {
     var peerAddress: BluetoothAddress { get }
     /// The peer's address type (public or random, or a resolved identity).
     var peerAddressType: LEAddressType { get }
+    /// The link's HCI Connection_Handle (Vol 4, Part E, 5.4.2); nil where the mode cannot tell.
+    var connectionHandle: UInt16? { get }
+    /// The link's timing, data length and PHYs as the controller last reported them; nil where
+    /// the mode does not see them (kernel mode: the kernel keeps them).
+    var connectionParameters: LEConnectionState? { get }
     /// The Reason of the link's Disconnection Complete once it has dropped; nil while it is up.
     /// Set before ``attBearer`` closes, so a call that finds the bearer closed can name the reason.
     var disconnectionReason: HCIStatus? { get }

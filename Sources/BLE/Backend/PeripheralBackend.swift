@@ -10,14 +10,28 @@ protocol PeripheralBackend: AnyObject, Sendable {
     /// The links centrals make, as they form; finishes when the mode ends.
     var incoming: AsyncStream<any BackendLink> { get }
 
-    /// Advertises `structures` (connectable or not), replacing what was advertised, and
-    /// advertises again after each connection, so more centrals can connect (Core v5.4, Vol 6,
-    /// Part B, 4.4.2; Vol 4, Part E, 7.8.5-7.8.9 or 7.8.53-7.8.56).
+    /// The controller's own identity address and its type: host mode's (public, or the static
+    /// random one bring-up set), kernel mode's adapter's BD_ADDR (public).
+    var localAddress: (address: BluetoothAddress, type: Peripheral.AddressType) { get }
+
+    /// What the mode tells of itself: kernel mode's pairing answers
+    /// (``PeripheralManagerEvent/pairingAnswered(_:_:)``) and a pairing agent that could not
+    /// start; finishes when the mode ends.
+    var notices: AsyncStream<PeripheralManagerEvent> { get }
+
+    /// The errors of advertising again after a connection (Core v5.4, Vol 6, Part B, 4.4.2)
+    /// since the last call, oldest first.
+    func newReadvertisingErrors() async -> [BLEError]
+
+    /// Advertises `structures` (connectable or not), with `scanResponse` as the scan response
+    /// data (none when empty), replacing what was advertised, and advertises again after each
+    /// connection, so more centrals can connect (Core v5.4, Vol 6, Part B, 4.4.2; Vol 4,
+    /// Part E, 7.8.5-7.8.9 or 7.8.53-7.8.56).
     ///
     /// - Throws: ``BLEError/advertisingDataTooLong(needed:available:)``;
     ///   ``BLEError/invalidArgument(_:)`` for a structure that cannot be encoded;
     ///   ``BLEError/controllerError(_:)``.
-    func startAdvertising(_ structures: [ADStructure], connectable: Bool) async throws(BLEError)
+    func startAdvertising(_ structures: [ADStructure], scanResponse: [ADStructure], connectable: Bool) async throws(BLEError)
 
     /// Stops advertising; does nothing when not advertising.
     func stopAdvertising() async

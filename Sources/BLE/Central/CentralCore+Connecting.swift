@@ -91,7 +91,7 @@ extension CentralCore {
     /// A session for a new link.
     func newSession(on link: any BackendLink, clock: any Clock<Duration>) -> PeripheralLink {
         generation &+= 1
-        return PeripheralLink(generation: generation, backend: link, clock: clock)
+        return PeripheralLink(generation: generation, backend: link, clock: clock, cache: databases)
     }
 
     /// The link is ready: `peripheral` is connected on `session`, with `services` as its tree
@@ -107,6 +107,7 @@ extension CentralCore {
             record.link = session
             record.services = services
             record.mtu = mtu
+            record.disconnectionReason = nil
         }
         peripheral.watchServiceChanges(on: session)
         restoration?.connected(peripheral, databaseHash: databaseHash)
@@ -140,6 +141,7 @@ extension CentralCore {
             record.services = nil
             record.mtu = 23
             record.state = .disconnected
+            record.disconnectionReason = session.ended.value
             return true
         }
         guard wasCurrent else { return }

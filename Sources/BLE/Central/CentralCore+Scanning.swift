@@ -22,7 +22,7 @@ extension CentralCore {
         continuation.onTermination = { _ in Task { await self.scanTerminated(id) } }
         let filter = ScanFilter(services: serviceUUIDs, solicited: options.solicitedServiceUUIDs)
         let entry = ScanEntry(services: serviceUUIDs, allowDuplicates: options.allowDuplicates,
-                              solicitedServices: options.solicitedServiceUUIDs)
+                              solicitedServices: options.solicitedServiceUUIDs, passive: options.scanType == .passive ? true : nil)
         Task { await self.startScan(id: id, filter: filter, entry: entry, continuation: continuation) }
         return stream
     }
@@ -50,7 +50,7 @@ extension CentralCore {
         if let scan { await finish(scan, throwing: nil, stopping: backend, byApplication: true) }
         let discoveries: AsyncStream<LEDiscovery>
         do {
-            discoveries = try await backend.startScan(filterDuplicates: !allowDuplicates)
+            discoveries = try await backend.startScan(entry.passive == true ? .passive : .active, filterDuplicates: !allowDuplicates)
         } catch {
             continuation.finish(throwing: error)
             return
@@ -68,7 +68,8 @@ extension CentralCore {
                     guard delivered[peripheral.identifier] != data else { continue }
                     delivered[peripheral.identifier] = data
                 }
-                continuation.yield(Discovery(peripheral: peripheral, advertisementData: data, rssi: heard.rssi.map(Int.init)))
+                continuation.yield(Discovery(peripheral: peripheral, advertisementData: data, rssi: heard.rssi.map(Int.init),
+                                             reportedAddressType: heard.addressType, txPower: heard.advertisement.txPower.map(Int.init)))
             }
             await self?.scannerFinished(id)
         }
@@ -89,10 +90,13 @@ extension CentralCore {
     }
 
     /// Stops the scan, if one runs; its stream finishes.
-    func stopScan() async {
+    ///
+    /// - Throws: ``BLEError/controllerError(_:)`` when the controller refused to stop scanning.
+    func stopScan() async throws(BLEError) {
         await takeScanTurn()
         defer { releaseScanTurn() }
-        if let scan { await finish(scan, throwing: nil, stopping: backend, byApplication: true) }
+        guard let scan else { return }
+        if let refused = await finish(scan, throwing: nil, stopping: backend, byApplication: true) { throw refused }
     }
 
     /// The backend's discoveries of scan `id` ended by themselves: the mode ended.
@@ -104,8 +108,11 @@ extension CentralCore {
     /// Ends `session`: its stream finishes (with `error`, if any) and `backend` stops scanning.
     /// `byApplication` (stopped, its stream ended, a newer scan): restoration no longer
     /// resumes it; otherwise the manager or its mode is ending, and the state file keeps it.
+    ///
+    /// - Returns: the controller's refusal to stop scanning, if it refused.
+    @discardableResult
     func finish(_ session: ScanSession, throwing error: BLEError?, stopping backend: (any CentralBackend)?,
-                byApplication: Bool = false) async {
+                byApplication: Bool = false) async -> BLEError? {
         if scan?.id == session.id {
             scan = nil
             isScanning.withLock { $0 = false }
@@ -115,7 +122,12 @@ extension CentralCore {
         }
         session.consumer.cancel()
         if let error { session.continuation.finish(throwing: error) } else { session.continuation.finish() }
-        await backend?.stopScan()
+        do {
+            try await backend?.stopScan()
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Returns once no scan runs (at once when none does).

@@ -1,5 +1,6 @@
 import BLECore
 import Foundation
+import GATT
 import Synchronization
 
 /// The state of one ``CentralManager`` on one serial executor: bring-up, the mode's backend,
@@ -21,6 +22,9 @@ actor CentralCore {
     nonisolated let restoration: CentralRestoration?
     /// The restoration problems reported so far.
     nonisolated let problems: RestorationProblemLog
+    /// The databases ``Peripheral/discoverDatabase()`` found, by peer, for the manager's life:
+    /// a reconnection whose Database Hash is unchanged takes its tree from here.
+    nonisolated let databases = InMemoryGATTClientCache()
 
     let eventInput: AsyncStream<CentralEvent>.Continuation
     var backend: (any CentralBackend)?

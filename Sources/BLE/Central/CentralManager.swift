@@ -90,8 +90,9 @@ public final class CentralManager: Sendable {
     /// Whether a scan runs.
     public var isScanning: Bool { core.isScanning.withLock { $0 } }
 
-    /// Scans actively for advertising peripherals (Vol 6, Part B, 4.4.3.2; LE Set Scan
-    /// Parameters and Enable, or their extended forms, Vol 4, Part E, 7.8.10-11 and 7.8.64-65).
+    /// Scans for advertising peripherals, actively unless ``ScanOptions/scanType`` says passive
+    /// (Vol 6, Part B, 4.4.3; LE Set Scan Parameters and Enable, or their extended forms, Vol 4,
+    /// Part E, 7.8.10-11 and 7.8.64-65).
     ///
     /// Ending the stream's iteration (leaving the loop, cancelling its task) stops the scan, as
     /// do ``stopScan()`` and a newer call of this method (this stream then finishes).
@@ -108,9 +109,15 @@ public final class CentralManager: Sendable {
         core.makeScan(services: serviceUUIDs, options: options)
     }
 
-    /// Stops the scan, if one runs; its stream finishes.
-    public func stopScan() async {
-        await core.stopScan()
+    /// Stops the scan, if one runs, and returns once the controller has answered the disable
+    /// (HCI_LE_Set_Scan_Enable or HCI_LE_Set_Extended_Scan_Enable, Vol 4, Part E, 7.8.11,
+    /// 7.8.65); the scan's stream finishes first. Does nothing when no scan runs.
+    ///
+    /// - Throws: ``BLEError/controllerError(_:)`` when the controller refused to stop scanning
+    ///   (it may still be scanning; the text names the command and the status). A refusal when
+    ///   the scan ends otherwise (its stream's iteration ended, a newer scan) is not reported.
+    public func stopScan() async throws(BLEError) {
+        try await core.stopScan()
     }
 
     /// Connects to `peripheral` as central (LE Create Connection, or its extended form, Vol 4,

@@ -1,8 +1,8 @@
 import Foundation
 
 /// How a manager (``CentralManager``, ``PeripheralManager``) is set up: state restoration,
-/// where its state lives, the ATT MTU it offers, a peripheral manager's request deadline, and
-/// an HCI capture file.
+/// where its state lives, the ATT MTU it offers, a peripheral manager's request deadline, GAP
+/// Device Name, link security and pairing, and an HCI capture file.
 ///
 /// ```swift
 /// let central = CentralManager(transport: .userChannel(hci: 0), options: .init(attMTU: 247))
@@ -33,15 +33,42 @@ public struct ManagerOptions: Sendable, Hashable {
     /// cannot be created leaves the manager ``ManagerState/unsupported`` with
     /// ``BLEError/invalidArgument(_:)`` naming the path and the reason.
     public var captureFile: URL?
+    /// The GAP Device Name a peripheral manager's GATT server gives centrals in its Device Name
+    /// characteristic (0x2A00; Core v5.4, Vol 3, Part C, 12.1): UTF-8, cut to 248 octets at a
+    /// character boundary; ``defaultDeviceName`` ("LinuxBLE") by default. The advertised local
+    /// name is separate (``AdvertisementData/localName``). A central manager does not use it.
+    public var deviceName: String
+
+    /// A peripheral manager's: the security every central's link must have before ATT flows on
+    /// it (LE security mode 1, Core v5.4, Vol 3, Part C, 10.2.1); ``SecurityLevel/none`` by
+    /// default. Kernel mode sets it as the ATT listener's BT_SECURITY, so the kernel pairs (or
+    /// encrypts with a stored key) before it hands the link over. Host mode has no SMP yet: above
+    /// ``SecurityLevel/none`` its peripheral manager stays ``ManagerState/unsupported``, saying
+    /// so. A central manager does not use it (``ConnectOptions/security`` is per connection).
+    public var requiredLinkSecurity: SecurityLevel
+    /// A peripheral manager's, in kernel mode: whether it confirms the kernel's Just Works
+    /// pairing requests (Vol 3, Part H, 2.3.5.1) from any central itself, on the management
+    /// channel (CAP_NET_ADMIN), so that centrals can pair with bluetoothd stopped; false by
+    /// default. Each answer, and an agent that cannot start, is on ``PeripheralManager/events``.
+    /// Numeric comparison and passkeys are left to another agent. Host mode answers every
+    /// pairing request with Pairing Not Supported (it has no SMP yet), whatever this says.
+    public var acceptsJustWorksPairing: Bool
+
+    /// The Device Name a peripheral manager serves unless told otherwise: "LinuxBLE".
+    public static let defaultDeviceName = "LinuxBLE"
 
     /// Options; every parameter is described at its property.
     public init(restoreIdentifier: String? = nil, stateDirectory: URL = ManagerOptions.defaultStateDirectory, attMTU: UInt16 = 517,
-                requestDeadline: Duration = .seconds(10), captureFile: URL? = nil) {
+                requestDeadline: Duration = .seconds(10), captureFile: URL? = nil, deviceName: String = ManagerOptions.defaultDeviceName,
+                requiredLinkSecurity: SecurityLevel = .none, acceptsJustWorksPairing: Bool = false) {
         self.restoreIdentifier = restoreIdentifier
         self.stateDirectory = stateDirectory
         self.attMTU = min(max(attMTU, 23), 517)
         self.requestDeadline = requestDeadline
         self.captureFile = captureFile
+        self.deviceName = deviceName
+        self.requiredLinkSecurity = requiredLinkSecurity
+        self.acceptsJustWorksPairing = acceptsJustWorksPairing
     }
 
     /// `$XDG_STATE_HOME/linuxble`, else `~/.local/state/linuxble`.

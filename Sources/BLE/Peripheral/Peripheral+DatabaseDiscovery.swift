@@ -13,6 +13,11 @@ extension Peripheral {
     /// are kept), each ``Service`` its ``Service/includedServices`` and
     /// ``Service/characteristics``, each ``Characteristic`` its ``Characteristic/descriptors``.
     ///
+    /// The manager keeps each database discovered whole, by peer, for its life: on a later
+    /// connection, when the Database Hash read first equals the one the tree was discovered
+    /// under, the tree comes from there (robust caching, 2.5.2; ``databaseFromCache``), and the
+    /// call costs that one round trip and the writes that configure the connection.
+    ///
     /// The optional steps (the hash, Client Supported Features) never fail the call: a server
     /// that answers one badly leaves a ``PeripheralDiagnostic`` in ``diagnostics`` instead.
     ///

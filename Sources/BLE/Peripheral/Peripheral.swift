@@ -1,5 +1,6 @@
 import BLECore
 import Foundation
+import HCI
 import Synchronization
 
 /// A remote device a ``CentralManager`` found, retrieved or connected, as Core Bluetooth's
@@ -50,6 +51,7 @@ public final class Peripheral: Sendable, Hashable, CustomStringConvertible {
         var services: [Service]?
         var link: PeripheralLink?
         var mtu = 23
+        var disconnectionReason: HCIStatus?
     }
 
     let record = Mutex(Record())

@@ -15,6 +15,8 @@ final class PeripheralLink: Sendable {
     let backend: any BackendLink
     /// The GATT client on the link's ATT bearer (Core v5.4, Vol 3, Part G, 4).
     let client: GATTClient
+    /// The link's ATT bearer, counting what it sends.
+    let bearer: CountingATTBearer
     /// The calls pending on the link.
     let calls = PendingCalls()
     /// Writes without response waiting for the controller.
@@ -30,14 +32,19 @@ final class PeripheralLink: Sendable {
     let modifications = ServiceModifications()
     private let terminating = Mutex(false)
 
-    /// A connection on `backend`, its ATT transaction timer on `clock`.
-    init(generation: UInt64, backend: any BackendLink, clock: any Clock<Duration>) {
+    /// A connection on `backend`, its ATT transaction timer on `clock`; the client keeps the
+    /// databases it discovers whole in `cache`, under the peer's identity address (robust
+    /// caching, Core v5.4, Vol 3, Part G, 2.5.2).
+    init(generation: UInt64, backend: any BackendLink, clock: any Clock<Duration>, cache: any GATTClientCache) {
         self.generation = generation
         self.backend = backend
-        let engine = ATTEngine(bearer: backend.attBearer, clock: clock)
+        bearer = CountingATTBearer(backend.attBearer)
+        let engine = ATTEngine(bearer: bearer, clock: clock)
         // Service Changed indications are enabled by the client's whole-database discovery
         // (Peripheral.discoverDatabase()); stepwise discovery leaves them to the application.
-        client = GATTClient(engine: engine, configuration: GATTClient.Configuration(enablesServiceChangedIndications: true))
+        let peer = GATTPeerIdentity(address: backend.peerAddress, isRandom: Peripheral.AddressType(backend.peerAddressType) == .random)
+        client = GATTClient(engine: engine, configuration: GATTClient.Configuration(cache: cache, peer: peer,
+                                                                                    enablesServiceChangedIndications: true))
     }
 
     // MARK: Pending calls

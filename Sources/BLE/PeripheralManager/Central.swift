@@ -9,10 +9,13 @@ public final class Central: Sendable, Hashable, CustomStringConvertible {
     public let identifier: UUID
     /// The central's address on this link.
     public let address: BluetoothAddress
+    /// Whether ``address`` is a public or a random device address (Core v5.4, Vol 6, Part B, 1.3).
+    public let addressType: Peripheral.AddressType
     private let mtu = Mutex(23)
 
     init(address: BluetoothAddress, type: Peripheral.AddressType) {
         self.address = address
+        addressType = type
         identifier = Peripheral.identifier(for: address, type: type)
     }
 

@@ -26,6 +26,7 @@ public final class MutableCharacteristic: Sendable, Hashable, CustomStringConver
     /// Who may read and write it.
     public let permissions: AttributePermissions
     private let subscribers = Mutex<[Central]>([])
+    private let handle = Mutex<UInt16?>(nil)
 
     /// A characteristic of type `type`.
     public init(type: BluetoothUUID, properties: CharacteristicProperties, value: Data?, permissions: AttributePermissions) {
@@ -37,6 +38,13 @@ public final class MutableCharacteristic: Sendable, Hashable, CustomStringConver
 
     /// The centrals subscribed to its notifications or indications now.
     public var subscribedCentrals: [Central] { subscribers.withLock { $0 } }
+
+    /// The handle of its value attribute in the database a ``PeripheralManager`` serves (Core
+    /// v5.4, Vol 3, Part G, 3.3.2), as the manager's handle-carrying events name it; nil while it
+    /// is not served. Core Bluetooth hides handles; tools that log what centrals do need them.
+    public var valueHandle: UInt16? { handle.withLock { $0 } }
+
+    func setValueHandle(_ value: UInt16?) { handle.withLock { $0 = value } }
 
     func subscribed(_ central: Central) {
         subscribers.withLock { list in if !list.contains(where: { $0 === central }) { list.append(central) } }

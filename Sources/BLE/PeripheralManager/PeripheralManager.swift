@@ -69,10 +69,12 @@ public final class PeripheralManager: Sendable {
     /// The state now, then each change; finishes when the manager closes.
     public var stateUpdates: AsyncStream<ManagerState> { core.broadcast.updates() }
 
-    /// Restoration's events: ``PeripheralManagerEvent/willRestoreState(_:)`` or
-    /// ``PeripheralManagerEvent/restorationProblem(_:)`` first, then any later problem. One
-    /// stream for the manager's life, for one reader (the newest 64 kept); it finishes when the
-    /// manager closes.
+    /// What happens to the manager: restoration's ``PeripheralManagerEvent/willRestoreState(_:)``
+    /// or ``PeripheralManagerEvent/restorationProblem(_:)`` first, then centrals connecting and
+    /// disconnecting, Client Characteristic Configuration and static values they write, kernel
+    /// mode's pairing answers, advertising that could not restart, and any later restoration
+    /// problem (``PeripheralManagerEvent``). One stream for the manager's life, for one reader
+    /// (the newest 1024 kept); it finishes when the manager closes.
     public var events: AsyncStream<PeripheralManagerEvent> { core.events }
 
     /// The restoration problems so far (the newest 32), oldest first: the same ones ``events``
@@ -165,8 +167,10 @@ public final class PeripheralManager: Sendable {
         return accepted
     }
 
-    /// Yields each time the transmit queue has room again after ``updateValue(_:for:onSubscribedCentrals:)``
-    /// returned false; finishes when the manager closes. Each access gives a stream of its own.
+    /// Yields each time the transmit queue has drained to 16 updates after
+    /// ``updateValue(_:for:onSubscribedCentrals:)`` returned false, so a producer offers at least
+    /// 16 more per wake-up (Core Bluetooth's `peripheralManagerIsReady(toUpdateSubscribers:)`);
+    /// finishes when the manager closes. Each access gives a stream of its own.
     public var readyToUpdateSubscribers: AsyncStream<Void> { core.updates.readinessUpdates() }
 
     /// Stops advertising, ends every link, closes the transport, and finishes the streams; the

@@ -9,13 +9,16 @@ extension PeripheralManagerCore {
     /// Adds `service` (see ``PeripheralManager/add(_:)``).
     func add(_ service: MutableService) async throws(BLEError) {
         let (_, server) = try await ready()
+        guard !servesPublishedDatabase else {
+            throw .invalidArgument("a published database is served as it is; removeAllServices() first, then add \(service)")
+        }
         guard !services.contains(service) else { throw .invalidArgument("\(service) is added already") }
         try await serve(services + [service], on: server)
     }
 
     /// Removes `service` (see ``PeripheralManager/remove(_:)``).
     func remove(_ service: MutableService) async {
-        guard let server, services.contains(service) else { return }
+        guard let server, !servesPublishedDatabase, services.contains(service) else { return }
         try? await serve(services.filter { $0 != service }, on: server)
     }
 
@@ -39,13 +42,23 @@ extension PeripheralManagerCore {
             throw .invalidArgument(error.description)
         }
         services = next
+        servesPublishedDatabase = false
         restoration?.published(next)
+        await adopt(next, served: database)
+    }
+
+    /// `served` is served now, made of `next` (one ``MutableService`` per service, in order):
+    /// each characteristic learns its value handle, and the links' subscriptions follow what the
+    /// server kept.
+    func adopt(_ next: [MutableService], served database: GATTDatabase) async {
+        for characteristic in byHandle.values { characteristic.setValueHandle(nil) }
         var handles: [ObjectIdentifier: UInt16] = [:]
         byHandle = [:]
         for (service, served) in zip(next, database.services) {
             for (characteristic, declared) in zip(service.characteristics, served.characteristics) {
                 handles[ObjectIdentifier(characteristic)] = declared.valueHandle
                 byHandle[declared.valueHandle] = characteristic
+                characteristic.setValueHandle(declared.valueHandle)
             }
         }
         valueHandles.withLock { $0 = handles }

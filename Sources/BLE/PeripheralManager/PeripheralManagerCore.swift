@@ -45,13 +45,15 @@ actor PeripheralManagerCore {
     var links: [UInt64: Link] = [:]
     var centralWaiters: [UInt64: [CheckedContinuation<Central?, Never>]] = [:]
 
-    // The database (PeripheralManagerCore+Database.swift).
+    // The database (PeripheralManagerCore+Database.swift, PeripheralManagerCore+Published.swift).
     var services: [MutableService] = []
     var byHandle: [UInt16: MutableCharacteristic] = [:]
+    /// Whether the served database is one ``PeripheralManager/publish(_:)`` gave, as it is.
+    var servesPublishedDatabase = false
 
     init(options: ManagerOptions) {
         self.options = options
-        let (events, eventInput) = AsyncStream.makeStream(of: PeripheralManagerEvent.self, bufferingPolicy: .bufferingNewest(64))
+        let (events, eventInput) = AsyncStream.makeStream(of: PeripheralManagerEvent.self, bufferingPolicy: .bufferingNewest(1024))
         self.events = events
         self.eventInput = eventInput
         let problems = RestorationProblemLog { eventInput.yield(.restorationProblem($0)) }
@@ -74,7 +76,7 @@ actor PeripheralManagerCore {
         let server: GATTServer
         do {
             started = try await ModeBackends.peripheral(transport, options: options, staticRandomAddress: restored?.staticRandomAddress)
-            server = try GATTServer(database: try GATTDatabase(services: []))
+            server = try GATTServer(database: try GATTDatabase(services: []), configuration: GATTServerConfiguration(deviceName: options.deviceName))
         } catch let failure as BackendFailure {
             restoration?.writer.freeze()   // the mode never ran: keep the file as it is
             broadcast.set(closed ? .poweredOff : failure.state, failure: closed ? .poweredOff : failure.error)
@@ -103,8 +105,9 @@ actor PeripheralManagerCore {
         broadcast.set(.poweredOn)
     }
 
-    /// Serves the links `backend` hands over on `server`, and watches its end.
+    /// Serves the links `backend` hands over on `server`, forwards its notices, and watches its end.
     private func serve(_ backend: any PeripheralBackend, on server: GATTServer) {
+        forwardNotices(of: backend)
         Task { [weak self] in
             for await link in backend.incoming { await self?.accept(link, on: server, clock: backend.clock) }
         }
@@ -152,7 +155,8 @@ actor PeripheralManagerCore {
             restoration?.writer.unfreeze()
             if wasAdvertising, let advertised {
                 do throws(BLEError) {
-                    try await next.startAdvertising(try advertised.structures(), connectable: advertised.isConnectable)
+                    try await next.startAdvertising(try advertised.structures(), scanResponse: advertised.scanResponseStructures,
+                                                  connectable: advertised.isConnectable)
                     advertising.withLock { $0 = true }
                 } catch {
                     self.advertised = nil
@@ -186,6 +190,14 @@ actor PeripheralManagerCore {
         updates.finish()
     }
 
+    /// Tells what `backend` tells of itself (kernel mode's pairing answers) on ``events``.
+    nonisolated func forwardNotices(of backend: any PeripheralBackend) {
+        let input = eventInput
+        Task {
+            for await notice in backend.notices { input.yield(notice) }
+        }
+    }
+
     // MARK: Links
 
     /// Serves a central's new link: the server answers its requests from the first PDU.
@@ -195,17 +207,26 @@ actor PeripheralManagerCore {
         let id = connection.peer.connectionID
         links[id] = Link(central: central, connection: connection)
         for waiter in centralWaiters.removeValue(forKey: id) ?? [] { waiter.resume(returning: central) }
+        eventInput.yield(.connected(central))
+        await tellReadvertisingErrors()
         Task {
             for await mtu in connection.engine.mtuUpdates { central.setMTU(mtu) }
         }
         Task { [weak self] in
-            _ = await link.disconnected()
-            await self?.linkEnded(id)
+            let reason = await link.disconnected()
+            await self?.linkEnded(id, reason: reason)
         }
     }
 
-    /// A central's link dropped: it is unsubscribed from everything, and its server state goes.
-    func linkEnded(_ id: UInt64) async {
+    /// Tells, on ``events``, each time advertising could not start again after a connection.
+    func tellReadvertisingErrors() async {
+        guard let backend else { return }
+        for error in await backend.newReadvertisingErrors() { eventInput.yield(.advertisingRestartFailed(error)) }
+    }
+
+    /// A central's link dropped with `reason`: it is unsubscribed from everything, its server
+    /// state goes, and ``events`` tells it.
+    func linkEnded(_ id: UInt64, reason: HCIStatus) async {
         guard let link = links.removeValue(forKey: id) else { return }
         for (handle, configuration) in link.configurations where !configuration.isEmpty {
             guard let characteristic = byHandle[handle] else { continue }
@@ -213,6 +234,8 @@ actor PeripheralManagerCore {
             subscriptionInput.yield(.unsubscribed(link.central, characteristic))
         }
         await link.connection.detach()
+        eventInput.yield(.disconnected(link.central, reason))
+        await tellReadvertisingErrors()
     }
 
     /// The central of the server's connection `peer`, waiting for its link to be registered
@@ -224,10 +247,19 @@ actor PeripheralManagerCore {
 
     // MARK: Subscriptions
 
-    /// A server event: CCCD writes become subscriptions.
+    /// A server event: CCCD writes become subscriptions (and, each, an event); writes of values
+    /// the stack keeps become events.
     func serverEvent(_ event: GATTServerEvent) {
+        if case .valueWritten(let peer, let handle, let value) = event, let link = links[peer.connectionID] {
+            eventInput.yield(.valueWritten(link.central, handle: handle, value: Data(value)))
+            return
+        }
         guard case .configurationChanged(let peer, let handle, let configuration) = event,
               var link = links[peer.connectionID], let characteristic = byHandle[handle] else { return }
+        var kinds: Set<ValueUpdateKind> = []
+        if configuration.contains(.notification) { kinds.insert(.notification) }
+        if configuration.contains(.indication) { kinds.insert(.indication) }
+        eventInput.yield(.clientConfigurationChanged(link.central, characteristic, kinds))
         let previous = link.configurations[handle] ?? []
         link.configurations[handle] = configuration
         links[peer.connectionID] = link

@@ -2,10 +2,15 @@ import Synchronization
 
 /// The values ``PeripheralManager/updateValue(_:for:onSubscribedCentrals:)`` has accepted and
 /// not yet sent: at most ``capacity``; an offer beyond is refused, and the readiness streams are
-/// told once the queue has room again.
+/// told once the queue has drained to ``readyLevel``.
+///
+/// The low-water mark is what keeps a producer that fills the queue from waking for every single
+/// update sent: told at half, it offers 16 updates per wake-up, not one.
 final class UpdateQueue: Sendable {
     /// How many updates wait at most: 32.
     static let capacity = 32
+    /// How many updates wait at most when the readiness streams are told: 16.
+    static let readyLevel = capacity / 2
 
     /// One value for the subscribers of one characteristic (all, or those named).
     struct Update: Sendable {
@@ -52,10 +57,11 @@ final class UpdateQueue: Sendable {
         }
     }
 
-    /// After a send: the readiness streams to tell, when an offer was refused and there is room now.
+    /// After a send: the readiness streams to tell, when an offer was refused and the queue has
+    /// drained to ``readyLevel`` since.
     func roomMade() -> [AsyncStream<Void>.Continuation] {
         state.withLock { state in
-            guard state.refused, state.items.count < Self.capacity else { return [] }
+            guard state.refused, state.items.count <= Self.readyLevel else { return [] }
             state.refused = false
             return Array(state.readiness.values)
         }

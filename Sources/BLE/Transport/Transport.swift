@@ -10,8 +10,10 @@
 /// ```
 ///
 /// - ``kernel(hci:)``: kernel mode, the kernel owns adapter hciN (Core v5.4's HCI through
-///   `AF_BLUETOOTH` sockets). Not behind this API yet: a manager on it reports
-///   ``ManagerState/unsupported`` and its calls throw ``BLEError/unsupported(_:)`` saying so.
+///   `AF_BLUETOOTH` sockets: the raw HCI channel for scanning and advertising, L2CAP sockets on
+///   the ATT fixed channel for links). The adapter must be up with LE; the process needs
+///   CAP_NET_RAW, and a peripheral manager the adapter's ATT channel free (bluetoothd listens on
+///   it).
 /// - ``userChannel(hci:)``: host mode on hciN's HCI user channel (`HCI_CHANNEL_USER`): the
 ///   adapter is taken down first, and the process needs CAP_NET_ADMIN with no bluetoothd
 ///   holding the adapter.

@@ -226,7 +226,7 @@ struct CentralRestorationTests {
         #expect(try await discoveries.next()?.peripheral.identifier == sensor.identifier)
         #expect(successor.isScanning)
         withExtendedLifetime(found) {}
-        await successor.stopScan()
+        try await successor.stopScan()
         await successor.stateWritten()
         guard case .restored(let state) = directory.file("central", "gateway").load(CentralState.self, identifier: "gateway") else {
             Issue.record("the state file does not load")

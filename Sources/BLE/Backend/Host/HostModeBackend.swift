@@ -13,9 +13,12 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
     let role: BackendRole
     /// The links centrals made (the peripheral role); finishes when the stack ends.
     let incoming: AsyncStream<any BackendLink>
+    /// Host mode has no pairing agent to tell of: its SMP answers Pairing Not Supported.
+    let notices: AsyncStream<PeripheralManagerEvent>
     private let incomingInput: AsyncStream<any BackendLink>.Continuation
     private let scanner: LEScanner
     private let advertiser: LEAdvertiser
+    private let readvertising: ReadvertisingErrors
     private let end = OneShot<BackendEnd>()
     private let acceptList = OneShot<Int>()
 
@@ -25,8 +28,18 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
         self.role = role
         scanner = stack.makeScanner()
         advertiser = stack.makeAdvertiser()
+        readvertising = ReadvertisingErrors(advertiser: advertiser)
         (incoming, incomingInput) = AsyncStream.makeStream(of: (any BackendLink).self)
+        let (notices, noticeInput) = AsyncStream.makeStream(of: PeripheralManagerEvent.self)
+        noticeInput.finish()
+        self.notices = notices
     }
+
+    var localAddress: (address: BluetoothAddress, type: Peripheral.AddressType) {
+        (stack.controller.address, stack.addressType == .public ? .public : .random)
+    }
+
+    func newReadvertisingErrors() async -> [BLEError] { await readvertising.new() }
 
     /// Opens `transport` and brings its controller up.
     ///
@@ -99,16 +112,20 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
         }
     }
 
-    func startScan(filterDuplicates: Bool) async throws(BLEError) -> AsyncStream<LEDiscovery> {
+    func startScan(_ type: ScanType, filterDuplicates: Bool) async throws(BLEError) -> AsyncStream<LEDiscovery> {
         do {
-            return try await scanner.start(stack.scanParameters(scanType: .active, filterDuplicates: filterDuplicates))
+            return try await scanner.start(stack.scanParameters(scanType: type.leScanType, filterDuplicates: filterDuplicates))
         } catch {
             throw .controllerError(error.description)
         }
     }
 
-    func stopScan() async {
-        try? await scanner.stop()
+    func stopScan() async throws(BLEError) {
+        do {
+            try await scanner.stop()
+        } catch {
+            throw .controllerError(error.description)
+        }
     }
 
     /// Connects with LE Create Connection (or its extended form); host mode has no SMP yet, so
@@ -143,10 +160,11 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
         get async { await stack.connections.ended != nil }
     }
 
-    func startAdvertising(_ structures: [ADStructure], connectable: Bool) async throws(BLEError) {
+    func startAdvertising(_ structures: [ADStructure], scanResponse: [ADStructure], connectable: Bool) async throws(BLEError) {
         await stopAdvertising()
         do {
-            try await advertiser.start(stack.advertisingParameters(advertisingData: structures, isConnectable: connectable))
+            try await advertiser.start(stack.advertisingParameters(advertisingData: structures, scanResponse: scanResponse,
+                                                                   isConnectable: connectable))
         } catch {
             throw BLEError(advertising: error)
         }
@@ -164,7 +182,7 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
     }
 
     func close() async {
-        await stopScan()
+        try? await stopScan()
         await stopAdvertising()
         await stack.close()
     }
@@ -187,6 +205,8 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
 
 extension LEConnection: BackendLink {
     var attBearer: any ATTBearer { att }
+    var connectionHandle: UInt16? { handle }
+    var connectionParameters: LEConnectionState? { state }
 
     func terminate() async {
         _ = try? await disconnect(reason: .remoteUserTerminatedConnection)

@@ -29,6 +29,9 @@ final class KernelLink: BackendLink {
     private let end = OneShot<HCIStatus>()
 
     var attBearer: any ATTBearer { bearer }
+    var connectionHandle: UInt16? { handle }
+    /// The kernel keeps the link's parameters; its sockets do not tell them.
+    var connectionParameters: LEConnectionState? { nil }
     var disconnectionReason: HCIStatus? { end.value }
 
     /// A link on `bearer`, connected to or from `peerAddress`; it starts watching the socket's end.

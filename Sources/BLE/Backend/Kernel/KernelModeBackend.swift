@@ -30,13 +30,19 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
     let flow: HCICommandFlow
     /// The links centrals made (the peripheral role); finishes when the mode ends.
     let incoming: AsyncStream<any BackendLink>
+    /// The pairing agent's answers, and its failure to start (the peripheral role).
+    let notices: AsyncStream<PeripheralManagerEvent>
 
     private let incomingInput: AsyncStream<any BackendLink>.Continuation
+    private let noticeInput: AsyncStream<PeripheralManagerEvent>.Continuation
     private let transport: any HCITransport
     private let scanner: LEScanner
     private let advertiser: LEAdvertiser
+    private let readvertising: ReadvertisingErrors
     private let listener: L2CAPATTListener?
     private let management: ManagementChannel?
+    /// The peripheral role's Just Works agent for every central (``ManagerOptions/acceptsJustWorksPairing``).
+    private let pairingAgent = Mutex<JustWorksPairingAgent?>(nil)
     private let attMTU: UInt16
     /// The links up, by connection handle, for their Disconnection Complete. A Disconnection
     /// Complete for a handle not here (another process's link, or one of ours that dropped
@@ -59,19 +65,30 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
         self.attMTU = attMTU
         scanner = LEScanner(flow: flow, capabilities: capabilities)
         advertiser = LEAdvertiser(flow: flow, capabilities: capabilities)
+        readvertising = ReadvertisingErrors(advertiser: advertiser)
         (incoming, incomingInput) = AsyncStream.makeStream(of: (any BackendLink).self)
+        (notices, noticeInput) = AsyncStream.makeStream(of: PeripheralManagerEvent.self)
     }
+
+    var localAddress: (address: BluetoothAddress, type: Peripheral.AddressType) { (adapter.address, .public) }
+
+    func newReadvertisingErrors() async -> [BLEError] { await readvertising.new() }
 
     /// Opens hci`hci` in kernel mode.
     ///
     /// - Parameters:
     ///   - attMTU: the Rx MTU the links' ATT bearers offer, in octets (23...517).
     ///   - capture: a btsnoop file for the raw channel's packets (``ManagerOptions/captureFile``), or nil.
+    ///   - security: the peripheral role's: what the ATT listener requires of every link
+    ///     (``ManagerOptions/requiredLinkSecurity``), set as its BT_SECURITY.
+    ///   - acceptsJustWorksPairing: the peripheral role's: whether a ``JustWorksPairingAgent``
+    ///     confirms the kernel's Just Works pairing with any central (``notices`` tells each answer).
     /// - Throws: ``BackendFailure``: ``ManagerState/unsupported`` without kernel Bluetooth, for
     ///   a missing adapter and for one without LE; ``ManagerState/poweredOff`` for an adapter
     ///   that is down; ``ManagerState/unauthorized`` without CAP_NET_RAW, and (peripheral) when
     ///   another process holds the ATT channel.
-    static func start(hci: UInt16, attMTU: UInt16, capture: URL? = nil, role: BackendRole) async throws(BackendFailure) -> KernelModeBackend {
+    static func start(hci: UInt16, attMTU: UInt16, capture: URL? = nil, role: BackendRole, security: SecurityLevel = .none,
+                      acceptsJustWorksPairing: Bool = false) async throws(BackendFailure) -> KernelModeBackend {
         let adapter = try KernelModeOpening.adapter(hci)
         let socket: HCISocketTransport
         do { socket = try HCISocketTransport(adapter: hci) } catch {
@@ -90,7 +107,7 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
         var listener: L2CAPATTListener?
         if role == .peripheral {
             // Listen before advertising: the kernel hands over only links that come up afterwards.
-            do { listener = try L2CAPATTListener(adapter: adapter.address) } catch {
+            do { listener = try L2CAPATTListener(adapter: adapter.address, security: level(security)) } catch {
                 await flow.close()
                 await transport.close()
                 throw KernelModeOpening.listenerFailure(error, hci: hci)
@@ -98,13 +115,37 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
         }
         // The management channel says when the adapter is powered down or removed; without it
         // (an old kernel, a sandbox) the raw channel's end still says when it goes.
-        let management = try? ManagementChannel()
+        let management: ManagementChannel?
+        var managementFailure: ManagementError?
+        do { management = try ManagementChannel() } catch {
+            management = nil
+            managementFailure = error
+        }
         let backend = KernelModeBackend(hci: hci, adapter: adapter, role: role, transport: transport, flow: flow,
                                         capabilities: capabilities, listener: listener, management: management, attMTU: attMTU)
         await backend.watchEvents()
         backend.watchManagement()
         backend.watchIncoming()
+        if role == .peripheral, acceptsJustWorksPairing {
+            backend.startPairingAgent(unavailable: managementFailure.map { "\($0)" } ?? "no management channel")
+        }
         return backend
+    }
+
+    /// Confirms the kernel's Just Works pairing requests from any central on the management
+    /// channel (Core v5.4, Vol 3, Part H, 2.3.5.1), before any central can connect; each answer
+    /// goes to ``notices``. Without the channel (it needs CAP_NET_ADMIN), ``notices`` says so,
+    /// with `unavailable`, the reason.
+    private func startPairingAgent(unavailable: String) {
+        guard let management else {
+            noticeInput.yield(.pairingAgentUnavailable(unavailable))
+            return
+        }
+        let notices = noticeInput
+        let agent = JustWorksPairingAgent(channel: management, index: hci, peer: nil) { peer, error in
+            notices.yield(.pairingAnswered(peer.address, error.map { .controllerError("\($0)") }))
+        }
+        pairingAgent.withLock { $0 = agent }
     }
 
     // MARK: The mode's end and the links' ends
@@ -170,6 +211,8 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
 
     private func finish(_ ended: BackendEnd) async {
         guard end.resolve(ended) else { return }
+        pairingAgent.withLock { $0 }?.stop()
+        noticeInput.finish()
         listener?.close()
         await flow.close()
         await transport.close()
@@ -219,16 +262,20 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
 
     // MARK: CentralBackend
 
-    func startScan(filterDuplicates: Bool) async throws(BLEError) -> AsyncStream<LEDiscovery> {
+    func startScan(_ type: ScanType, filterDuplicates: Bool) async throws(BLEError) -> AsyncStream<LEDiscovery> {
         do {
-            return try await scanner.start(LEScanParameters(scanType: .active, filterDuplicates: filterDuplicates))
+            return try await scanner.start(LEScanParameters(scanType: type.leScanType, filterDuplicates: filterDuplicates))
         } catch {
             throw .controllerError(error.description)
         }
     }
 
-    func stopScan() async {
-        try? await scanner.stop()
+    func stopScan() async throws(BLEError) {
+        do {
+            try await scanner.stop()
+        } catch {
+            throw .controllerError(error.description)
+        }
     }
 
     /// Connects through the kernel (it sends LE Create Connection, or the extended one, itself);
@@ -321,11 +368,11 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
 
     // MARK: PeripheralBackend
 
-    func startAdvertising(_ structures: [ADStructure], connectable: Bool) async throws(BLEError) {
+    func startAdvertising(_ structures: [ADStructure], scanResponse: [ADStructure], connectable: Bool) async throws(BLEError) {
         await stopAdvertising()
         do {
-            try await advertiser.start(LEAdvertisingParameters(advertisingData: structures, isConnectable: connectable,
-                                                               readvertiseAfterConnection: true))
+            try await advertiser.start(LEAdvertisingParameters(advertisingData: structures, scanResponse: scanResponse,
+                                                               isConnectable: connectable, readvertiseAfterConnection: true))
         } catch {
             throw BLEError(advertising: error)
         }
@@ -338,7 +385,7 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
     /// Stops scanning and advertising, ends every link with HCI_Disconnect, and closes the raw
     /// channel, the listener and the management channel.
     func close() async {
-        await stopScan()
+        try? await stopScan()
         await stopAdvertising()
         let open = links.withLock { Array($0.values) }
         for link in open { await link.terminate() }

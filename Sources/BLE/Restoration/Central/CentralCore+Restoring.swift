@@ -43,7 +43,8 @@ extension CentralCore {
             attempts[peripheral.identifier] = Task { await pending.outcome.wait() }
         }
         let scan = state.scan.map { entry in
-            let options = ScanOptions(allowDuplicates: entry.allowDuplicates, solicitedServiceUUIDs: entry.solicitedServices)
+            let options = ScanOptions(allowDuplicates: entry.allowDuplicates, solicitedServiceUUIDs: entry.solicitedServices,
+                                      scanType: entry.passive == true ? .passive : .active)
             return RestoredScan(serviceUUIDs: entry.services, options: options, discoveries: makeScan(services: entry.services, options: options))
         }
         eventInput.yield(.willRestoreState(RestoredState(peripherals: peripherals, scan: scan)))

@@ -81,10 +81,14 @@ struct ScanEntry: StateRecord, Hashable {
     var allowDuplicates = false
     /// ``ScanOptions/solicitedServiceUUIDs``.
     var solicitedServices: [BluetoothUUID] = []
+    /// True for a passive scan (``ScanOptions/scanType``); absent (nil) for an active one, as in
+    /// files written before scans could be passive.
+    var passive: Bool?
 
     mutating func layout<C: StateCoding>(_ coder: inout C) throws(C.Failure) {
         try coder.field(&services, "services")
         try coder.field(&allowDuplicates, "allowDuplicates")
         try coder.field(&solicitedServices, "solicitedServices")
+        try coder.field(&passive, "passive")
     }
 }

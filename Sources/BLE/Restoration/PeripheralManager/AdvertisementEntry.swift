@@ -1,5 +1,6 @@
 import BLECore
 import Foundation
+import HCI
 
 /// ``AdvertisementData`` as given to ``PeripheralManager/startAdvertising(_:)``.
 struct AdvertisementEntry: StateRecord, Hashable {
@@ -12,6 +13,11 @@ struct AdvertisementEntry: StateRecord, Hashable {
     var serviceData: [ServiceDataEntry] = []
     var solicitedServiceUUIDs: [BluetoothUUID] = []
     var connectable = true
+    /// The advertising data payload, for data made of AD structures
+    /// (``AdvertisementData/advertisingData``); absent for typed data.
+    var advertisingData: HexOctets?
+    /// The scan response payload, for data made of AD structures; absent otherwise.
+    var scanResponseData: HexOctets?
 
     mutating func layout<C: StateCoding>(_ coder: inout C) throws(C.Failure) {
         try coder.field(&localName, "localName")
@@ -21,6 +27,8 @@ struct AdvertisementEntry: StateRecord, Hashable {
         try coder.field(&serviceData, "serviceData")
         try coder.field(&solicitedServiceUUIDs, "solicitedServiceUUIDs")
         try coder.field(&connectable, "connectable")
+        try coder.field(&advertisingData, "advertisingData")
+        try coder.field(&scanResponseData, "scanResponseData")
     }
 
     func validate(at path: JSONPath) throws(StateFileFault) {
@@ -41,13 +49,19 @@ struct AdvertisementEntry: StateRecord, Hashable {
         serviceData = data.serviceData.keys.sorted().map { ServiceDataEntry(uuid: $0, data: HexOctets([UInt8](data.serviceData[$0]!))) }
         solicitedServiceUUIDs = data.solicitedServiceUUIDs
         connectable = data.isConnectable
+        advertisingData = data.advertisingData.map { HexOctets($0.bytes) }
+        scanResponseData = data.scanResponseData.map { HexOctets($0.bytes) }
     }
 
     init() {}
 
-    /// The advertisement data it holds.
+    /// The advertisement data it holds: its payloads as they were, when it has them.
     var data: AdvertisementData {
-        AdvertisementData(localName: localName, serviceUUIDs: serviceUUIDs, txPowerLevel: txPowerLevel,
+        if advertisingData != nil || scanResponseData != nil {
+            return AdvertisementData(advertisingData: advertisingData.map { AdvertisingData(decoding: $0.octets) },
+                                     scanResponseData: scanResponseData.map { AdvertisingData(decoding: $0.octets) }, isConnectable: connectable)
+        }
+        return AdvertisementData(localName: localName, serviceUUIDs: serviceUUIDs, txPowerLevel: txPowerLevel,
                           manufacturerData: manufacturerData.map { Data($0.octets) },
                           serviceData: Dictionary(uniqueKeysWithValues: serviceData.map { ($0.uuid, Data($0.data.octets)) }),
                           solicitedServiceUUIDs: solicitedServiceUUIDs, isConnectable: connectable)

@@ -76,7 +76,9 @@ extension PeripheralManagerCore {
         var advertised = false
         if state.advertising, let entry = state.advertisement {
             do {
-                try await backend.startAdvertising(try entry.data.structures(), connectable: entry.connectable)
+                let data = entry.data
+                try await backend.startAdvertising(try data.structures(), scanResponse: data.scanResponseStructures,
+                                                   connectable: entry.connectable)
                 advertising.withLock { $0 = true }
                 advertised = true
             } catch {
@@ -90,7 +92,7 @@ extension PeripheralManagerCore {
     /// Advertises `data` (see ``PeripheralManager/startAdvertising(_:)``).
     func startAdvertising(_ data: AdvertisementData) async throws(BLEError) {
         let (backend, _) = try await ready()
-        try await backend.startAdvertising(try data.structures(), connectable: data.isConnectable)
+        try await backend.startAdvertising(try data.structures(), scanResponse: data.scanResponseStructures, connectable: data.isConnectable)
         advertising.withLock { $0 = true }
         advertised = data
         restoration?.advertising(data)

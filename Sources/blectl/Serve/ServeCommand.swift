@@ -1,7 +1,7 @@
 import ATT
+import BLE
 import BLECore
 import GATT
-import LinuxBluetooth
 import PDUScript
 #if canImport(Glibc)
 import Glibc
@@ -10,6 +10,8 @@ import Glibc
 /// `blectl serve --db FILE.json --bearer stdio [--security LEVEL] [--name NAME]`: the GATT server
 /// on a database file, its ATT bearer on standard input and output, one hex PDU per line (PDUs from
 /// a client in, the server's PDUs out). ATT_MTU starts at 23. It runs until standard input ends.
+/// Without `--bearer`, ``ManagedServe`` serves the database through the BLE API, in kernel mode
+/// or host mode.
 enum ServeCommand {
     static let usage = """
     usage: blectl [--hci N] serve --db FILE.json [--name NAME] [--security low|medium|high] [--manufacturer COMPANY:HEX]
@@ -45,11 +47,11 @@ enum ServeCommand {
 
     /// `--security` in kernel mode: low, medium, high, or the stdio words with the same meaning
     /// (none, encrypted, authenticated); nil for anything else.
-    static func kernelSecurity(_ word: String) -> L2CAPATTChannel.Security? {
+    static func kernelSecurity(_ word: String) -> SecurityLevel? {
         switch word {
-        case "low", "none": return .low
-        case "medium", "encrypted": return .medium
-        case "high", "authenticated": return .high
+        case "low", "none": return SecurityLevel.none
+        case "medium", "encrypted": return .encrypted
+        case "high", "authenticated": return .authenticated
         default: return nil
         }
     }
@@ -95,7 +97,7 @@ enum ServeCommand {
             guard inputErrors == nil else {
                 return syntax.usageError("--keep-going and --strict are for --bearer stdio's input lines")
             }
-            var options = KernelServe.Options(database: database, name: name)
+            var options = ServeOptions(database: database, name: name)
             if let security {
                 guard let level = kernelSecurity(security) else {
                     return syntax.usageError("--security takes low, medium or high in kernel mode (or none, encrypted, authenticated)")
@@ -103,7 +105,7 @@ enum ServeCommand {
                 options.security = level
             }
             if let manufacturer {
-                guard let data = KernelServe.manufacturer(manufacturer) else {
+                guard let data = ServeOptions.manufacturer(manufacturer) else {
                     return syntax.usageError(Self.manufacturer.expectation)
                 }
                 guard data.data.count <= ServeAdvertising.maximumManufacturerDataLength else {
@@ -113,8 +115,7 @@ enum ServeCommand {
                 options.manufacturer = data
             }
             output.flush()
-            if context.transport.isHostMode { return await HostServe.run(options, context: context, output: &output) }
-            return await KernelServe.run(options, context: context, output: &output)
+            return await ManagedServe.run(options, context: context, output: &output)
         }
         guard bearer == "stdio" else {
             return syntax.usageError(Self.bearer.expectation)

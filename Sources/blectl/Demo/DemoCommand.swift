@@ -1,18 +1,17 @@
 import ATT
+import BLE
 import BLECore
-import Capture
 import Foundation
 import GATT
 import HCI
-import Host
-import VirtualRadio
 
 /// `blectl demo [--capture FILE] [--speed X] [--db FILE.json]`: the whole stack in host mode on the virtual radio,
-/// with no privileges and no Bluetooth hardware. A heart-rate sensor (our GATT server and
-/// advertiser on one virtual controller) and a central (our scanner and GATT client on another)
-/// scan, connect, exchange MTU, discover, read Body Sensor Location, subscribe, print ten Heart
-/// Rate Measurements, write the Control Point, disconnect, then reconnect with the cached
-/// database, which costs one ATT round trip (robust caching, Core v5.4, Vol 3, Part G, 2.5.2).
+/// with no privileges and no Bluetooth hardware, through the BLE API. A heart-rate sensor (a
+/// ``PeripheralManager`` on one virtual controller, serving the database and advertising) and a
+/// central (a ``CentralManager`` on another) scan, connect, exchange MTU, discover, read Body
+/// Sensor Location, subscribe, print ten Heart Rate Measurements, write the Control Point,
+/// disconnect, then reconnect with the cached database, which costs one ATT round trip (robust
+/// caching, Core v5.4, Vol 3, Part G, 2.5.2).
 enum DemoCommand {
     static let usage = """
     usage: blectl demo [--capture FILE] [--speed X] [--db FILE.json]
@@ -66,123 +65,105 @@ enum DemoCommand {
         let radio = VirtualRadio(seed: 2026, timing: .paced(speed: speed))
         defer { radio.shutDown() }
 
-        // The sensor: GATT server and advertiser on controller 0.
-        let sensor = try await HostStack.start(on: radio.makeController().attach(), clock: radio.clock)
-        let server = try GATTServer(database: database, configuration: GATTServerConfiguration(deviceName: name))
-        let advertiser = sensor.makeAdvertiser()
-        try await advertiser.start(sensor.advertisingParameters(
-            advertisingData: [.flags([.leGeneralDiscoverableMode, .brEDRNotSupported]),
-                              .serviceUUIDs(ADUUIDList(uuids16: [0x180D]), isComplete: false)],
-            scanResponse: [.localName(ADLocalName(bytes: Array(name.utf8)))]))
-        output.line("sensor:  advertising \"\(name)\" from \(sensor.controller.address) (\(kind(sensor.addressType)))")
+        // The sensor: a peripheral manager on controller 0 serving the database as it is, and
+        // advertising the Heart Rate service, its name in the scan response.
+        let sensor = PeripheralManager(transport: .virtual(radio), options: ManagerOptions(deviceName: name))
+        let served = try await sensor.publish(database)     // waits for the sensor's bring-up, so it has controller 0
+        try await sensor.startAdvertising(try AdvertisementData(
+            advertisingStructures: [.flags([.leGeneralDiscoverableMode, .brEDRNotSupported]),
+                                    .serviceUUIDs(ADUUIDList(uuids16: [0x180D]), isComplete: false)],
+            scanResponseStructures: [.localName(ADLocalName(bytes: Array(name.utf8)))]))
+        guard let own = await sensor.localAddress else { throw Failure("the sensor's controller went away") }
+        output.line("sensor:  advertising \"\(name)\" from \(own.address) (\(own.type))")
         output.flush()
-        let measurement = try characteristicHandle(0x2A37, in: await server.database)
-        let serving = Task {
-            for await link in sensor.connections.incomingConnections {
-                _ = await server.connect(link.att)
-            }
+        guard let measurement = served.flatMap(\.characteristics).first(where: { $0.uuid == BluetoothUUID(0x2A37) }) else {
+            throw Failure("the database has no characteristic \(BluetoothUUID(0x2A37))")
         }
         // A measurement a second (virtual time) to whoever subscribed.
         let beating = Task {
             var beat = 0
             while !Task.isCancelled {
                 guard (try? await radio.clock.sleep(for: .seconds(1))) != nil else { return }
-                _ = try? await server.notify(heartRateMeasurement(beat), for: measurement)
+                _ = sensor.updateValue(Data(heartRateMeasurement(beat)), for: measurement, onSubscribedCentrals: nil)
                 beat += 1
             }
         }
-        defer {
-            serving.cancel()
-            beating.cancel()
-        }
+        defer { beating.cancel() }
 
-        // The central: scanner and GATT client on controller 1, its HCI captured when asked.
-        var transport: any HCITransport = radio.makeController().attach()
-        if let capture { transport = try CapturingHCITransport(wrapping: transport, path: capture) }
-        let central = try await HostStack.start(on: transport, clock: radio.clock)
-        let scanner = central.makeScanner()
-        var found: LEDiscovery?
-        var parameters = central.scanParameters()
-        parameters.serviceUUIDs = [BluetoothUUID(0x180D)]
-        for await discovery in try await scanner.start(parameters) where discovery.localName == name {
+        // The central: a central manager on controller 1, its HCI captured when asked.
+        let central = CentralManager(transport: .virtual(radio),
+                                     options: ManagerOptions(captureFile: capture.map { URL(fileURLWithPath: $0) }))
+        var found: Discovery?
+        for try await discovery in central.scanForPeripherals(withServices: [BluetoothUUID(0x180D)])
+        where discovery.advertisementData.localName == name {
             found = discovery
             break
         }
-        try await scanner.stop()
-        guard let peer = found else { throw Failure("the scan ended before the sensor was heard") }
-        output.line("central: found \"\(name)\" \(peer.address) (\(peer.addressType.isRandom ? "random" : "public")), RSSI \(peer.rssi.map { "\($0) dBm" } ?? "n/a")")
-        let cache = InMemoryGATTClientCache()
-        let identity = GATTPeerIdentity(address: peer.address, isRandom: peer.addressType.isRandom)
+        try await central.stopScan()
+        guard let heard = found else { throw Failure("the scan ended before the sensor was heard") }
+        let peripheral = heard.peripheral
+        output.line("central: found \"\(name)\" \(peripheral.address) (\(peripheral.addressType)), RSSI \(heard.rssi.map { "\($0) dBm" } ?? "n/a")")
 
         // First connection: full discovery, a read, ten notifications, a write.
-        var (link, bearer, client) = try await connect(central, to: peer, cache: cache, identity: identity)
-        output.line("central: connected, handle 0x\(String(link.handle, radix: 16, uppercase: true)), \(link.state)")
-        output.line("central: ATT_MTU \(try await client.exchangeMTU())")
-        let before = bearer.requestCount
-        let services = try await client.discoverDatabase()
-        output.line("central: discovered \(services.count) services, \(services.flatMap(\.characteristics).count) characteristics "
-                    + "in \(bearer.requestCount - before) ATT round trips (\(bearer.writeRequestCount) of them writes configuring the connection)")
+        try await central.connect(peripheral, options: ConnectOptions(timeout: .seconds(30)))
+        output.line("central: connected, handle 0x\(String(peripheral.connectionHandle ?? 0, radix: 16, uppercase: true)), "
+                    + (peripheral.connectionParameters.map { "\($0)" } ?? "parameters unknown"))
+        output.line("central: ATT_MTU \(peripheral.mtu)")
+        let before = peripheral.attPDUCounts
+        let services = try await peripheral.discoverDatabase()
+        let discovered = peripheral.attPDUCounts
+        output.line("central: discovered \(services.count) services, \(services.flatMap { $0.characteristics ?? [] }.count) characteristics "
+                    + "in \(discovered.requests - before.requests) ATT round trips "
+                    + "(\(discovered.sent(.writeRequest)) of them writes configuring the connection)")
         guard let heartRate = services.first(where: { $0.uuid == BluetoothUUID(0x180D) }),
-              let location = heartRate.characteristic(BluetoothUUID(0x2A38)),
-              let notifying = heartRate.characteristic(BluetoothUUID(0x2A37)),
-              let controlPoint = heartRate.characteristic(BluetoothUUID(0x2A39)) else { throw Failure("the sensor has no Heart Rate service") }
-        let where_ = try await client.read(location.valueHandle)
-        output.line("central: Body Sensor Location: \(bodySensorLocation(where_))")
-        let subscription = try await client.notifications(for: notifying)
+              let location = heartRate.characteristics?.first(where: { $0.uuid == BluetoothUUID(0x2A38) }),
+              let notifying = heartRate.characteristics?.first(where: { $0.uuid == BluetoothUUID(0x2A37) }),
+              let controlPoint = heartRate.characteristics?.first(where: { $0.uuid == BluetoothUUID(0x2A39) }) else {
+            throw Failure("the sensor has no Heart Rate service")
+        }
+        let where_ = try await peripheral.readValue(for: location)
+        output.line("central: Body Sensor Location: \(bodySensorLocation([UInt8](where_)))")
+        let measurements = peripheral.notifications(for: notifying)
+        try await peripheral.setNotifyValue(true, for: notifying)
         output.line("central: subscribed to Heart Rate Measurement")
         output.flush()
         var received = 0
-        for try await notification in subscription {
-            output.line("  \(describeMeasurement(notification.value))")
+        for try await value in measurements {
+            output.line("  \(describeMeasurement([UInt8](value)))")
             output.flush()
             received += 1
             if received == 10 { break }
         }
-        await subscription.cancel()
-        try await client.write([0x01], to: controlPoint.valueHandle)
+        try await peripheral.setNotifyValue(false, for: notifying)
+        try await peripheral.writeValue(Data([0x01]), for: controlPoint, type: .withResponse)
         output.line("central: wrote Heart Rate Control Point 01 (reset Energy Expended)")
-        let reason = try await link.disconnect()
-        output.line("central: disconnected: \(reason)")
+        await central.cancelPeripheralConnection(peripheral)
+        output.line("central: disconnected: \(peripheral.disconnectionReason.map { "\($0)" } ?? "n/a")")
 
         // Second connection: the cached database, checked by its Database Hash.
-        (link, bearer, client) = try await connect(central, to: peer, cache: cache, identity: identity)
-        _ = try await client.exchangeMTU()
-        let (again, writesBefore) = (bearer.requestCount, bearer.writeRequestCount)
-        let cached = try await client.discoverDatabase()
-        let fromCache = await client.usedCachedDatabase
-        let writes = bearer.writeRequestCount - writesBefore
-        let reads = bearer.requestCount - again - writes
+        try await central.connect(peripheral, options: ConnectOptions(timeout: .seconds(30)))
+        let again = peripheral.attPDUCounts
+        let cached = try await peripheral.discoverDatabase()
+        let fromCache = await peripheral.databaseFromCache
+        let counted = peripheral.attPDUCounts
+        let writes = counted.sent(.writeRequest) - again.sent(.writeRequest)
+        let reads = counted.requests - again.requests - writes
         // An unbonded client writes Client Supported Features and the Service Changed CCCD on
         // every connection (Core v5.4, Vol 3, Part G, 7.1 and 7.2): counted apart.
         output.line("central: reconnected; \(cached.count) services \(fromCache ? "from the cache" : "discovered again") "
                     + "in \(reads) ATT round trip\(reads == 1 ? "" : "s") (the Database Hash), "
                     + "and \(writes) write\(writes == 1 ? "" : "s") configuring the new connection")
-        let battery = try await client.read(characteristicUUID: BluetoothUUID(0x2A19))
-        output.line("central: Battery Level \(battery.first?.value.first.map { "\($0) %" } ?? "n/a")")
-        output.line("central: disconnected: \(try await link.disconnect())")
-        try? await advertiser.stop()
+        var battery: [UInt8] = []
+        if let level = cached.flatMap({ $0.characteristics ?? [] }).first(where: { $0.uuid == BluetoothUUID(0x2A19) }) {
+            battery = [UInt8](try await peripheral.readValue(for: level))
+        }
+        output.line("central: Battery Level \(battery.first.map { "\($0) %" } ?? "n/a")")
+        await central.cancelPeripheralConnection(peripheral)
+        output.line("central: disconnected: \(peripheral.disconnectionReason.map { "\($0)" } ?? "n/a")")
+        await sensor.stopAdvertising()
         await central.close()
         await sensor.close()
         if let capture { output.line("capture: \(capture) (blectl decode \(capture))") }
-    }
-
-    private static func connect(_ central: HostStack, to peer: LEDiscovery, cache: InMemoryGATTClientCache,
-                                identity: GATTPeerIdentity) async throws -> (LEConnection, CountingATTBearer, GATTClient) {
-        let link = try await central.connections.connect(to: peer.address, addressType: peer.addressType.isRandom ? .random : .public,
-                                                         timeout: .seconds(30))
-        let bearer = CountingATTBearer(link.att)
-        let client = GATTClient(engine: ATTEngine(bearer: bearer),
-                                configuration: GATTClient.Configuration(cache: cache, peer: identity))
-        return (link, bearer, client)
-    }
-
-    private static func kind(_ type: LEAddressType) -> String { type == .public ? "public" : "random" }
-
-    private static func characteristicHandle(_ uuid: UInt16, in database: GATTDatabase) throws -> UInt16 {
-        guard let characteristic = database.characteristics(BluetoothUUID(uuid)).first else {
-            throw Failure("the database has no characteristic \(BluetoothUUID(uuid))")
-        }
-        return characteristic.valueHandle
     }
 
     /// A Heart Rate Measurement (Heart Rate Service 1.0, 3.1): Flags 0x10 (UINT8 value, RR-Interval

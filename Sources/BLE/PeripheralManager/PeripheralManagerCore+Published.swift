@@ -1,0 +1,87 @@
+import ATT
+import Foundation
+import GATT
+
+/// A database published as it is (``PeripheralManager/publish(_:)``), and updates sent at once
+/// (``PeripheralManager/sendUpdate(_:for:kind:to:)``).
+extension PeripheralManagerCore {
+    /// Serves `database` as it is (see ``PeripheralManager/publish(_:)``).
+    func publish(_ database: GATTDatabase) async throws(BLEError) -> [MutableService] {
+        let (_, server) = try await ready()
+        do {
+            try await server.replaceDatabase(database)
+        } catch {
+            throw .invalidArgument("\(error)")
+        }
+        let mirrors = database.services.map(Self.mirror(of:))
+        for (service, mirror) in zip(database.services, mirrors) {
+            mirror.includedServices = service.includes.compactMap { include in
+                zip(database.services, mirrors).first { $0.0.handle == include.serviceHandle }?.1
+            }
+        }
+        services = mirrors
+        servesPublishedDatabase = true
+        // The state file keeps MutableServices, which a database's dynamic values are not:
+        // restoration publishes nothing for it, and says so in the file by listing none.
+        restoration?.published([])
+        await adopt(mirrors, served: database)
+        return mirrors
+    }
+
+    /// The ``MutableService`` that stands for `service` of a published database: its UUID and
+    /// kind, and a ``MutableCharacteristic`` per characteristic with its properties, its static
+    /// value (nil for a dynamic one) and its permissions as Core Bluetooth's bits say them.
+    static func mirror(of service: GATTService) -> MutableService {
+        let mirror = MutableService(type: service.uuid, primary: service.isPrimary)
+        mirror.characteristics = service.characteristics.map { characteristic in
+            var permissions: AttributePermissions = []
+            if let read = characteristic.permissions.read {
+                permissions.insert(.readable)
+                if !read.isOpen { permissions.insert(.readEncryptionRequired) }
+            }
+            if let write = characteristic.permissions.write {
+                permissions.insert(.writeable)
+                if !write.isOpen { permissions.insert(.writeEncryptionRequired) }
+            }
+            var value: Data?
+            if case .fixed(let octets) = characteristic.value { value = Data(octets) }
+            return MutableCharacteristic(type: characteristic.uuid, properties: CharacteristicProperties(rawValue: characteristic.properties.rawValue),
+                                         value: value, permissions: permissions)
+        }
+        return mirror
+    }
+
+    /// Sends `value` at once (see ``PeripheralManager/sendUpdate(_:for:kind:to:)``).
+    func sendUpdate(_ value: [UInt8], for characteristic: MutableCharacteristic, kind: ValueUpdateKind,
+                    to centrals: [Central]?) async throws(BLEError) -> [Central] {
+        let (_, server) = try await ready()
+        guard let handle = valueHandles.withLock({ $0[ObjectIdentifier(characteristic)] }) else {
+            throw .invalidArgument("\(characteristic) is not served")
+        }
+        var delivered: [GATTPeer] = []
+        do {
+            if let centrals {
+                let wanted = Set(centrals.map(ObjectIdentifier.init))
+                let targets = links.values.filter { wanted.contains(ObjectIdentifier($0.central)) }
+                    .sorted { $0.connection.peer.connectionID < $1.connection.peer.connectionID }
+                for link in targets {
+                    let report = kind == .notification ? try await link.connection.notify(value, for: handle)
+                                                       : try await link.connection.indicate(value, for: handle)
+                    delivered += report.delivered
+                }
+            } else {
+                let report = kind == .notification ? try await server.notify(value, for: handle) : try await server.indicate(value, for: handle)
+                delivered = report.delivered
+            }
+        } catch {
+            throw .invalidArgument("\(error)")
+        }
+        return delivered.compactMap { links[$0.connectionID]?.central }
+    }
+
+    /// The controller's own identity address and type; nil unless the mode runs.
+    func localAddress() -> (address: BluetoothAddress, type: Peripheral.AddressType)? {
+        guard !closed else { return nil }
+        return backend?.localAddress
+    }
+}
