@@ -17,22 +17,22 @@ enum DiscoveryText {
     static func parameters(of pdu: ATTPDU, answering request: ATTPDU?) -> String? {
         switch (pdu, request) {
         case let (.readByGroupTypeResponse(r), .readByGroupTypeRequest(q)?)
-            where q.attributeGroupType == BluetoothUUID(0x2800) || q.attributeGroupType == BluetoothUUID(0x2801):
+            where q.attributeGroupType == GATTAttributeType.primaryService || q.attributeGroupType == GATTAttributeType.secondaryService:
             return r.attributeData.map { d in
                 "\(hex(d.handle))..\(hex(d.endGroupHandle)) \(uuid(d.value))"
             }.joined(separator: ", ")
-        case let (.readByTypeResponse(r), .readByTypeRequest(q)?) where q.attributeType == BluetoothUUID(0x2803):
+        case let (.readByTypeResponse(r), .readByTypeRequest(q)?) where q.attributeType == GATTAttributeType.characteristic:
             return r.attributeData.map { d in
                 guard let c = try? GATTCharacteristicDeclaration(decoding: d.value) else { return "\(hex(d.handle)) \(Hex.encode(d.value))" }
                 return "\(hex(d.handle)) [\(ReconstructedGATTTable.propertyNames(c.properties.rawValue))] value \(hex(c.valueHandle)) \(c.uuid.descriptionWithName)"
             }.joined(separator: ", ")
-        case let (.readByTypeResponse(r), .readByTypeRequest(q)?) where q.attributeType == BluetoothUUID(0x2802):
+        case let (.readByTypeResponse(r), .readByTypeRequest(q)?) where q.attributeType == GATTAttributeType.include:
             return r.attributeData.map { d in
                 guard let i = try? GATTIncludeDeclaration(decoding: d.value) else { return "\(hex(d.handle)) \(Hex.encode(d.value))" }
                 return "\(hex(d.handle)) include \(hex(i.includedServiceHandle))..\(hex(i.endGroupHandle))"
                     + (i.serviceUUID.map { " " + $0.descriptionWithName } ?? "")
             }.joined(separator: ", ")
-        case let (.findByTypeValueRequest(q), _) where q.attributeType == 0x2800 || q.attributeType == 0x2801:
+        case let (.findByTypeValueRequest(q), _) where q.attributeTypeUUID == GATTAttributeType.primaryService || q.attributeTypeUUID == GATTAttributeType.secondaryService:
             return "\(hex(q.startingHandle))..\(hex(q.endingHandle)) type \(q.attributeTypeUUID.descriptionWithName) value \(uuid(q.attributeValue))"
         default:
             return nil

@@ -67,11 +67,11 @@ public struct ReconstructedGATTTable: Sendable, Equatable {
     /// Whether anything was learned.
     public var isEmpty: Bool { services.isEmpty && characteristics.isEmpty && descriptors.isEmpty && includes.isEmpty }
 
-    static let primaryService = BluetoothUUID(0x2800)
-    static let secondaryService = BluetoothUUID(0x2801)
-    static let include = BluetoothUUID(0x2802)
-    static let characteristic = BluetoothUUID(0x2803)
-    static let deviceNameUUID = BluetoothUUID(0x2A00)
+    static let primaryService = GATTAttributeType.primaryService
+    static let secondaryService = GATTAttributeType.secondaryService
+    static let include = GATTAttributeType.include
+    static let characteristic = GATTAttributeType.characteristic
+    static let deviceNameUUID = GATTProfileUUID.deviceName
 
     /// Learns from `response`, which answers `request` (the same bearer, the other direction).
     public mutating func learn(request: ATTPDU, response: ATTPDU) {
@@ -85,7 +85,7 @@ public struct ReconstructedGATTTable: Sendable, Equatable {
                 services[data.handle] = Service(handle: data.handle, endGroupHandle: data.endGroupHandle, uuid: uuid, isPrimary: isPrimary)
             }
         case let (.findByTypeValueRequest(req), .findByTypeValueResponse(rsp)):
-            guard req.attributeType == 0x2800, let uuid = try? GATTServiceDeclaration(decoding: req.attributeValue).uuid else { return }
+            guard req.attributeTypeUUID == Self.primaryService, let uuid = try? GATTServiceDeclaration(decoding: req.attributeValue).uuid else { return }
             for info in rsp.handlesInformation {
                 if services[info.foundAttributeHandle] == nil { serviceHandles.insert(info.foundAttributeHandle, at: Self.insertionIndex(of: info.foundAttributeHandle, in: serviceHandles)) }
                 services[info.foundAttributeHandle] = Service(handle: info.foundAttributeHandle, endGroupHandle: info.groupEndHandle,

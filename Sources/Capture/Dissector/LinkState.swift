@@ -90,16 +90,17 @@ struct LinkState: Sendable {
         .map { BluetoothUUID($0) })
 
     /// The value of `pdu` as text when it is a read response or notification of a string
-    /// attribute, learned from discovery, and valid UTF-8.
+    /// attribute, learned from discovery, and valid UTF-8. The attribute is the one the PDU
+    /// names (``ATTPDU/attributeHandle``), or for a Read Response the one its request names.
     func stringValue(of pdu: ATTPDU, answering request: ATTPDU?) -> String? {
-        let handle: UInt16
         let value: [UInt8]
         switch (pdu, request) {
-        case let (.readResponse(r), .readRequest(q)?): (handle, value) = (q.handle, r.value)
-        case let (.handleValueNotification(n), _): (handle, value) = (n.handle, n.value)
-        case let (.handleValueIndication(n), _): (handle, value) = (n.handle, n.value)
+        case let (.readResponse(r), .readRequest?): value = r.value
+        case let (.handleValueNotification(n), _): value = n.value
+        case let (.handleValueIndication(n), _): value = n.value
         default: return nil
         }
+        guard let handle = pdu.attributeHandle ?? request?.attributeHandle else { return nil }
         let uuid = gatt.characteristic(withValueHandle: handle)?.uuid ?? gatt.descriptors[handle]
         guard let uuid, Self.stringAttributes.contains(uuid), !value.isEmpty,
               let text = String(validating: value, as: UTF8.self) else { return nil }
