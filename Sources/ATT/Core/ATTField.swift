@@ -3,8 +3,9 @@ import BLECore
 /// One named parameter of a decoded PDU, for structured output such as the JSON lines of the
 /// capture decoder. See ``ATTPDU/fields``.
 ///
-/// Names are snake_case versions of the specification's parameter names ("handle",
-/// "starting_handle", "value_offset", "error_code"); see each PDU's `fields` for its list.
+/// Names are the parameters' printed names in snake_case, the one spelling each parameter has
+/// in the summary line too ("handle", "starting_handle", "offset", "error_code"); each is
+/// declared once, with the specification's name beside it, in ATT/Core/Layout/ATTParameters.swift.
 public struct ATTField: Hashable, Sendable, CustomStringConvertible {
     /// The parameter's name, snake_case.
     public var name: String
