@@ -59,6 +59,28 @@ results.append(await Bench.measure("ATT PDUs decoded", unit: "PDUs/s", operation
     for _ in 0..<500 { for pdu in corpus.attPDUs { if (try? ATTPDU.decode(pdu)) != nil { n &+= 1 } } }
     return n
 })
+// The same PDUs the other ways: encoded back, measured without encoding, and described as a line.
+let decodedATTPDUs = corpus.attPDUs.compactMap { try? ATTPDU.decode($0) }
+results.append(await Bench.measure("ATT PDUs encoded", unit: "PDUs/s", operations: decodedATTPDUs.count * 500) {
+    var n = 0
+    for _ in 0..<500 { for pdu in decodedATTPDUs { n &+= pdu.encoded.count } }
+    return n
+})
+results.append(await Bench.measure("ATT PDUs' encoded length, without encoding", unit: "PDUs/s", operations: decodedATTPDUs.count * 500) {
+    var n = 0
+    for _ in 0..<500 { for pdu in decodedATTPDUs { n &+= pdu.encodedLength } }
+    return n
+})
+results.append(await Bench.measure("ATT PDUs described (summary line)", unit: "PDUs/s", operations: decodedATTPDUs.count * 50) {
+    var n = 0
+    for _ in 0..<50 { for pdu in decodedATTPDUs { n &+= pdu.description.utf8.count } }
+    return n
+})
+results.append(await Bench.measure("ATT PDUs as named fields (JSON)", unit: "PDUs/s", operations: decodedATTPDUs.count * 50) {
+    var n = 0
+    for _ in 0..<50 { for pdu in decodedATTPDUs { n &+= pdu.fields.count } }
+    return n
+})
 
 // The whole decoder in this process: read, dissect, and format every line.
 let capturePath = FileManager.default.fileExists(atPath: Corpus.realCapture) ? Corpus.realCapture : Corpus.demoCapture

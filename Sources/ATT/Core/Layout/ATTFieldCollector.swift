@@ -43,11 +43,19 @@ struct ATTFieldCollector: ATTFieldCoder {
     }
 
     mutating func list<E: ATTLayout>(_ entries: inout [E], _ parameter: ATTParameter, entrySize: Int, minimumCount: Int) {
-        add(parameter, .list(entries.map(Self.fields)))
+        add(parameter, .list(Self.fieldLists(entries)))
     }
 
     mutating func sequence<E: ATTLayout>(_ entries: inout [E], _ parameter: ATTParameter, minimumLength: Int) {
-        add(parameter, .list(entries.map(Self.fields)))
+        add(parameter, .list(Self.fieldLists(entries)))
+    }
+
+    /// The fields of each entry, in order.
+    static func fieldLists<E: ATTLayout>(_ entries: [E]) -> [[ATTField]] {
+        var lists: [[ATTField]] = []
+        lists.reserveCapacity(entries.count)
+        for entry in entries { lists.append(fields(entry)) }
+        return lists
     }
 
     mutating func lengthValue(_ length: inout UInt16, _ value: inout [UInt8], _ lengthParameter: ATTParameter,

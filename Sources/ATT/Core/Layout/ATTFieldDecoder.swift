@@ -24,34 +24,43 @@ struct ATTFieldDecoder: ATTFieldCoder {
     /// The octets left in the entry being decoded, or in the PDU.
     private var available: Int { entryEnd < 0 ? reader.remainingCount : entryEnd &- reader.offset }
 
+    // Each read checks its length first and names the parameter only when it throws; the
+    // reader's own check, which follows, then always passes (so its field name is never read).
+
     @inline(__always)
     mutating func handle(_ value: inout UInt16, _ parameter: ATTParameter) throws(BLEDecodingError) {
-        value = try reader.readUInt16(parameter.name)
+        try need(2, parameter)
+        value = try reader.readUInt16("")
     }
 
     @inline(__always)
     mutating func integer(_ value: inout UInt8, _ parameter: ATTParameter) throws(BLEDecodingError) {
-        value = try reader.readUInt8(parameter.name)
+        try need(1, parameter)
+        value = try reader.readUInt8("")
     }
 
     @inline(__always)
     mutating func integer(_ value: inout UInt16, _ parameter: ATTParameter) throws(BLEDecodingError) {
-        value = try reader.readUInt16(parameter.name)
+        try need(2, parameter)
+        value = try reader.readUInt16("")
     }
 
     @inline(__always)
     mutating func integer(_ value: inout UInt32, _ parameter: ATTParameter) throws(BLEDecodingError) {
-        value = try reader.readUInt32(parameter.name)
+        try need(4, parameter)
+        value = try reader.readUInt32("")
     }
 
     @inline(__always)
     mutating func integerOctets(_ value: inout UInt64, _ parameter: ATTParameter) throws(BLEDecodingError) {
-        value = try reader.readUInt64(parameter.name)
+        try need(8, parameter)
+        value = try reader.readUInt64("")
     }
 
     @inline(__always)
     mutating func code<T: ATTCodedValue>(_ value: inout T, _ parameter: ATTParameter) throws(BLEDecodingError) {
-        value = T(rawValue: try reader.readUInt8(parameter.name))
+        try need(1, parameter)
+        value = T(rawValue: try reader.readUInt8(""))
     }
 
     /// Never throws: a value takes what is there, up to the reserved octets.
@@ -62,7 +71,8 @@ struct ATTFieldDecoder: ATTFieldCoder {
             value = reader.readRemaining()
         } else {
             let count = available &- reserved
-            value = count > 0 ? try reader.readBytes(count, parameter.name) : []
+            // `available` never exceeds what the reader holds.
+            value = count > 0 ? try reader.readBytes(count, "") : []
         }
     }
 
@@ -70,8 +80,8 @@ struct ATTFieldDecoder: ATTFieldCoder {
     @inline(__always)
     mutating func uuid(_ value: inout BluetoothUUID, _ parameter: ATTParameter) throws(BLEDecodingError) {
         switch available {
-        case 2: value = BluetoothUUID(try reader.readUInt16(parameter.name))
-        case 16: value = try BluetoothUUID(from: &reader, width: .bits128, field: parameter.name)
+        case 2: value = BluetoothUUID(try reader.readUInt16(""))
+        case 16: value = try BluetoothUUID(from: &reader, width: .bits128, field: "")
         case let n where n < 2: throw .truncated(field: parameter.name, offset: reader.offset, needed: 2, available: n)
         case let n:
             throw .invalidValue(field: parameter.name, offset: reader.offset,
@@ -81,7 +91,8 @@ struct ATTFieldDecoder: ATTFieldCoder {
 
     @inline(__always)
     mutating func uuid16(_ value: inout UInt16, _ parameter: ATTParameter) throws(BLEDecodingError) {
-        value = try reader.readUInt16(parameter.name)
+        try need(2, parameter)
+        value = try reader.readUInt16("")
     }
 
     @inline(__always)
@@ -90,7 +101,8 @@ struct ATTFieldDecoder: ATTFieldCoder {
         let count = try listCount(entrySize: 2, minimumCount: minimumCount, parameter)
         var handles: [UInt16] = []
         handles.reserveCapacity(count)
-        for _ in 0..<count { handles.append(try reader.readUInt16(element.name)) }
+        // listCount checked that the handles are there.
+        for _ in 0..<count { handles.append(try reader.readUInt16("")) }
         value = handles
     }
 
@@ -141,9 +153,11 @@ struct ATTFieldDecoder: ATTFieldCoder {
     @inline(__always)
     mutating func lengthValue(_ length: inout UInt16, _ value: inout [UInt8], _ lengthParameter: ATTParameter,
                               _ valueParameter: ATTParameter, truncatable: Bool) throws(BLEDecodingError) {
-        length = try reader.readUInt16(lengthParameter.name)
+        try need(2, lengthParameter)
+        length = try reader.readUInt16("")
         let count = truncatable ? min(Int(length), reader.remainingCount) : Int(length)
-        value = try reader.readBytes(count, valueParameter.name)
+        try need(count, valueParameter)
+        value = try reader.readBytes(count, "")
     }
 
     mutating func group<G: ATTLayout>(_ value: inout G, _ parameter: ATTParameter, size: Int) throws(BLEDecodingError) {
@@ -157,6 +171,20 @@ struct ATTFieldDecoder: ATTFieldCoder {
     }
 
     // MARK: Helpers
+
+    /// Throws the truncation ``ByteReader`` would, naming `parameter`, unless `count` octets
+    /// remain in the PDU.
+    @inline(__always)
+    func need(_ count: Int, _ parameter: ATTParameter) throws(BLEDecodingError) {
+        let remaining = reader.remainingCount
+        if remaining < count { throw Self.truncation(parameter, offset: reader.offset, needed: count, available: remaining) }
+    }
+
+    /// The truncation of `parameter`, built out of line: the name is a `String` only here.
+    @inline(never)
+    static func truncation(_ parameter: ATTParameter, offset: Int, needed: Int, available: Int) -> BLEDecodingError {
+        .truncated(field: parameter.name, offset: offset, needed: needed, available: available)
+    }
 
     /// Checks that the rest of the PDU is a list of `entrySize`-octet entries, at least
     /// `minimumCount` of them, and returns how many there are. Reads nothing.
@@ -181,7 +209,9 @@ struct ATTFieldDecoder: ATTFieldCoder {
     static func decodeWhole<T: ATTLayout>(_ type: T.Type, from reader: inout ByteReader, size: Int,
                                           _ parameter: ATTParameter) throws(BLEDecodingError) -> T {
         let start = reader.offset
-        var inner = ATTFieldDecoder(reader: ByteReader(try reader.readSlice(size, parameter.name)))
+        let remaining = reader.remainingCount
+        if remaining < size { throw truncation(parameter, offset: reader.offset, needed: size, available: remaining) }
+        var inner = ATTFieldDecoder(reader: ByteReader(try reader.readSlice(size, "")))
         var value = T()
         do {
             try value.layout(&inner)

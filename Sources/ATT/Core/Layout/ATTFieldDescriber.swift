@@ -36,7 +36,7 @@ struct ATTFieldDescriber: ATTFieldCoder {
             if !text.isEmpty { text += " " }
             text += value
         case .attached(let joiner):
-            text += joiner
+            text += joiner.description
             text += value
         case .hidden:
             break
