@@ -10,56 +10,53 @@ import BLECore
 /// to a coder with its ``ATTParameter``; every direction runs that one function. Multi-octet
 /// values are little-endian (3.2.9). Offsets count from the Attribute Opcode.
 protocol ATTFieldCoder {
-    /// What the walk fails with: ``BLEDecodingError`` when decoding, `Never` otherwise.
-    associatedtype Failure: Error
-
     /// The offset of the next field, in octets from the opcode, when decoding; 0 otherwise.
     var offset: Int { get }
 
     /// A 2-octet attribute handle (printed "0x0012").
-    mutating func handle(_ value: inout UInt16, _ parameter: ATTParameter) throws(Failure)
+    mutating func handle(_ value: inout UInt16, _ parameter: ATTParameter) throws(BLEDecodingError)
     /// A 1-octet unsigned integer (printed in decimal).
-    mutating func integer(_ value: inout UInt8, _ parameter: ATTParameter) throws(Failure)
+    mutating func integer(_ value: inout UInt8, _ parameter: ATTParameter) throws(BLEDecodingError)
     /// A 2-octet unsigned integer (printed in decimal).
-    mutating func integer(_ value: inout UInt16, _ parameter: ATTParameter) throws(Failure)
+    mutating func integer(_ value: inout UInt16, _ parameter: ATTParameter) throws(BLEDecodingError)
     /// A 4-octet unsigned integer (printed in decimal).
-    mutating func integer(_ value: inout UInt32, _ parameter: ATTParameter) throws(Failure)
+    mutating func integer(_ value: inout UInt32, _ parameter: ATTParameter) throws(BLEDecodingError)
     /// An 8-octet integer shown as its octets in transmission order (a MAC).
-    mutating func integerOctets(_ value: inout UInt64, _ parameter: ATTParameter) throws(Failure)
+    mutating func integerOctets(_ value: inout UInt64, _ parameter: ATTParameter) throws(BLEDecodingError)
     /// A 1-octet value kept raw that has a name (an opcode, an error code, flags).
-    mutating func code<T: ATTCodedValue>(_ value: inout T, _ parameter: ATTParameter) throws(Failure)
+    mutating func code<T: ATTCodedValue>(_ value: inout T, _ parameter: ATTParameter) throws(BLEDecodingError)
     /// Every octet left in the PDU (or in the list entry) but the last `reserved`, possibly none.
-    mutating func remaining(_ value: inout [UInt8], _ parameter: ATTParameter, reserving reserved: Int) throws(Failure)
+    mutating func remaining(_ value: inout [UInt8], _ parameter: ATTParameter, reserving reserved: Int) throws(BLEDecodingError)
     /// A UUID filling the rest of the PDU (or entry): 2 octets (16-bit) or 16 (128-bit); a
     /// 32-bit UUID is written in 128 bits (3.2.1).
-    mutating func uuid(_ value: inout BluetoothUUID, _ parameter: ATTParameter) throws(Failure)
+    mutating func uuid(_ value: inout BluetoothUUID, _ parameter: ATTParameter) throws(BLEDecodingError)
     /// A 16-bit UUID carried as its 2-octet value.
-    mutating func uuid16(_ value: inout UInt16, _ parameter: ATTParameter) throws(Failure)
+    mutating func uuid16(_ value: inout UInt16, _ parameter: ATTParameter) throws(BLEDecodingError)
     /// A list of `element` handles filling the rest of the PDU, at least `minimumCount` of them.
     mutating func handles(_ value: inout [UInt16], _ parameter: ATTParameter, element: ATTParameter,
-                          minimumCount: Int) throws(Failure)
+                          minimumCount: Int) throws(BLEDecodingError)
     /// A list of `entrySize`-octet entries filling the rest of the PDU, at least `minimumCount`.
     mutating func list<E: ATTLayout>(_ entries: inout [E], _ parameter: ATTParameter, entrySize: Int,
-                                     minimumCount: Int) throws(Failure)
+                                     minimumCount: Int) throws(BLEDecodingError)
     /// Entries of varying sizes, one after another until the PDU ends, which holds at least
     /// `minimumLength` octets of them.
     mutating func sequence<E: ATTLayout>(_ entries: inout [E], _ parameter: ATTParameter,
-                                         minimumLength: Int) throws(Failure)
+                                         minimumLength: Int) throws(BLEDecodingError)
     /// A 2-octet Value Length and the value it counts. With `truncatable`, the value may end
     /// early with the PDU (3.4.4.12); without, it must be whole (3.4.7.4).
     mutating func lengthValue(_ length: inout UInt16, _ value: inout [UInt8], _ lengthParameter: ATTParameter,
-                              _ valueParameter: ATTParameter, truncatable: Bool) throws(Failure)
+                              _ valueParameter: ATTParameter, truncatable: Bool) throws(BLEDecodingError)
     /// A structure of exactly `size` octets whose fields sit among the PDU's own.
-    mutating func group<G: ATTLayout>(_ value: inout G, _ parameter: ATTParameter, size: Int) throws(Failure)
+    mutating func group<G: ATTLayout>(_ value: inout G, _ parameter: ATTParameter, size: Int) throws(BLEDecodingError)
     /// Rejects a decoded value: a decoder throws ``BLEDecodingError/invalidValue(field:offset:reason:)``
     /// unless `condition` holds; the other coders check nothing.
     mutating func check(_ condition: Bool, _ parameter: ATTParameter, offset: Int,
-                        _ reason: @autoclosure () -> String) throws(Failure)
+                        _ reason: @autoclosure () -> String) throws(BLEDecodingError)
 }
 
 extension ATTFieldCoder {
     /// Every octet left in the PDU (or entry), possibly none.
-    mutating func remaining(_ value: inout [UInt8], _ parameter: ATTParameter) throws(Failure) {
+    mutating func remaining(_ value: inout [UInt8], _ parameter: ATTParameter) throws(BLEDecodingError) {
         try remaining(&value, parameter, reserving: 0)
     }
 }
@@ -69,8 +66,23 @@ extension ATTFieldCoder {
 protocol ATTLayout {
     /// The value a decoder starts from before ``layout(_:)`` fills every field.
     init()
-    /// Hands every field to `coder`, in wire order, each with its ``ATTParameter``.
-    mutating func layout<C: ATTFieldCoder>(_ coder: inout C) throws(C.Failure)
+    /// Hands every field to `coder`, in wire order, each with its ``ATTParameter``. Only a
+    /// decoder throws; the other coders walk a layout with ``walk(_:)``.
+    ///
+    /// The error type is concrete, not the coder's own: with a generic typed error, the compiler
+    /// leaves a decoder's field calls indirect where it inlines a layout.
+    mutating func layout<C: ATTFieldCoder>(_ coder: inout C) throws(BLEDecodingError)
+}
+
+extension ATTLayout {
+    /// Hands every field to `coder`, a coder that never fails (every coder but
+    /// ``ATTFieldDecoder``, whose reads are the only fields that throw).
+    @inline(__always)
+    mutating func walk<C: ATTFieldCoder>(_ coder: inout C) {
+        do { try layout(&coder) } catch {
+            // Unreachable: a layout throws only what its coder's fields throw.
+        }
+    }
 }
 
 /// A one-octet value kept raw that has a name: ``ATTOpcode``, ``ATTErrorCode``, Execute Write's

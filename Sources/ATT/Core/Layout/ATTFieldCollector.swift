@@ -6,8 +6,6 @@ import BLECore
 /// kept raw that has a name adds the name under ``ATTParameter/nameKey``; a group's fields sit
 /// among the PDU's own; hidden parameters are listed too.
 struct ATTFieldCollector: ATTFieldCoder {
-    typealias Failure = Never
-
     /// The fields so far, in wire order.
     private(set) var fields: [ATTField] = []
 
@@ -64,7 +62,7 @@ struct ATTFieldCollector: ATTFieldCoder {
         add(valueParameter, .octets(value))
     }
 
-    mutating func group<G: ATTLayout>(_ value: inout G, _ parameter: ATTParameter, size: Int) { value.layout(&self) }
+    mutating func group<G: ATTLayout>(_ value: inout G, _ parameter: ATTParameter, size: Int) { value.walk(&self) }
 
     mutating func check(_ condition: Bool, _ parameter: ATTParameter, offset: Int, _ reason: @autoclosure () -> String) {}
 
@@ -72,7 +70,7 @@ struct ATTFieldCollector: ATTFieldCoder {
     static func fields<L: ATTLayout>(_ value: L) -> [ATTField] {
         var collector = ATTFieldCollector()
         var copy = value
-        copy.layout(&collector)
+        copy.walk(&collector)
         return collector.fields
     }
 

@@ -2,8 +2,6 @@ import BLECore
 
 /// The ``ATTFieldCoder`` that counts the octets the encoder would write, without writing them.
 struct ATTFieldCounter: ATTFieldCoder {
-    typealias Failure = Never
-
     /// The octets counted so far.
     private(set) var count = 0
 
@@ -25,11 +23,11 @@ struct ATTFieldCounter: ATTFieldCoder {
     }
 
     mutating func list<E: ATTLayout>(_ entries: inout [E], _ parameter: ATTParameter, entrySize: Int, minimumCount: Int) {
-        for index in entries.indices { entries[index].layout(&self) }
+        for index in entries.indices { entries[index].walk(&self) }
     }
 
     mutating func sequence<E: ATTLayout>(_ entries: inout [E], _ parameter: ATTParameter, minimumLength: Int) {
-        for index in entries.indices { entries[index].layout(&self) }
+        for index in entries.indices { entries[index].walk(&self) }
     }
 
     mutating func lengthValue(_ length: inout UInt16, _ value: inout [UInt8], _ lengthParameter: ATTParameter,
@@ -37,14 +35,14 @@ struct ATTFieldCounter: ATTFieldCoder {
         count &+= 2 &+ value.count
     }
 
-    mutating func group<G: ATTLayout>(_ value: inout G, _ parameter: ATTParameter, size: Int) { value.layout(&self) }
+    mutating func group<G: ATTLayout>(_ value: inout G, _ parameter: ATTParameter, size: Int) { value.walk(&self) }
     mutating func check(_ condition: Bool, _ parameter: ATTParameter, offset: Int, _ reason: @autoclosure () -> String) {}
 
     /// The octets `value`'s fields take.
     static func count<L: ATTLayout>(_ value: L) -> Int {
         var counter = ATTFieldCounter()
         var copy = value
-        copy.layout(&counter)
+        copy.walk(&counter)
         return counter.count
     }
 }

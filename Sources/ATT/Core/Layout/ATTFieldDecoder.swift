@@ -8,8 +8,6 @@ import BLECore
 /// ``BLEDecodingError/invalidValue(field:offset:reason:)``. The decoder does not check for
 /// trailing octets: ``ATTPDU/decode(_:)-(ArraySlice<UInt8>)`` does, after the walk.
 struct ATTFieldDecoder: ATTFieldCoder {
-    typealias Failure = BLEDecodingError
-
     /// The reader, positioned after the last field decoded.
     var reader: ByteReader
     /// Where the list entry being decoded ends, as an offset; -1 outside a list. A field that

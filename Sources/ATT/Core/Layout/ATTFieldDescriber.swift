@@ -10,8 +10,6 @@ import BLECore
 /// UUIDs with their names. A list prints its entries joined by ", "; inside an entry nothing is
 /// labeled and a value follows what precedes it after ": ".
 struct ATTFieldDescriber: ATTFieldCoder {
-    typealias Failure = Never
-
     /// The line so far.
     private(set) var text = ""
     /// Whether this describer prints one entry of a list.
@@ -89,7 +87,7 @@ struct ATTFieldDescriber: ATTFieldCoder {
     }
 
     /// The group's fields print among the PDU's own.
-    mutating func group<G: ATTLayout>(_ value: inout G, _ parameter: ATTParameter, size: Int) { value.layout(&self) }
+    mutating func group<G: ATTLayout>(_ value: inout G, _ parameter: ATTParameter, size: Int) { value.walk(&self) }
 
     mutating func check(_ condition: Bool, _ parameter: ATTParameter, offset: Int, _ reason: @autoclosure () -> String) {}
 
@@ -98,7 +96,7 @@ struct ATTFieldDescriber: ATTFieldCoder {
         var text = ""
         for var entry in entries {
             var describer = ATTFieldDescriber(isEntry: true)
-            entry.layout(&describer)
+            entry.walk(&describer)
             if !text.isEmpty { text += ", " }
             text += describer.text
         }
@@ -109,7 +107,7 @@ struct ATTFieldDescriber: ATTFieldCoder {
     static func summary<L: ATTLayout>(_ value: L) -> String {
         var describer = ATTFieldDescriber()
         var copy = value
-        copy.layout(&describer)
+        copy.walk(&describer)
         return describer.text
     }
 }

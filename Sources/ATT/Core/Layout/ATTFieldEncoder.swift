@@ -5,8 +5,6 @@ import BLECore
 /// (a list's Length from its first entry), and the validating initializers of the PDUs keep
 /// lists and values within what the format can carry.
 struct ATTFieldEncoder: ATTFieldCoder {
-    typealias Failure = Never
-
     /// The octets written so far.
     var writer: ByteWriter
 
@@ -38,11 +36,11 @@ struct ATTFieldEncoder: ATTFieldCoder {
     }
 
     mutating func list<E: ATTLayout>(_ entries: inout [E], _ parameter: ATTParameter, entrySize: Int, minimumCount: Int) {
-        for index in entries.indices { entries[index].layout(&self) }
+        for index in entries.indices { entries[index].walk(&self) }
     }
 
     mutating func sequence<E: ATTLayout>(_ entries: inout [E], _ parameter: ATTParameter, minimumLength: Int) {
-        for index in entries.indices { entries[index].layout(&self) }
+        for index in entries.indices { entries[index].walk(&self) }
     }
 
     mutating func lengthValue(_ length: inout UInt16, _ value: inout [UInt8], _ lengthParameter: ATTParameter,
@@ -51,7 +49,7 @@ struct ATTFieldEncoder: ATTFieldCoder {
         writer.writeBytes(value)
     }
 
-    mutating func group<G: ATTLayout>(_ value: inout G, _ parameter: ATTParameter, size: Int) { value.layout(&self) }
+    mutating func group<G: ATTLayout>(_ value: inout G, _ parameter: ATTParameter, size: Int) { value.walk(&self) }
 
     /// Encoders check nothing.
     mutating func check(_ condition: Bool, _ parameter: ATTParameter, offset: Int, _ reason: @autoclosure () -> String) {}

@@ -5,8 +5,6 @@ import BLECore
 /// Handles, the handles of Attribute Data). Range bounds, found and group handles and the
 /// Attribute Handle In Error of ATT_ERROR_RSP are not attribute handles of the PDU.
 struct ATTHandleCollector: ATTFieldCoder {
-    typealias Failure = Never
-
     /// Whether to look into lists; without, only the PDU's own Attribute Handle is found.
     let includesLists: Bool
     /// The Attribute Handles found, in wire order.
@@ -36,24 +34,24 @@ struct ATTHandleCollector: ATTFieldCoder {
 
     mutating func list<E: ATTLayout>(_ entries: inout [E], _ parameter: ATTParameter, entrySize: Int, minimumCount: Int) {
         guard includesLists else { return }
-        for index in entries.indices { entries[index].layout(&self) }
+        for index in entries.indices { entries[index].walk(&self) }
     }
 
     mutating func sequence<E: ATTLayout>(_ entries: inout [E], _ parameter: ATTParameter, minimumLength: Int) {
         guard includesLists else { return }
-        for index in entries.indices { entries[index].layout(&self) }
+        for index in entries.indices { entries[index].walk(&self) }
     }
 
     mutating func lengthValue(_ length: inout UInt16, _ value: inout [UInt8], _ lengthParameter: ATTParameter,
                               _ valueParameter: ATTParameter, truncatable: Bool) {}
-    mutating func group<G: ATTLayout>(_ value: inout G, _ parameter: ATTParameter, size: Int) { value.layout(&self) }
+    mutating func group<G: ATTLayout>(_ value: inout G, _ parameter: ATTParameter, size: Int) { value.walk(&self) }
     mutating func check(_ condition: Bool, _ parameter: ATTParameter, offset: Int, _ reason: @autoclosure () -> String) {}
 
     /// The Attribute Handles of `value`, looking into lists when `includesLists`.
     static func handles<L: ATTLayout>(of value: L, includesLists: Bool) -> [UInt16] {
         var collector = ATTHandleCollector(includesLists: includesLists)
         var copy = value
-        copy.layout(&collector)
+        copy.walk(&collector)
         return collector.handles
     }
 }

@@ -31,7 +31,7 @@ extension ATTPDUBody {
         var encoder = ATTFieldEncoder(writer: writer)
         writer = ByteWriter(capacity: 0)
         var copy = self
-        copy.layout(&encoder)
+        copy.walk(&encoder)
         writer = encoder.writer
     }
 

@@ -35,7 +35,7 @@ extension ATTErrorResponse: ATTPDUBody {
     init() { self.init(requestOpcodeInError: ATTOpcode(rawValue: 0), attributeHandleInError: 0, errorCode: ATTErrorCode(rawValue: 0)) }
 
     /// "Write Request handle 0x003f: Insufficient Authentication (0x05)".
-    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.code(&requestOpcodeInError, .requestOpcodeInError)
         try c.handle(&attributeHandleInError, .attributeHandleInError)
         try c.code(&errorCode, .errorCode)

@@ -53,7 +53,7 @@ extension ATTExecuteWriteRequest: ATTPDUBody {
     init() { self.init(flags: .cancelAllPreparedWrites) }
 
     /// "write all pending prepared values"; undefined flags are kept raw.
-    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.code(&flags, .flags)
     }
 }
@@ -83,5 +83,5 @@ public struct ATTExecuteWriteResponse: ATTPDUCodable {
 
 extension ATTExecuteWriteResponse: ATTPDUBody {
     /// No parameters.
-    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {}
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {}
 }

@@ -34,7 +34,7 @@ extension ATTPrepareWriteRequest: ATTPDUBody {
     init() { self.init(handle: 0, valueOffset: 0, partAttributeValue: []) }
 
     /// "handle 0x0012 offset 18 value 0102".
-    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .attributeHandle)
         try c.integer(&valueOffset, .valueOffset)
         try c.remaining(&partAttributeValue, .partAttributeValue)
@@ -82,7 +82,7 @@ extension ATTPrepareWriteResponse: ATTPDUBody {
     init() { self.init(handle: 0, valueOffset: 0, partAttributeValue: []) }
 
     /// "handle 0x0012 offset 18 value 0102".
-    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .attributeHandle)
         try c.integer(&valueOffset, .valueOffset)
         try c.remaining(&partAttributeValue, .partAttributeValue)

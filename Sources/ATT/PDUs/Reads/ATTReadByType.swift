@@ -36,7 +36,7 @@ extension ATTReadByTypeRequest: ATTPDUBody {
     init() { self.init(startingHandle: 0, endingHandle: 0, attributeType: BluetoothUUID(UInt16(0))) }
 
     /// "0x0001..0xffff type 2803 (Characteristic)"; the type fills the rest of the PDU, 2 or 16 octets.
-    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&startingHandle, .startingHandle)
         try c.handle(&endingHandle, .endingHandle)
         try c.uuid(&attributeType, .attributeType)
@@ -109,7 +109,7 @@ extension ATTReadByTypeResponse: ATTPDUBody {
 
     /// "0x0002: 020300002a, 0x0004: 1005000129": Length (at least 2), then the pairs, each
     /// Length octets, filling the PDU.
-    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         var length = self.length
         let lengthOffset = c.offset
         try c.integer(&length, .length)
@@ -122,7 +122,7 @@ extension ATTReadByTypeResponse.AttributeData: ATTLayout {
     init() { self.init(handle: 0, value: []) }
 
     /// Attribute Handle (2), Attribute Value (the rest of the pair).
-    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .attributeHandle)
         try c.remaining(&value, .attributeValue)
     }

@@ -30,7 +30,7 @@ extension ATTReadMultipleRequest: ATTPDUBody {
     init() { setOfHandles = [] }
 
     /// "handles 0x0003, 0x0005": two or more 2-octet handles filling the PDU.
-    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handles(&setOfHandles, .setOfHandles, element: .attributeHandle, minimumCount: 2)
     }
 }
@@ -61,7 +61,7 @@ extension ATTReadMultipleResponse: ATTPDUBody {
     init() { self.init(setOfValues: []) }
 
     /// "values 0102ff"; never fails to decode.
-    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.remaining(&setOfValues, .setOfValues)
     }
 }
@@ -95,7 +95,7 @@ extension ATTReadMultipleVariableRequest: ATTPDUBody {
     init() { setOfHandles = [] }
 
     /// "handles 0x0003, 0x0005": two or more 2-octet handles filling the PDU.
-    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handles(&setOfHandles, .setOfHandles, element: .attributeHandle, minimumCount: 2)
     }
 }

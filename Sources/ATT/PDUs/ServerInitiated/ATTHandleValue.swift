@@ -31,7 +31,7 @@ extension ATTHandleValueNotification: ATTPDUBody {
     init() { self.init(handle: 0, value: []) }
 
     /// "handle 0x002a value 0648".
-    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .attributeHandle)
         try c.remaining(&value, .attributeValue)
     }
@@ -68,7 +68,7 @@ extension ATTHandleValueIndication: ATTPDUBody {
     init() { self.init(handle: 0, value: []) }
 
     /// "handle 0x0003 value 0100ffff".
-    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .attributeHandle)
         try c.remaining(&value, .attributeValue)
     }
@@ -92,5 +92,5 @@ public struct ATTHandleValueConfirmation: ATTPDUCodable {
 
 extension ATTHandleValueConfirmation: ATTPDUBody {
     /// No parameters.
-    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {}
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {}
 }

@@ -39,7 +39,7 @@ public struct ATTAuthenticationSignature: Hashable, Sendable, CustomStringConver
         var encoder = ATTFieldEncoder(writer: w)
         w = ByteWriter(capacity: 0)
         var copy = self
-        copy.layout(&encoder)
+        copy.walk(&encoder)
         w = encoder.writer
     }
 
@@ -58,7 +58,7 @@ extension ATTAuthenticationSignature: ATTLayout {
     init() { self.init(signCounter: 0, mac: 0) }
 
     /// "sign counter 1 MAC f1871e933c900ff2".
-    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.integer(&signCounter, .signCounter)
         try c.integerOctets(&mac, .mac)
     }

@@ -29,7 +29,7 @@ extension ATTWriteRequest: ATTPDUBody {
     init() { self.init(handle: 0, value: []) }
 
     /// "handle 0x0012 value 01".
-    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .attributeHandle)
         try c.remaining(&value, .attributeValue)
     }
@@ -52,7 +52,7 @@ public struct ATTWriteResponse: ATTPDUCodable {
 
 extension ATTWriteResponse: ATTPDUBody {
     /// No parameters.
-    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {}
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {}
 }
 
 /// ATT_WRITE_CMD, opcode 0x52 (Core v5.4, Vol 3, Part F, 3.4.5.3): write a value without a
@@ -85,7 +85,7 @@ extension ATTWriteCommand: ATTPDUBody {
     init() { self.init(handle: 0, value: []) }
 
     /// "handle 0x0012 value 01".
-    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(C.Failure) {
+    mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .attributeHandle)
         try c.remaining(&value, .attributeValue)
     }
