@@ -63,6 +63,12 @@ extension ATTFieldCoder {
 
 /// A structure whose fields are declared once, in ``layout(_:)``: a PDU, an entry of a PDU's
 /// list, or a group of fields such as the Authentication Signature.
+///
+/// Each PDU's `layout` is marked `@inline(never)`: the compiler then calls the copy it
+/// specialized for each coder, whose field calls are direct. Inlined into a caller before it
+/// is specialized, a layout kept the decoder's field calls indirect, through the witness table
+/// (a decoder's typed error is returned indirectly, which keeps the calls from being
+/// devirtualized), and decoding ran at half the speed of the hand-written decoders it replaced.
 protocol ATTLayout {
     /// The value a decoder starts from before ``layout(_:)`` fills every field.
     init()

@@ -42,6 +42,7 @@ extension ATTFindByTypeValueRequest: ATTPDUBody {
 
     /// "0x0001..0xffff type 2800 (Primary Service) value 0d18"; the value fills the rest of the
     /// PDU, possibly empty.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&startingHandle, .startingHandle)
         try c.handle(&endingHandle, .endingHandle)
@@ -97,6 +98,7 @@ extension ATTFindByTypeValueResponse: ATTPDUBody {
     init() { handlesInformation = [] }
 
     /// "0x0010..0x0015, 0x0020..0xffff": one or more 4-octet entries filling the PDU.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.list(&handlesInformation, .handlesInformationList, entrySize: 4, minimumCount: 1)
     }
@@ -106,6 +108,7 @@ extension ATTFindByTypeValueResponse.HandlesInformation: ATTLayout {
     init() { self.init(foundAttributeHandle: 0, groupEndHandle: 0) }
 
     /// Found Attribute Handle (2), Group End Handle (2).
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&foundAttributeHandle, .foundAttributeHandle)
         try c.handle(&groupEndHandle, .groupEndHandle)

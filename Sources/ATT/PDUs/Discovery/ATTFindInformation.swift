@@ -31,6 +31,7 @@ extension ATTFindInformationRequest: ATTPDUBody {
     init() { self.init(startingHandle: 0, endingHandle: 0) }
 
     /// "0x0001..0xffff".
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&startingHandle, .startingHandle)
         try c.handle(&endingHandle, .endingHandle)
@@ -116,6 +117,7 @@ extension ATTFindInformationResponse: ATTPDUBody {
 
     /// "16-bit 0x0001 2800 (Primary Service), 0x0002 2803 (Characteristic)": Format (0x01 or
     /// 0x02), then the handle-UUID pairs of its width, filling the PDU.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         var code = FormatCode(rawValue: format.rawValue)
         let formatOffset = c.offset
@@ -140,6 +142,7 @@ extension ATTFindInformationResponse.Information: ATTLayout {
     init() { self.init(handle: 0, type: BluetoothUUID(UInt16(0))) }
 
     /// Handle (2), UUID (the rest of the pair: 2 or 16 octets, as Format says).
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .handle)
         try c.uuid(&type, .uuid)

@@ -35,6 +35,7 @@ extension ATTErrorResponse: ATTPDUBody {
     init() { self.init(requestOpcodeInError: ATTOpcode(rawValue: 0), attributeHandleInError: 0, errorCode: ATTErrorCode(rawValue: 0)) }
 
     /// "Write Request handle 0x003f: Insufficient Authentication (0x05)".
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.code(&requestOpcodeInError, .requestOpcodeInError)
         try c.handle(&attributeHandleInError, .attributeHandleInError)

@@ -31,6 +31,7 @@ extension ATTExchangeMTURequest: ATTPDUBody {
     init() { self.init(clientRxMTU: 0) }
 
     /// "Client Rx MTU 517".
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.integer(&clientRxMTU, .clientRxMTU)
     }
@@ -72,6 +73,7 @@ extension ATTExchangeMTUResponse: ATTPDUBody {
     init() { self.init(serverRxMTU: 0) }
 
     /// "Server Rx MTU 247".
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.integer(&serverRxMTU, .serverRxMTU)
     }

@@ -53,6 +53,7 @@ extension ATTExecuteWriteRequest: ATTPDUBody {
     init() { self.init(flags: .cancelAllPreparedWrites) }
 
     /// "write all pending prepared values"; undefined flags are kept raw.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.code(&flags, .flags)
     }
@@ -83,5 +84,6 @@ public struct ATTExecuteWriteResponse: ATTPDUCodable {
 
 extension ATTExecuteWriteResponse: ATTPDUBody {
     /// No parameters.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {}
 }

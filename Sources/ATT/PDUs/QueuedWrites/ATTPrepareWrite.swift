@@ -34,6 +34,7 @@ extension ATTPrepareWriteRequest: ATTPDUBody {
     init() { self.init(handle: 0, valueOffset: 0, partAttributeValue: []) }
 
     /// "handle 0x0012 offset 18 value 0102".
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .attributeHandle)
         try c.integer(&valueOffset, .valueOffset)
@@ -82,6 +83,7 @@ extension ATTPrepareWriteResponse: ATTPDUBody {
     init() { self.init(handle: 0, valueOffset: 0, partAttributeValue: []) }
 
     /// "handle 0x0012 offset 18 value 0102".
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .attributeHandle)
         try c.integer(&valueOffset, .valueOffset)

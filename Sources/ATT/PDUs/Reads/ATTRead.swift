@@ -22,6 +22,7 @@ extension ATTReadRequest: ATTPDUBody {
     init() { self.init(handle: 0) }
 
     /// "handle 0x0003".
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .attributeHandle)
     }
@@ -52,6 +53,7 @@ extension ATTReadResponse: ATTPDUBody {
     init() { self.init(value: []) }
 
     /// "value 4c696e7578"; never fails to decode.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.remaining(&value, .attributeValue)
     }
@@ -85,6 +87,7 @@ extension ATTReadBlobRequest: ATTPDUBody {
     init() { self.init(handle: 0, valueOffset: 0) }
 
     /// "handle 0x0003 offset 22".
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .attributeHandle)
         try c.integer(&valueOffset, .valueOffset)
@@ -116,6 +119,7 @@ extension ATTReadBlobResponse: ATTPDUBody {
     init() { self.init(partAttributeValue: []) }
 
     /// "value 1122"; never fails to decode.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.remaining(&partAttributeValue, .partAttributeValue)
     }

@@ -36,6 +36,7 @@ extension ATTReadByGroupTypeRequest: ATTPDUBody {
     init() { self.init(startingHandle: 0, endingHandle: 0, attributeGroupType: BluetoothUUID(UInt16(0))) }
 
     /// "0x0001..0xffff type 2800 (Primary Service)"; the type fills the rest of the PDU, 2 or 16 octets.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&startingHandle, .startingHandle)
         try c.handle(&endingHandle, .endingHandle)
@@ -111,6 +112,7 @@ extension ATTReadByGroupTypeResponse: ATTPDUBody {
 
     /// "0x0001..0x0005: 0018, 0x0006..0x0009: 0118": Length (at least 4), then the entries,
     /// each Length octets, filling the PDU.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         var length = self.length
         let lengthOffset = c.offset
@@ -125,6 +127,7 @@ extension ATTReadByGroupTypeResponse.AttributeData: ATTLayout {
     init() { self.init(handle: 0, endGroupHandle: 0, value: []) }
 
     /// Attribute Handle (2), End Group Handle (2), Attribute Value (the rest of the entry).
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .attributeHandle)
         try c.handle(&endGroupHandle, .endGroupHandle)

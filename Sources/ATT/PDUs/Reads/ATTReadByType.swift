@@ -36,6 +36,7 @@ extension ATTReadByTypeRequest: ATTPDUBody {
     init() { self.init(startingHandle: 0, endingHandle: 0, attributeType: BluetoothUUID(UInt16(0))) }
 
     /// "0x0001..0xffff type 2803 (Characteristic)"; the type fills the rest of the PDU, 2 or 16 octets.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&startingHandle, .startingHandle)
         try c.handle(&endingHandle, .endingHandle)
@@ -109,6 +110,7 @@ extension ATTReadByTypeResponse: ATTPDUBody {
 
     /// "0x0002: 020300002a, 0x0004: 1005000129": Length (at least 2), then the pairs, each
     /// Length octets, filling the PDU.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         var length = self.length
         let lengthOffset = c.offset
@@ -122,6 +124,7 @@ extension ATTReadByTypeResponse.AttributeData: ATTLayout {
     init() { self.init(handle: 0, value: []) }
 
     /// Attribute Handle (2), Attribute Value (the rest of the pair).
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .attributeHandle)
         try c.remaining(&value, .attributeValue)

@@ -30,6 +30,7 @@ extension ATTReadMultipleRequest: ATTPDUBody {
     init() { setOfHandles = [] }
 
     /// "handles 0x0003, 0x0005": two or more 2-octet handles filling the PDU.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handles(&setOfHandles, .setOfHandles, element: .attributeHandle, minimumCount: 2)
     }
@@ -61,6 +62,7 @@ extension ATTReadMultipleResponse: ATTPDUBody {
     init() { self.init(setOfValues: []) }
 
     /// "values 0102ff"; never fails to decode.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.remaining(&setOfValues, .setOfValues)
     }
@@ -95,6 +97,7 @@ extension ATTReadMultipleVariableRequest: ATTPDUBody {
     init() { setOfHandles = [] }
 
     /// "handles 0x0003, 0x0005": two or more 2-octet handles filling the PDU.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handles(&setOfHandles, .setOfHandles, element: .attributeHandle, minimumCount: 2)
     }

@@ -88,6 +88,7 @@ extension ATTReadMultipleVariableResponse: ATTPDUBody {
 
     /// "0102, 03 (truncated, Value Length 5)": tuples until the PDU ends, at least 4 octets of
     /// them; the last keeps whatever value octets remain.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.sequence(&tuples, .lengthValueTupleList, minimumLength: Self.minimumListLength)
     }
@@ -97,6 +98,7 @@ extension ATTReadMultipleVariableResponse.LengthValueTuple: ATTLayout {
     init() { self.init(valueLength: 0, includedValue: []) }
 
     /// Value Length (2), then Attribute Value: that many octets, or what is left of the PDU.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.lengthValue(&valueLength, &attributeValue, .valueLength, .attributeValue, truncatable: true)
     }

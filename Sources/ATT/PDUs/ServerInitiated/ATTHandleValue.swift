@@ -31,6 +31,7 @@ extension ATTHandleValueNotification: ATTPDUBody {
     init() { self.init(handle: 0, value: []) }
 
     /// "handle 0x002a value 0648".
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .attributeHandle)
         try c.remaining(&value, .attributeValue)
@@ -68,6 +69,7 @@ extension ATTHandleValueIndication: ATTPDUBody {
     init() { self.init(handle: 0, value: []) }
 
     /// "handle 0x0003 value 0100ffff".
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .attributeHandle)
         try c.remaining(&value, .attributeValue)
@@ -92,5 +94,6 @@ public struct ATTHandleValueConfirmation: ATTPDUCodable {
 
 extension ATTHandleValueConfirmation: ATTPDUBody {
     /// No parameters.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {}
 }

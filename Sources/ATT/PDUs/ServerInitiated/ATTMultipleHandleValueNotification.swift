@@ -65,6 +65,7 @@ extension ATTMultipleHandleValueNotification: ATTPDUBody {
     init() { tuples = [] }
 
     /// "0x0012: 01, 0x0015: 0203": complete tuples until the PDU ends, at least 8 octets of them.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.sequence(&tuples, .handleLengthValueTupleList, minimumLength: Self.minimumListLength)
     }
@@ -74,6 +75,7 @@ extension ATTMultipleHandleValueNotification.HandleLengthValueTuple: ATTLayout {
     init() { self.init(handle: 0, value: []) }
 
     /// Attribute Handle (2), Value Length (2), Attribute Value (Value Length octets, all of them).
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .attributeHandle)
         var length = UInt16(truncatingIfNeeded: value.count)

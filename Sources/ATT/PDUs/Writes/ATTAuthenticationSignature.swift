@@ -58,6 +58,7 @@ extension ATTAuthenticationSignature: ATTLayout {
     init() { self.init(signCounter: 0, mac: 0) }
 
     /// "sign counter 1 MAC f1871e933c900ff2".
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.integer(&signCounter, .signCounter)
         try c.integerOctets(&mac, .mac)

@@ -41,6 +41,7 @@ extension ATTSignedWriteCommand: ATTPDUBody {
 
     /// "handle 0x0012 value 1337 sign counter 1 MAC f1871e933c900ff2"; the value is every octet
     /// but the last 12, and a PDU with fewer than 12 after the handle has a truncated signature.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .attributeHandle)
         try c.remaining(&value, .attributeValue, reserving: ATTAuthenticationSignature.length)

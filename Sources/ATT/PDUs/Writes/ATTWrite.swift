@@ -29,6 +29,7 @@ extension ATTWriteRequest: ATTPDUBody {
     init() { self.init(handle: 0, value: []) }
 
     /// "handle 0x0012 value 01".
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .attributeHandle)
         try c.remaining(&value, .attributeValue)
@@ -52,6 +53,7 @@ public struct ATTWriteResponse: ATTPDUCodable {
 
 extension ATTWriteResponse: ATTPDUBody {
     /// No parameters.
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {}
 }
 
@@ -85,6 +87,7 @@ extension ATTWriteCommand: ATTPDUBody {
     init() { self.init(handle: 0, value: []) }
 
     /// "handle 0x0012 value 01".
+    @inline(never)
     mutating func layout<C: ATTFieldCoder>(_ c: inout C) throws(BLEDecodingError) {
         try c.handle(&handle, .attributeHandle)
         try c.remaining(&value, .attributeValue)
