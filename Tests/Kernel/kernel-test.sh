@@ -19,7 +19,11 @@
 # Environment: BLECTL (default .build/static/release/blectl), EXAMPLES (the folder of the static
 # tutorial executables, `make static-examples`; default .build/static-examples/release; their
 # scenario skips without them), LANE_CONTROLLERS,
-# LANE_TIMEOUT (whole VM run, default 540 s), SCENARIO_TIMEOUT (each scenario, default 180 s).
+# LANE_TIMEOUT (whole VM run, default 540 s; 1200 s with LANE_STRESS), SCENARIO_TIMEOUT (each
+# scenario at the guest's idle speed, default 180 s; the guest scales it by its speed factor),
+# LANE_STRESS (N > 0: the lane runs with `stress-ng --cpu N` busy on the host the whole time,
+# `make kernel-test-loaded`; this script starts it and always stops it, also on failure or
+# Ctrl-C).
 # Exit status: the number of failed scenarios; 124 the VM timed out; 125 the lane itself failed.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -58,12 +62,36 @@ mkdir -p "$RUN"
   echo "kernel-test: guest packages: $(tr '\n' ' ' < "$KB/guest/PACKAGES" 2>/dev/null || echo unknown)"
 } | tee "$RUN/lane.log"
 
+# The loaded lane: stress-ng keeps N host CPUs busy while the guest runs. It runs in a session
+# (and so a process group) of its own, which the trap ends whatever way this script exits (a
+# failure, Ctrl-C, SIGTERM); stress-ng's own --timeout ends it even if this script is SIGKILLed.
+STRESS_PID=
+stop_stress() {
+  [ -n "$STRESS_PID" ] || return 0
+  kill -TERM -- "-$STRESS_PID" 2>/dev/null
+  wait "$STRESS_PID" 2>/dev/null
+  echo "kernel-test: stress-ng (pid $STRESS_PID) stopped" | tee -a "$RUN/lane.log"
+  STRESS_PID=
+}
+trap stop_stress EXIT
+trap 'stop_stress; exit 130' INT
+trap 'stop_stress; exit 143' TERM
+VM_TIMEOUT=${LANE_TIMEOUT:-540}
+if [ "${LANE_STRESS:-0}" -gt 0 ]; then
+  command -v stress-ng >/dev/null || { echo "kernel-test: LANE_STRESS needs stress-ng (make kernel-deps installs it)" >&2; exit 125; }
+  VM_TIMEOUT=${LANE_TIMEOUT:-1200}
+  setsid stress-ng --cpu "$LANE_STRESS" --timeout "$((VM_TIMEOUT + 120))s" --quiet </dev/null >"$RUN/stress-ng.log" 2>&1 &
+  STRESS_PID=$!
+  echo "kernel-test: loaded lane: stress-ng --cpu $LANE_STRESS running (pid $STRESS_PID) on this host's $(nproc) CPUs" | tee -a "$RUN/lane.log"
+fi
+
 start=$(date +%s.%N)
-"$HERE/run-in-vm.sh" -n "${LANE_CONTROLLERS:-4}" -t "${LANE_TIMEOUT:-540}" \
+"$HERE/run-in-vm.sh" -n "${LANE_CONTROLLERS:-4}" -t "$VM_TIMEOUT" \
   -w "$RUN/lane.btsnoop" -s "$RUN" -x "$ROOT:/repo" \
   -e "SCENARIO_TIMEOUT=${SCENARIO_TIMEOUT:-180}" \
   "$HERE/run-scenarios.sh" "$@" 2>&1 | tee -a "$RUN/lane.log"
 rc=${PIPESTATUS[0]}
+stop_stress
 # On the host, after the guest: the monitor scenario's saved capture against tshark (a failure
 # counts as a failed scenario).
 if [ -e "$RUN/90-monitor.monitor.btsnoop" ] && [ "$rc" -lt 124 ]; then
