@@ -23,7 +23,8 @@
 # scenario at the guest's idle speed, default 180 s; the guest scales it by its speed factor),
 # LANE_STRESS (N > 0: the lane runs with `stress-ng --cpu N` busy on the host the whole time,
 # `make kernel-test-loaded`; this script starts it and always stops it, also on failure or
-# Ctrl-C).
+# Ctrl-C), LANE_SPEED_REFERENCE_CS (the guest's calibration loop on an idle host, in hundredths
+# of a second; run-scenarios.sh's default is this project's machine).
 # Exit status: the number of failed scenarios; 124 the VM timed out; 125 the lane itself failed.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -89,6 +90,7 @@ start=$(date +%s.%N)
 "$HERE/run-in-vm.sh" -n "${LANE_CONTROLLERS:-4}" -t "$VM_TIMEOUT" \
   -w "$RUN/lane.btsnoop" -s "$RUN" -x "$ROOT:/repo" \
   -e "SCENARIO_TIMEOUT=${SCENARIO_TIMEOUT:-180}" \
+  ${LANE_SPEED_REFERENCE_CS:+-e "LANE_SPEED_REFERENCE_CS=$LANE_SPEED_REFERENCE_CS"} \
   "$HERE/run-scenarios.sh" "$@" 2>&1 | tee -a "$RUN/lane.log"
 rc=${PIPESTATUS[0]}
 stop_stress
