@@ -63,9 +63,12 @@ mkdir -p "$RUN"
   echo "kernel-test: guest packages: $(tr '\n' ' ' < "$KB/guest/PACKAGES" 2>/dev/null || echo unknown)"
 } | tee "$RUN/lane.log"
 
-# The loaded lane: stress-ng keeps N host CPUs busy while the guest runs. It runs in a session
-# (and so a process group) of its own, which the trap ends whatever way this script exits (a
-# failure, Ctrl-C, SIGTERM); stress-ng's own --timeout ends it even if this script is SIGKILLed.
+# The loaded lane: stress-ng keeps N host CPUs busy while the guest runs. It stays in this
+# script's session: with the kernel's autogroup scheduling (sched_autogroup_enabled) a session of
+# its own would only take that session's share of the CPUs and leave qemu's session its share,
+# a gentler load than N busy threads beside qemu. It gets a process group of its own (job control
+# on for that one start), which the trap ends whatever way this script exits (a failure, Ctrl-C,
+# SIGTERM); stress-ng's own --timeout ends it even if this script is SIGKILLed.
 STRESS_PID=
 stop_stress() {
   [ -n "$STRESS_PID" ] || return 0
@@ -81,8 +84,10 @@ VM_TIMEOUT=${LANE_TIMEOUT:-540}
 if [ "${LANE_STRESS:-0}" -gt 0 ]; then
   command -v stress-ng >/dev/null || { echo "kernel-test: LANE_STRESS needs stress-ng (make kernel-deps installs it)" >&2; exit 125; }
   VM_TIMEOUT=${LANE_TIMEOUT:-1200}
-  setsid stress-ng --cpu "$LANE_STRESS" --timeout "$((VM_TIMEOUT + 120))s" --quiet </dev/null >"$RUN/stress-ng.log" 2>&1 &
+  set -m
+  stress-ng --cpu "$LANE_STRESS" --timeout "$((VM_TIMEOUT + 120))s" --quiet </dev/null >"$RUN/stress-ng.log" 2>&1 &
   STRESS_PID=$!
+  set +m
   echo "kernel-test: loaded lane: stress-ng --cpu $LANE_STRESS running (pid $STRESS_PID) on this host's $(nproc) CPUs" | tee -a "$RUN/lane.log"
 fi
 

@@ -31,7 +31,9 @@ try=1
 while :; do
   spawn timeout -s INT "$(scaled 15)" btmgmt --index 1 find -l > /tmp/find.txt 2>&1
   FIND=$LAST_PID
-  lane_sleep 2
+  # btmgmt says "Discovery started" once the kernel's scan is on; if its output comes late
+  # (buffered), this waits 2 s (scaled) as before.
+  wait_for_line /tmp/find.txt 'Discovery started' 2 || true
   start_serve 0 || true
   wait "$FIND"
   found_serve || [ $try -ge 3 ] || { echo "(try $try: not seen; again)"; stop_serve > /dev/null; advertising_off 0; try=$((try+1)); continue; }
