@@ -15,7 +15,8 @@
 #   4. runs run-scenarios.sh in the guest; its output also goes to .build/kernel/run/lane.log,
 #      after the guest's package versions (guest/PACKAGES, from build-guest.sh);
 #   5. on the host, compares the ATT PDU counts of the monitor scenario's capture with tshark's
-#      (compare-att-counts.sh).
+#      (compare-att-counts.sh), and reports the slowest ATT round trip and connection setup of
+#      the run (lane-timings.sh).
 # Environment: BLECTL (default .build/static/release/blectl), EXAMPLES (the folder of the static
 # tutorial executables, `make static-examples`; default .build/static-examples/release; their
 # scenario skips without them), LANE_CONTROLLERS,
@@ -107,5 +108,10 @@ if [ -e "$RUN/90-monitor.monitor.btsnoop" ] && [ "$rc" -lt 124 ]; then
 fi
 end=$(date +%s.%N)
 awk -v a="$start" -v b="$end" -v rc="$rc" 'BEGIN{printf "kernel-test: %.1f s wall (boot, scenarios, power-off); exit status %d\n", b-a, rc}'
+# On the host: how close the run came to the stack's own timeouts (ATT round trips and
+# connection setups in the whole run's capture); a report, not a check.
+if [ -s "$RUN/lane.btsnoop" ] && command -v tshark >/dev/null; then
+  "$HERE/lane-timings.sh" "$RUN/lane.btsnoop" 2>&1 | tee -a "$RUN/lane.log"
+fi
 echo "kernel-test: log and captures in ${RUN#"$ROOT"/}"
 exit "$rc"
