@@ -8,6 +8,8 @@
 #                fuzz harness (make fuzz-check), then the kernel lane (make kernel-test)
 #   make kernel-test  the kernel lane alone: a qemu VM with a Debian kernel, BlueZ's virtual
 #                controllers and the static blectl (Tests/Kernel/README.md)
+#   make kernel-test-loaded  the kernel lane with both host CPUs kept busy by stress-ng the whole
+#                time (LANE_STRESS CPU workers, default 2); not part of make test
 #   make fuzz    coverage-guided fuzzing (libFuzzer and AddressSanitizer through the toolchain's
 #                -sanitize=fuzzer,address) of every decoder and both GATT roles, one target at a time
 #                (Fuzz/, docs/fuzzing.md); FUZZ_TIME, FUZZ_RUNS, FUZZ_JOBS, FUZZ_TARGETS, FUZZ_SEEDS_EXTRA below
@@ -33,7 +35,7 @@ VENV                  := $(BUILD)/venv
 # Google Bumble, pinned in Scripts/bumble/requirements.txt: the demo capture, the interop lane, make bench
 BUMBLE_VENV           := $(BUILD)/bumble-venv
 
-.PHONY: all deps build run test example-test fuzz fuzz-build fuzz-check bench static static-examples install kernel-deps kernel-pins-test kernel-test assigned-numbers demo-capture clean
+.PHONY: all deps build run test example-test fuzz fuzz-build fuzz-check bench static static-examples install kernel-deps kernel-pins-test kernel-test kernel-test-loaded assigned-numbers demo-capture clean
 
 all: build
 
@@ -140,7 +142,8 @@ install: static
 # Tests/Kernel/scenarios (SCENARIOS="NAME ..." picks some); kernel-test.sh's exit status is the
 # number of failed scenarios. Under TCG (no usable KVM) a run takes about 30 s while the kernel
 # commands skip, about 2 minutes once they run (Tests/Kernel/README.md, "Time").
-KERNEL_DEB_PACKAGES := qemu-system-x86 busybox-static cpio kmod xz-utils gcc
+# stress-ng loads the host for kernel-test-loaded.
+KERNEL_DEB_PACKAGES := qemu-system-x86 busybox-static cpio kmod xz-utils gcc stress-ng
 KERNEL_BUILD        := $(BUILD)/kernel
 KERNEL_GUEST        := $(KERNEL_BUILD)/guest/initrd.img
 KERNEL_GUEST_INPUTS := Tests/Kernel/build-guest.sh Tests/Kernel/resolve-pins.sh Tests/Kernel/guest-packages.txt \
@@ -167,6 +170,13 @@ kernel-pins-test: kernel-deps
 
 kernel-test: kernel-deps kernel-pins-test static static-examples $(KERNEL_GUEST)
 	BLECTL=$(STATIC_BUILD)/release/blectl EXAMPLES=$(STATIC_EXAMPLES)/release Tests/Kernel/kernel-test.sh $(SCENARIOS)
+
+# The same lane on a loaded host: kernel-test.sh starts `stress-ng --cpu $(LANE_STRESS)` before the
+# VM and stops it after (also on failure or Ctrl-C); the guest measures its speed and scales the
+# scenarios' waits (Tests/Kernel/README.md, "A loaded host").
+LANE_STRESS ?= 2
+kernel-test-loaded: kernel-deps kernel-pins-test static static-examples $(KERNEL_GUEST)
+	LANE_STRESS=$(LANE_STRESS) BLECTL=$(STATIC_BUILD)/release/blectl EXAMPLES=$(STATIC_EXAMPLES)/release Tests/Kernel/kernel-test.sh $(SCENARIOS)
 
 # Regenerates Sources/BLECore/AssignedNumbers/AssignedNumbersTables.swift from the pinned wheel.
 $(VENV)/bin/python:

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import BLE
 import BLECore
+import Capture
 import GATT
 import HCI
 import Host
@@ -60,7 +61,8 @@ struct GATTCommandsOnTheAPITests {
 
     /// Runs `procedure` of `syntax` with `arguments` on `radio`, its output in a file.
     static func run(_ syntax: CommandSyntax, _ procedure: @escaping GATTCommands.Procedure, _ arguments: [String],
-                    on radio: VirtualRadio, output path: String? = nil) async throws -> (status: Int32, lines: [String]) {
+                    on radio: VirtualRadio, output path: String? = nil,
+                    capture: String? = nil) async throws -> (status: Int32, lines: [String]) {
         let file = path ?? FileManager.default.temporaryDirectory.appendingPathComponent("blectl-\(UUID().uuidString).out").path
         defer { if path == nil { try? FileManager.default.removeItem(atPath: file) } }
         FileManager.default.createFile(atPath: file, contents: nil)
@@ -70,6 +72,7 @@ struct GATTCommandsOnTheAPITests {
         var output = OutputBuffer(fileDescriptor: descriptor)
         var context = KernelContext()
         context.transport = .virtual(radio)
+        context.capture = capture
         let status = await GATTCommands.run(syntax, procedure, arguments: arguments, context: context, output: &output)
         output.flush()
         return (status, try lines(of: file))
@@ -169,6 +172,65 @@ struct GATTCommandsOnTheAPITests {
             for link in await peer.linkList.links { _ = try? await link.disconnect() }
             let (status, _) = try await running.value
             #expect(status == 1, "the link dropped under the subscription")
+            await peer.shutDown()
+        }
+    }
+
+    @Test("subscribe: Ctrl-C writes the CCCD back to 0 and disconnects only once the server has answered the write")
+    func interruptedSubscribe() async throws {
+        for (uuid, flags) in [(Self.notify, [String]()), (Self.indicate, ["--indicate"])] {
+            let peer = try await Peer(seed: 105)
+            let directory = FileManager.default.temporaryDirectory
+            let file = directory.appendingPathComponent("blectl-\(UUID().uuidString).out").path
+            let capture = directory.appendingPathComponent("blectl-\(UUID().uuidString).btsnoop").path
+            defer {
+                try? FileManager.default.removeItem(atPath: file)
+                try? FileManager.default.removeItem(atPath: capture)
+            }
+            let radio = peer.radio
+            let trigger = InterruptTrigger()
+            let running = Task {
+                try await InterruptTrigger.$current.withValue(trigger) {
+                    try await Self.run(GATTCommands.subscribeSyntax, GATTCommands.subscribe, [peer.address, uuid, "--random", "--json"] + flags,
+                                       on: radio, output: file, capture: capture)
+                }
+            }
+            try await Self.waitForLine(in: file) { $0.contains(#""subscribed""#) }
+            // The command watches for Ctrl-C right after it says it subscribed.
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !trigger.isArmed && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            try #require(trigger.isArmed)
+            trigger.fire()
+            let (status, _) = try await running.value
+            #expect(status == 0, "Ctrl-C ends a subscription with exit 0")
+
+            // In the central's capture: the CCCD write (ATT_WRITE_REQ of 00 00), its answer
+            // (ATT_WRITE_RSP), then HCI_Disconnect; the answer must come before the disconnection.
+            let records = try CaptureFile(contentsOf: capture).readAll().records
+            let handle = await peer.valueHandle(uuid)
+            func attPDU(_ record: CaptureRecord) -> [UInt8]? {
+                // HCI ACL: handle and flags (2), length (2); L2CAP B-frame: length (2), CID 0x0004 (2).
+                guard case .hci(let type, let payload) = record.packet, type == .acl, payload.count > 8,
+                      payload[6] == 0x04, payload[7] == 0x00 else { return nil }
+                return Array(payload[8...])
+            }
+            let unsubscribe = records.lastIndex { record in
+                guard record.direction == .hostToController, let pdu = attPDU(record) else { return false }
+                // ATT_WRITE_REQ (0x12) to the CCCD after the value (the lane database's layout) with 00 00.
+                return pdu == [0x12, UInt8(truncatingIfNeeded: handle + 1), UInt8(truncatingIfNeeded: (handle + 1) >> 8), 0x00, 0x00]
+            }
+            let disconnect = records.firstIndex { record in
+                guard record.direction == .hostToController, case .hci(let type, let payload) = record.packet else { return false }
+                return type == .command && payload.starts(with: [0x06, 0x04])     // HCI_Disconnect, OCF 0x006 OGF 0x01
+            }
+            let unsubscribed = try #require(unsubscribe, "the CCCD was written back to 00 00")
+            let disconnected = try #require(disconnect, "the command disconnected")
+            let answer = records[unsubscribed...].firstIndex { record in
+                record.direction == .controllerToHost && attPDU(record)?.first == 0x13      // ATT_WRITE_RSP
+            }
+            #expect(unsubscribed < disconnected, "the write went out before the disconnection")
+            #expect(answer.map { $0 < disconnected } == true,
+                    "the server's Write Response arrived before the disconnection (write at \(unsubscribed), answer at \(answer.map(String.init) ?? "none"), disconnect at \(disconnected))")
             await peer.shutDown()
         }
     }

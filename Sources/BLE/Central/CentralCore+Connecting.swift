@@ -45,6 +45,7 @@ extension CentralCore {
                                options: ConnectOptions) async -> Result<Void, BLEError> {
         let link: any BackendLink
         await pauseReconnection()
+        await untilScanStopsFinish()
         do {
             link = try await backend.connect(to: peripheral.address, addressType: peripheral.addressType.leAddressType,
                                              timeout: options.timeout, security: options.security)

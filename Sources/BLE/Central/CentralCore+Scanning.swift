@@ -19,7 +19,11 @@ extension CentralCore {
             id &+= 1
             return id
         }
-        continuation.onTermination = { _ in Task { await self.scanTerminated(id) } }
+        continuation.onTermination = { _ in
+            // Marked now, stopped in a task: a connect the application makes next waits for the stop.
+            self.stoppingScans.withLock { _ = $0.insert(id) }
+            Task { await self.scanTerminated(id) }
+        }
         let filter = ScanFilter(services: serviceUUIDs, solicited: options.solicitedServiceUUIDs)
         let entry = ScanEntry(services: serviceUUIDs, allowDuplicates: options.allowDuplicates,
                               solicitedServices: options.solicitedServiceUUIDs, passive: options.scanType == .passive ? true : nil)
@@ -81,11 +85,37 @@ extension CentralCore {
     /// The stream of scan `id` ended (its consumer stopped iterating, or it was finished).
     func scanTerminated(_ id: UInt64) async {
         await takeScanTurn()
-        defer { releaseScanTurn() }
+        defer {
+            releaseScanTurn()
+            scanStopped(id)
+        }
         if let scan, scan.id == id {
             await finish(scan, throwing: nil, stopping: backend, byApplication: true)
         } else if id > lastStartedScan {
             scansEndedBeforeStart.insert(id)
+        }
+    }
+
+    /// Scan `id`'s stop has finished: a connect waiting for the stops goes on once none is left.
+    private func scanStopped(_ id: UInt64) {
+        let none = stoppingScans.withLock { stopping in
+            stopping.remove(id)
+            return stopping.isEmpty
+        }
+        guard none else { return }
+        for waiter in scanStopWaiters { waiter.resume() }
+        scanStopWaiters = []
+    }
+
+    /// Returns once every scan whose stream has ended is stopped at the controller (at once when
+    /// none is stopping). Ending a scan's iteration stops the scan in a task of its own; a
+    /// connect must not overtake that stop. In kernel mode the kernel, asked for a link while it
+    /// believes a scan runs, disables scanning itself; with our own disable in flight, its
+    /// disable was refused (Command Disallowed) and it never created the connection, so the
+    /// connect ran into its timeout (the kernel lane's scenario 80 under load).
+    func untilScanStopsFinish() async {
+        while !stoppingScans.withLock({ $0.isEmpty }) {
+            await withCheckedContinuation { scanStopWaiters.append($0) }
         }
     }
 

@@ -18,6 +18,10 @@ actor CentralCore {
     nonisolated let owner: ObjectIdentifier
     private nonisolated let token = Token()
     nonisolated let scanIDs = Mutex<UInt64>(0)
+    /// Scans whose stream ended and whose stop has not finished yet: marked as the stream
+    /// terminates (synchronously, before the application's next call), cleared once
+    /// ``scanTerminated(_:)`` has stopped the scan. A connect waits for them.
+    nonisolated let stoppingScans = Mutex<Set<UInt64>>([])
     /// The manager's restoration; nil without a restore identifier.
     nonisolated let restoration: CentralRestoration?
     /// The restoration problems reported so far.
@@ -37,6 +41,7 @@ actor CentralCore {
     var scanTurnHeld = false
     var scanTurnWaiters: [CheckedContinuation<Void, Never>] = []
     var scanEndWaiters: [CheckedContinuation<Void, Never>] = []
+    var scanStopWaiters: [CheckedContinuation<Void, Never>] = []
 
     // Connections (CentralCore+Connecting.swift).
     var generation: UInt64 = 0

@@ -1,6 +1,7 @@
 import BLE
 import BLECore
 import Foundation
+import Synchronization
 
 /// The GATT client commands: `gatt`, `read`, `write`, `subscribe`. Each is a client of the BLE
 /// API: a ``CentralManager`` on `--transport` connects to the peer (``CentralSession``), the
@@ -212,10 +213,12 @@ enum GATTCommands {
                     ? JSONValue.object([("subscribed", .string(uuid.description)), ("handle", .int(Int(handle)))]).description
                     : "subscribed to \(characteristic.uuid.descriptionWithName) at \(Hex.hex16(handle)); Ctrl-C ends")
         output.flush()
-        // Ctrl-C (or SIGTERM) ends the subscription: the CCCD is written back to 0x0000, which
-        // finishes the stream.
+        // Ctrl-C (or SIGTERM) ends the subscription: the CCCD is written back to 0x0000. Turning
+        // notifications off finishes the stream first and writes the descriptor after
+        // (Peripheral.setNotifyValue), so the loop below ends while the write is still on its way.
+        let unsubscribing = Unsubscribing()
         let interrupt = Interrupt {
-            Task {
+            unsubscribing.start {
                 do throws(BLEError) { try await peripheral.setNotifyValue(false, for: characteristic) } catch {
                     await session.central.cancelPeripheralConnection(peripheral)
                 }
@@ -232,7 +235,29 @@ enum GATTCommands {
             ended = error
         }
         interrupt.stop()
+        // The CCCD write that Ctrl-C started is answered before the link goes: disconnecting at
+        // once cut it short (the kernel lane's capture had Disconnect before the Write Response,
+        // or even before the Write Request).
+        await unsubscribing.finished()
         await session.close()
         if let ended { throw KernelContext.Failure("\(ended)") }
+    }
+}
+
+/// The unsubscription an interrupt starts, kept so that the command can wait for it.
+final class Unsubscribing: Sendable {
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    /// Starts `body` in a task of its own; a second start (another Ctrl-C) does nothing.
+    func start(_ body: @escaping @Sendable () async -> Void) {
+        task.withLock { task in
+            guard task == nil else { return }
+            task = Task { await body() }
+        }
+    }
+
+    /// Waits until the started unsubscription has finished; returns at once when none started.
+    func finished() async {
+        await task.withLock { $0 }?.value
     }
 }

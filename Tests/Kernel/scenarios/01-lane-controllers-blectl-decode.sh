@@ -26,7 +26,7 @@ CAP=$ARTIFACTS/$SCENARIO.btsnoop
 rm -f "$CAP"
 spawn btmon -w "$CAP" > /tmp/btmon.log 2>&1
 MON=$LAST_PID
-i=0; while [ ! -s "$CAP" ] && [ $i -lt 100 ]; do usleep 20000; i=$((i+1)); done
+wait_until 2 test -s "$CAP"
 lescan_while_advertising 1 0 /tmp/lescan.txt
 stop "$MON"
 sort -u /tmp/lescan.txt

@@ -18,7 +18,7 @@ spawn att-server-selftest "$HCI0_ADDR" 2 > /tmp/server.txt 2>&1
 check "the server listens" wait_for_line /tmp/server.txt 'listening on'
 
 step "gatttool -i hci1 --primary"
-timeout 30 gatttool -i hci1 -b "$HCI0_ADDR" -t public --primary > /tmp/primary.txt 2>&1; rc=$?
+timeout "$(scaled 30)" gatttool -i hci1 -b "$HCI0_ADDR" -t public --primary > /tmp/primary.txt 2>&1; rc=$?
 cat /tmp/primary.txt
 check "gatttool --primary exits 0" [ $rc -eq 0 ]
 check "gatttool found the Battery service 0x0001..0x0003" \
@@ -26,12 +26,12 @@ check "gatttool found the Battery service 0x0001..0x0003" \
 
 wait_no_link 1
 step "gatttool -i hci1 --char-read -a 0x0003"
-timeout 30 gatttool -i hci1 -b "$HCI0_ADDR" -t public --char-read -a 0x0003 > /tmp/read.txt 2>&1; rc=$?
+timeout "$(scaled 30)" gatttool -i hci1 -b "$HCI0_ADDR" -t public --char-read -a 0x0003 > /tmp/read.txt 2>&1; rc=$?
 cat /tmp/read.txt
 check "gatttool --char-read exits 0" [ $rc -eq 0 ]
 check "the value read is 64" grep -q 'Characteristic value/descriptor: 64' /tmp/read.txt
 
-sleep 0.5
+lane_sleep 0.5
 grep -v -e ' << ' -e ' >> ' /tmp/server.txt
 check "the server saw a Read By Group Type Request for 0x2800" grep -q '<< 7: 10 01 00 ff ff 00 28' /tmp/server.txt
 check "the server saw a Read Request for 0x0003" grep -q '<< 3: 0a 03 00' /tmp/server.txt

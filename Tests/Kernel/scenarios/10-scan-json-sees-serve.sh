@@ -9,8 +9,8 @@ needs_blectl serve --hci --manufacturer
 
 step "blectl --hci 0 serve (name $SERVE_NAME, $SERVICE_16, $SERVICE_128, manufacturer 0xFFFF:0102)"
 check "blectl serve starts on hci0" start_serve 0 --manufacturer 0xFFFF:0102
-step "blectl --hci 1 scan --json --duration 6 (started after serve: pitfall 6)"
-timeout -s INT 20 blectl --hci 1 scan --json --duration 6 > /tmp/scan.json 2>&1; rc=$?
+step "blectl --hci 1 scan --json --duration $(scaled 6) (started after serve: pitfall 6)"
+timeout -s INT "$(scaled 20)" blectl --hci 1 scan --json --duration "$(scaled 6)" > /tmp/scan.json 2>&1; rc=$?
 cat /tmp/scan.json
 check "scan exits 0" [ $rc -eq 0 ]
 grep -i -e "$HCI0_ADDR" -e "\"$SERVE_NAME\"" /tmp/scan.json > /tmp/ours.json

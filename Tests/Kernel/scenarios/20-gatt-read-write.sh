@@ -8,7 +8,7 @@ for c in gatt read write; do needs_blectl "$c"; done
 check "blectl serve starts on hci0" start_serve 0
 
 step "gatt: the tree"
-timeout 60 blectl --hci 1 gatt "$HCI0_ADDR" > /tmp/gatt.txt 2>&1; rc=$?
+timeout "$(scaled 60)" blectl --hci 1 gatt "$HCI0_ADDR" > /tmp/gatt.txt 2>&1; rc=$?
 cat /tmp/gatt.txt
 check "gatt exits 0" [ $rc -eq 0 ]
 check "the tree has Battery ($SERVICE_16) with Battery Level 2A19" eval 'grep -qi "180f" /tmp/gatt.txt && grep -qi "2a19" /tmp/gatt.txt'
@@ -21,7 +21,7 @@ check "the tree shows properties (notify, indicate)" eval 'grep -qi notify /tmp/
 
 wait_no_link 1
 step "read the long value ($CHAR_LONG, 512 octets)"
-timeout 60 blectl --hci 1 read "$HCI0_ADDR" "$CHAR_LONG" --mtu 23 > /tmp/long.txt 2>&1; rc=$?
+timeout "$(scaled 60)" blectl --hci 1 read "$HCI0_ADDR" "$CHAR_LONG" --mtu 23 > /tmp/long.txt 2>&1; rc=$?
 head -c 200 /tmp/long.txt; echo " ..."
 check "read exits 0" [ $rc -eq 0 ]
 check "all 512 octets arrive, in order" eval 'lower "$(cat /tmp/long.txt)" | grep -q "$(long_value_hex)"'
@@ -29,12 +29,12 @@ check "all 512 octets arrive, in order" eval 'lower "$(cat /tmp/long.txt)" | gre
 wait_no_link 1
 step "write 200 octets to $CHAR_LONG_WRITE (a long write), then read them back"
 VALUE=$(i=0; while [ $i -lt 200 ]; do printf '%02x' $(((i * 7 + 3) % 256)); i=$((i+1)); done)
-timeout 60 blectl --hci 1 write "$HCI0_ADDR" "$CHAR_LONG_WRITE" "$VALUE" --mtu 23 > /tmp/write.txt 2>&1; rc=$?
+timeout "$(scaled 60)" blectl --hci 1 write "$HCI0_ADDR" "$CHAR_LONG_WRITE" "$VALUE" --mtu 23 > /tmp/write.txt 2>&1; rc=$?
 cat /tmp/write.txt
 check "write exits 0" [ $rc -eq 0 ]
 check "write says 200 octets" grep -q "wrote 200 octets" /tmp/write.txt
 wait_no_link 1
-timeout 60 blectl --hci 1 read "$HCI0_ADDR" "$CHAR_LONG_WRITE" --mtu 23 > /tmp/back.txt 2>&1
+timeout "$(scaled 60)" blectl --hci 1 read "$HCI0_ADDR" "$CHAR_LONG_WRITE" --mtu 23 > /tmp/back.txt 2>&1
 head -c 200 /tmp/back.txt; echo " ..."
 check "the 200 octets read back equal the ones written" eval 'lower "$(cat /tmp/back.txt)" | grep -q "$VALUE"'
 stop_serve

@@ -13,7 +13,7 @@ for kind in notify indicate; do
   if [ $kind = notify ]; then U=$CHAR_NOTIFY; F=; V=c0ffee01; else U=$CHAR_INDICATE; F=--indicate; V=c0ffee02; fi
   wait_no_link 1
   step "hci1 writes $V to $U, then subscribes $F"
-  check "$kind: the write succeeds" timeout 60 blectl --hci 1 write "$HCI0_ADDR" "$U" $V
+  check "$kind: the write succeeds" timeout "$(scaled 60)" blectl --hci 1 write "$HCI0_ADDR" "$U" $V
   wait_no_link 1
   spawn blectl --hci 1 subscribe "$HCI0_ADDR" "$U" $F --json > /tmp/sub-$kind.json 2>&1
   SUB=$LAST_PID

@@ -6,7 +6,7 @@ needs_blectl serve --hci
 check "blectl serve starts on hci0" start_serve 0
 
 step "gatttool --primary"
-timeout 30 gatttool -i hci1 -b "$HCI0_ADDR" -t public --primary > /tmp/primary.txt 2>&1; rc=$?
+timeout "$(scaled 30)" gatttool -i hci1 -b "$HCI0_ADDR" -t public --primary > /tmp/primary.txt 2>&1; rc=$?
 cat /tmp/primary.txt
 check "--primary exits 0" [ $rc -eq 0 ]
 check "--primary lists $SERVICE_16" grep -qi "uuid: 0000180f-0000-1000-8000-00805f9b34fb" /tmp/primary.txt
@@ -16,7 +16,7 @@ check "--primary lists $SERVICE_128" grep -qi "uuid: $SERVICE_128" /tmp/primary.
 
 wait_no_link 1
 step "gatttool --characteristics"
-timeout 30 gatttool -i hci1 -b "$HCI0_ADDR" -t public --characteristics > /tmp/chars.txt 2>&1; rc=$?
+timeout "$(scaled 30)" gatttool -i hci1 -b "$HCI0_ADDR" -t public --characteristics > /tmp/chars.txt 2>&1; rc=$?
 cat /tmp/chars.txt
 check "--characteristics exits 0" [ $rc -eq 0 ]
 BATTERY=$(gatttool_value_handle 2A19 /tmp/chars.txt)
@@ -28,17 +28,17 @@ check "--characteristics lists Battery Level, the writable and the notify charac
 
 wait_no_link 1
 step "gatttool --char-read -a $BATTERY"
-timeout 30 gatttool -i hci1 -b "$HCI0_ADDR" -t public --char-read -a "$BATTERY" > /tmp/read.txt 2>&1
+timeout "$(scaled 30)" gatttool -i hci1 -b "$HCI0_ADDR" -t public --char-read -a "$BATTERY" > /tmp/read.txt 2>&1
 cat /tmp/read.txt
 check "Battery Level reads 64" grep -q 'Characteristic value/descriptor: 64' /tmp/read.txt
 
 wait_no_link 1
 step "gatttool --char-write-req -a $WRITABLE -n 0a0b0c, then read back"
-timeout 30 gatttool -i hci1 -b "$HCI0_ADDR" -t public --char-write-req -a "$WRITABLE" -n 0a0b0c > /tmp/write.txt 2>&1
+timeout "$(scaled 30)" gatttool -i hci1 -b "$HCI0_ADDR" -t public --char-write-req -a "$WRITABLE" -n 0a0b0c > /tmp/write.txt 2>&1
 cat /tmp/write.txt
 check "the write succeeds" grep -q 'written successfully' /tmp/write.txt
 wait_no_link 1
-timeout 30 gatttool -i hci1 -b "$HCI0_ADDR" -t public --char-read -a "$WRITABLE" > /tmp/back.txt 2>&1
+timeout "$(scaled 30)" gatttool -i hci1 -b "$HCI0_ADDR" -t public --char-read -a "$WRITABLE" > /tmp/back.txt 2>&1
 cat /tmp/back.txt
 check "the value reads back 0a 0b 0c" grep -q 'Characteristic value/descriptor: 0a 0b 0c' /tmp/back.txt
 

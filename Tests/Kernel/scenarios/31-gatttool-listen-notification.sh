@@ -15,14 +15,14 @@ check "hci2 is subscribed to blectl serve on hci3" hold_hci2_handle
 check "blectl serve starts on hci0" start_serve 0
 
 step "gatttool --characteristics (the notify characteristic's value handle)"
-timeout 30 gatttool -i hci1 -b "$HCI0_ADDR" -t public --characteristics > /tmp/chars.txt 2>&1
+timeout "$(scaled 30)" gatttool -i hci1 -b "$HCI0_ADDR" -t public --characteristics > /tmp/chars.txt 2>&1
 NOTIFY=$(gatttool_value_handle "$CHAR_NOTIFY" /tmp/chars.txt)
 check "found $CHAR_NOTIFY ($NOTIFY)" [ -n "$NOTIFY" ]
 [ -n "$NOTIFY" ] || { stop_serve; release_hci2_handle; finish; }
 
 wait_no_link 1
 step "gatttool on hci1 writes c0ffee03 to $NOTIFY"
-timeout 30 gatttool -i hci1 -b "$HCI0_ADDR" -t public --char-write-req -a "$NOTIFY" -n c0ffee03 > /tmp/w.txt 2>&1
+timeout "$(scaled 30)" gatttool -i hci1 -b "$HCI0_ADDR" -t public --char-write-req -a "$NOTIFY" -n c0ffee03 > /tmp/w.txt 2>&1
 cat /tmp/w.txt
 check "the write succeeds" grep -q 'written successfully' /tmp/w.txt
 
@@ -31,7 +31,7 @@ step "gatttool --listen on hci1 (CCCD $(plus_one "$NOTIFY") = 0100), then hci2 w
 spawn gatttool -i hci1 -b "$HCI0_ADDR" -t public --char-write-req -a "$(plus_one "$NOTIFY")" -n 0100 --listen > /tmp/listen.txt 2>&1
 LISTEN=$LAST_PID
 check "gatttool wrote the CCCD and listens" wait_for_line /tmp/listen.txt 'written successfully' 30
-timeout 60 blectl --hci 2 write "$HCI0_ADDR" "$CHAR_NOTIFY" c0ffee04 > /tmp/w2.txt 2>&1; rc=$?
+timeout "$(scaled 60)" blectl --hci 2 write "$HCI0_ADDR" "$CHAR_NOTIFY" c0ffee04 > /tmp/w2.txt 2>&1; rc=$?
 cat /tmp/w2.txt
 check "hci2's write succeeds" [ $rc -eq 0 ]
 wait_for_line /tmp/listen.txt "value: c0 ff ee 04" 20

@@ -22,16 +22,18 @@ CAP=$ARTIFACTS/$SCENARIO.btsnoop
 rm -f "$CAP"
 spawn btmon -w "$CAP" > /tmp/btmon.log 2>&1
 MON=$LAST_PID
-i=0; while [ ! -s "$CAP" ] && [ $i -lt 100 ]; do usleep 20000; i=$((i+1)); done
+wait_until 2 test -s "$CAP"
 # found_serve: btmgmt's output shows hci0 with serve's name.
 found_serve() { grep -i -A4 "dev_found: $HCI0_ADDR" /tmp/find.txt | grep -q "^name $SERVE_NAME"; }
 # Up to three tries: on a loaded machine serve may enable its advertising before the kernel has
 # enabled hci1's scan, and btvirt reports an advertiser only at those two moments (pitfall 6).
 try=1
 while :; do
-  spawn timeout -s INT 15 btmgmt --index 1 find -l > /tmp/find.txt 2>&1
+  spawn timeout -s INT "$(scaled 15)" btmgmt --index 1 find -l > /tmp/find.txt 2>&1
   FIND=$LAST_PID
-  sleep 2
+  # btmgmt says "Discovery started" once the kernel's scan is on; if its output comes late
+  # (buffered), this waits 2 s (scaled) as before.
+  wait_for_line /tmp/find.txt 'Discovery started' 2 || true
   start_serve 0 || true
   wait "$FIND"
   found_serve || [ $try -ge 3 ] || { echo "(try $try: not seen; again)"; stop_serve > /dev/null; advertising_off 0; try=$((try+1)); continue; }
@@ -60,10 +62,10 @@ step "blectl --hci 1 scan first, with hciconfig hci0 leadv toggled on and off wh
 # scan's start is not visible from here (a loaded guest took over 2 s to start blectl): so the
 # advertising is enabled again every 1.2 s until the scan ends, and whenever the scan started, an
 # enable follows it.
-timeout -s INT 30 blectl --hci 1 scan --duration 6 > /tmp/scan.txt 2>&1 &
+timeout -s INT "$(scaled 30)" blectl --hci 1 scan --duration "$(scaled 6)" > /tmp/scan.txt 2>&1 &
 SCAN=$!
 while kill -0 "$SCAN" 2>/dev/null; do
-  hciconfig hci0 leadv 0; sleep 1.2; hciconfig hci0 noleadv
+  hciconfig hci0 leadv 0; lane_sleep 1.2; hciconfig hci0 noleadv
 done
 wait "$SCAN"
 hciconfig hci0 noleadv

@@ -23,7 +23,7 @@ VALUE_HANDLE=$(sed -n 's/.*"handle" *: *\([0-9]*\).*/\1/p' /tmp/sub1.json | head
 CCCD=$(plus_one "${VALUE_HANDLE:-0}")
 
 step "hci2 reads the notify CCCD ($CCCD) on its own connection"
-timeout 15 gatttool -i hci2 -b "$HCI0_ADDR" -t public --char-read -a "$CCCD" > /tmp/cccd.txt 2>&1
+timeout "$(scaled 15)" gatttool -i hci2 -b "$HCI0_ADDR" -t public --char-read -a "$CCCD" > /tmp/cccd.txt 2>&1
 cat /tmp/cccd.txt
 check "hci0's links have distinct handles" distinct_handles 0
 check "hci2's CCCD reads 00 00 while hci1 is subscribed" grep -q 'Characteristic value/descriptor: 00 00' /tmp/cccd.txt

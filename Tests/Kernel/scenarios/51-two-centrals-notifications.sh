@@ -18,7 +18,7 @@ check "blectl serve starts on hci0" start_serve 0
 has_value() { grep -qi "\"value\" *: *\"$1\"" "$2"; }
 # write_as N UUID HEX WHICH: hciN writes HEX to hci0's characteristic UUID (a connection of its own).
 write_as() {
-  timeout 60 blectl --hci "$1" write "$HCI0_ADDR" "$2" "$3" > "/tmp/write-$3.txt" 2>&1; rc=$?
+  timeout "$(scaled 60)" blectl --hci "$1" write "$HCI0_ADDR" "$2" "$3" > "/tmp/write-$3.txt" 2>&1; rc=$?
   [ $rc -eq 0 ] || cat "/tmp/write-$3.txt"
   check "hci$1 wrote $3 to the $4 characteristic" [ $rc -eq 0 ]
 }
@@ -53,7 +53,7 @@ wait_link_gone 1 "$HCI0_ADDR"
 write_as 1 "$CHAR_INDICATE" b2b2b2b2 indicate
 write_as 1 "$CHAR_NOTIFY" b1b1b1b1 notify
 check "hci2 got the indicate value b2b2b2b2" wait_for_line /tmp/sub2b.json '"value" *: *"b2b2b2b2"'
-sleep 1   # time for a wrongly sent b1b1b1b1 notification to arrive before the check below
+lane_sleep 1   # time for a wrongly sent b1b1b1b1 notification to arrive before the check below
 stop "$SUB2"
 cat /tmp/sub2b.json
 check "hci2 did not get the notify value b1b1b1b1" eval '! has_value b1b1b1b1 /tmp/sub2b.json'

@@ -10,7 +10,7 @@ needs_blectl read --security
 check "blectl serve starts on hci0" start_serve 0
 
 step "read $CHAR_ENCRYPTED without --security"
-timeout 60 blectl --hci 1 read "$HCI0_ADDR" "$CHAR_ENCRYPTED" > /tmp/plain.txt 2>&1; rc=$?
+timeout "$(scaled 60)" blectl --hci 1 read "$HCI0_ADDR" "$CHAR_ENCRYPTED" > /tmp/plain.txt 2>&1; rc=$?
 cat /tmp/plain.txt
 check "the read fails" [ $rc -ne 0 ]
 check "the error names Insufficient Authentication or Encryption" grep -qi -e 'insufficient authentication' -e 'insufficient encryption' /tmp/plain.txt
@@ -18,7 +18,7 @@ check "the error says to retry with --security" grep -q -e '--security' /tmp/pla
 
 wait_no_link 1
 step "read $CHAR_ENCRYPTED with --security medium"
-timeout 90 blectl --hci 1 read "$HCI0_ADDR" "$CHAR_ENCRYPTED" --security medium > /tmp/medium.txt 2>&1; rc=$?
+timeout "$(scaled 90)" blectl --hci 1 read "$HCI0_ADDR" "$CHAR_ENCRYPTED" --security medium > /tmp/medium.txt 2>&1; rc=$?
 cat /tmp/medium.txt
 check "the read succeeds" [ $rc -eq 0 ]
 check "the value is \"encrypted-ok\"" eval 'lower "$(cat /tmp/medium.txt)" | grep -q 656e637279707465642d6f6b'

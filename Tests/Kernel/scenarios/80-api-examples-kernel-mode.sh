@@ -23,7 +23,7 @@ check "the peripheral manager powers on and advertises" wait_for_line /tmp/pick-
 cat /tmp/pick-peripheral.txt
 
 step "PickRole --role central --transport kernel:hci1"
-timeout 60 PickRole --role central --transport kernel:hci1 > /tmp/pick-central.txt 2>&1; rc=$?
+timeout "$(scaled 60)" PickRole --role central --transport kernel:hci1 > /tmp/pick-central.txt 2>&1; rc=$?
 cat /tmp/pick-central.txt
 check "the central exits 0" [ $rc -eq 0 ]
 check "the central is powered on" grep -qx 'central: poweredOn' /tmp/pick-central.txt
@@ -34,14 +34,14 @@ check "the peripheral got the central's greeting" wait_for_line /tmp/pick-periph
 wait_no_link 1
 
 step "gatttool on hci2 reads the greeting by UUID"
-timeout 30 gatttool -i hci2 -b "$HCI0_ADDR" -t public --char-read --uuid="$GREETING" > /tmp/pick-read.txt 2>&1; rc=$?
+timeout "$(scaled 30)" gatttool -i hci2 -b "$HCI0_ADDR" -t public --char-read --uuid="$GREETING" > /tmp/pick-read.txt 2>&1; rc=$?
 cat /tmp/pick-read.txt
 check "--char-read exits 0 with the greeting's first 19 octets" eval '[ $rc -eq 0 ] && grep -qi "value: $HELLO_HEX" /tmp/pick-read.txt'
 HANDLE=$(sed -n 's/^handle: \(0x[0-9a-f]*\).*/\1/p' /tmp/pick-read.txt | head -1)
 wait_no_link 2
 
 step "gatttool on hci2 writes \"hi\" to handle ${HANDLE:-?}"
-timeout 30 gatttool -i hci2 -b "$HCI0_ADDR" -t public --char-write-req -a "${HANDLE:-0x0000}" -n 6869 > /tmp/pick-write.txt 2>&1
+timeout "$(scaled 30)" gatttool -i hci2 -b "$HCI0_ADDR" -t public --char-write-req -a "${HANDLE:-0x0000}" -n 6869 > /tmp/pick-write.txt 2>&1
 cat /tmp/pick-write.txt
 check "the write succeeds" grep -q 'written successfully' /tmp/pick-write.txt
 check "the peripheral got \"hi\"" wait_for_line /tmp/pick-peripheral.txt 'a central wrote "hi"' 10

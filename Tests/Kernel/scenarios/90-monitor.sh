@@ -19,7 +19,7 @@ MON=$LAST_PID
 # The kernel replays each adapter to a new monitor first: its New Index lines say it is reading.
 check "monitor lists the adapters as it starts" wait_for_line "$ARTIFACTS/$SCENARIO.monitor.txt" "hci1" 30
 wait_no_link 1
-timeout 60 blectl --hci 1 gatt "$HCI0_ADDR" > /tmp/gatt.txt 2>&1; rc=$?
+timeout "$(scaled 60)" blectl --hci 1 gatt "$HCI0_ADDR" > /tmp/gatt.txt 2>&1; rc=$?
 check "gatt exits 0" [ $rc -eq 0 ]
 wait_no_link 1
 stop "$MON"

@@ -12,6 +12,35 @@
 FAILS=0
 LANE_PIDS=
 
+# --- time, at the guest's measured speed ----------------------------------------------------
+# A loaded host slows the guest (TCG runs every guest instruction on host CPUs that the other work
+# shares): blectl takes longer to start, BlueZ's tools and these shell loops take longer. The
+# runner times a fixed CPU-bound loop before each scenario against its time on an idle host and
+# exports the ratio, at least 1, in hundredths: LANE_SPEED_PCT (210 = the guest runs 2.1 times
+# slower). Every wait below and every `timeout` of a scenario is given in seconds at idle speed
+# and stretched by that ratio. The stack's own timeouts (ATT's 30 s transaction timer, a
+# connect's 20 s) are not: they are the specification's and the user's.
+LANE_SPEED_PCT=${LANE_SPEED_PCT:-100}
+# scaled SECONDS: whole SECONDS at idle speed as whole seconds at the measured speed (rounded up;
+# busybox timeout takes whole seconds).
+scaled() { echo $(( ($1 * LANE_SPEED_PCT + 99) / 100 )); }
+# lane_sleep SECONDS: sleep SECONDS (may have a fraction) at idle speed, scaled.
+lane_sleep() { sleep "$(awk -v s="$1" -v p="$LANE_SPEED_PCT" 'BEGIN { printf "%.2f", s * p / 100 }')"; }
+# now_cs: NOW_CS = the guest's uptime in hundredths of a second (no subshell: called in loops).
+# /proc/uptime has two decimals; "1" before them and "- 100" keep a leading 0 from reading as octal.
+now_cs() { read -r up _ < /proc/uptime; NOW_CS=$(( ${up%.*} * 100 + 1${up#*.} - 100 )); }
+# wait_until SECONDS COMMAND...: runs COMMAND every 0.1 s until it succeeds (status 0) or SECONDS
+# (at idle speed, scaled) have passed (status 1). COMMAND runs at least once.
+wait_until() {
+  now_cs; until_cs=$((NOW_CS + $1 * LANE_SPEED_PCT)); shift
+  while ! "$@"; do
+    now_cs; [ "$NOW_CS" -lt "$until_cs" ] || return 1
+    sleep 0.1
+  done
+}
+# gone PID: the process has exited.
+gone() { ! kill -0 "$1" 2>/dev/null; }
+
 step() { read -r up _ < /proc/uptime; echo "---- [$up] $*"; }
 pass() { echo "ok: $*"; }
 fail() { echo "NOT OK: $*"; FAILS=$((FAILS+1)); }
@@ -26,17 +55,15 @@ finish() { [ "$FAILS" -eq 0 ] || { echo "$FAILS check(s) failed"; exit 1; }; exi
 spawn() { "$@" </dev/console & LANE_PIDS="$LANE_PIDS $!"; LAST_PID=$!; }
 lane_cleanup() { for p in $LANE_PIDS; do kill -KILL "$p" 2>/dev/null; done; }
 # stop PID [SIGNAL]: SIGNAL (default INT, how a user stops `blectl serve` or `subscribe`), then
-# after 3 s SIGTERM, then after 2 s SIGKILL; waits for the process. A background job of a
+# after 3 s SIGTERM, then after 2 s SIGKILL (both scaled); waits for the process. A background job of a
 # non-interactive shell starts with SIGINT *ignored* (POSIX), so only a program that installs
 # its own SIGINT handler stops on the first signal; a plain `kill -INT; wait` could hang.
 stop() {
   kill -"${2:-INT}" "$1" 2>/dev/null
-  i=0; while kill -0 "$1" 2>/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i+1)); done
-  if kill -0 "$1" 2>/dev/null; then
+  if ! wait_until 3 gone "$1"; then
     echo "(pid $1 ignored SIG${2:-INT}; SIGTERM)"
     kill -TERM "$1" 2>/dev/null
-    i=0; while kill -0 "$1" 2>/dev/null && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done
-    kill -KILL "$1" 2>/dev/null
+    wait_until 2 gone "$1" || kill -KILL "$1" 2>/dev/null
   fi
   wait "$1" 2>/dev/null
 }
@@ -72,16 +99,15 @@ needs_blectl() {
 mgmt_settings() { btmgmt --index "$1" info </dev/console 2>/dev/null | sed -n 's/^[[:space:]]*current settings: *//p'; }
 # has_words "TEXT" WORD...: TEXT contains every WORD as a whole word.
 has_words() { t=" $1 "; shift; for w in "$@"; do case "$t" in *" $w "*) ;; *) return 1 ;; esac; done; return 0; }
-# wait_no_link [N...]: wait (up to 15 s) until hciN has no connection left (default: every
-# controller). Pitfall 8: the kernel keeps an idle LE link 4-5 s after its last channel closed,
+# wait_no_link [N...]: wait (up to 15 s, scaled) until hciN has no connection left (default:
+# every controller). Pitfall 8: the kernel keeps an idle LE link 4-5 s after its last channel closed,
 # a new connect() reuses it, and a socket that started listening later never accepts it.
 wait_no_link() {
   [ $# -gt 0 ] || set -- $(ls /sys/class/bluetooth | sed -n 's/^hci//p')
-  for n in "$@"; do
-    i=0
-    while hcitool -i "hci$n" con 2>/dev/null | grep -q handle && [ $i -lt 150 ]; do sleep 0.1; i=$((i+1)); done
-  done
+  for n in "$@"; do wait_until 15 no_link "$n"; done
 }
+# no_link N: hciN has no connection.
+no_link() { ! hcitool -i "hci$1" con 2>/dev/null | grep -q handle; }
 # advertising_off N...: advertising off on hciN: legacy (hciconfig noleadv), mgmt, and every
 # extended advertising set (LE Set Extended Advertising Enable with Enable 0 and
 # Num_Sets 0, Core v5.4 Vol 4 Part E 7.8.56, through hcitool cmd). The last one is lane
@@ -94,16 +120,16 @@ advertising_off() {
     hcitool -i "hci$n" cmd 0x08 0x0039 00 00 >/dev/null 2>&1
   done
 }
-# lescan_while_advertising SCANNER ADVERTISER OUT [SECONDS=4]: `hcitool -i hciSCANNER lescan`
+# lescan_while_advertising SCANNER ADVERTISER OUT [SECONDS=4] (times scaled): `hcitool -i hciSCANNER lescan`
 # into OUT while hciADVERTISER's legacy advertising (hciconfig leadv) is switched on, off and on.
 # Pitfall 6: btvirt reports an advertiser once, when scanning or advertising is enabled, never
 # periodically, and hcitool installs its event filter only after enabling the scan: so the
 # scanner starts first, then advertising is enabled, and toggled once more in case the VM was
 # slow to start hcitool. lescan stops on SIGINT only.
 lescan_while_advertising() {
-  ( sleep 1; hciconfig "hci$2" leadv 0; sleep 1.2; hciconfig "hci$2" noleadv; hciconfig "hci$2" leadv 0 ) &
+  ( lane_sleep 1; hciconfig "hci$2" leadv 0; lane_sleep 1.2; hciconfig "hci$2" noleadv; hciconfig "hci$2" leadv 0 ) &
   toggler=$!
-  timeout -s INT "${4:-4}" hcitool -i "hci$1" lescan --duplicates > "$3" 2>&1
+  timeout -s INT "$(scaled "${4:-4}")" hcitool -i "hci$1" lescan --duplicates > "$3" 2>&1
   wait "$toggler"
   hciconfig "hci$2" noleadv >/dev/null 2>&1
 }
@@ -135,11 +161,11 @@ distinct_handles() {
   hcitool -i "hci$1" con | tee /tmp/con.txt
   [ -z "$(sed -n 's/.*handle \([0-9]*\).*/\1/p' /tmp/con.txt | sort | uniq -d)" ]
 }
-# wait_link_gone N ADDR: wait (up to 15 s) until hciN has no link to ADDR (pitfall 8, as
+# wait_link_gone N ADDR: wait (up to 15 s, scaled) until hciN has no link to ADDR (pitfall 8, as
 # wait_no_link, for one peer when hciN keeps other links).
-wait_link_gone() {
-  i=0; while hcitool -i "hci$1" con 2>/dev/null | grep -q "$2" && [ $i -lt 150 ]; do sleep 0.1; i=$((i+1)); done
-}
+wait_link_gone() { wait_until 15 no_link_to "$1" "$2"; }
+# no_link_to N ADDR: hciN has no link to ADDR.
+no_link_to() { ! hcitool -i "hci$1" con 2>/dev/null | grep -q "$2"; }
 
 # --- blectl serve as the peripheral ---------------------------------
 # The lane's database (Tests/Kernel/databases/lane.json). Clients address its characteristics
@@ -168,22 +194,21 @@ swift_backtraces() {
 }
 
 # start_serve N [ARGS...]: `blectl --hci N serve --db lane.json --name LaneServe ARGS` in the
-# background (output in /tmp/serve-hciN.txt); waits (up to 20 s) until it says it is serving,
+# background (output in /tmp/serve-hciN.txt); waits (up to 20 s, scaled) until it says it is serving,
 # that is advertising and listening; fails if it exits or stays silent.
 start_serve() {
   n=$1; shift
   swift_backtraces
   spawn blectl --hci "$n" serve --db "$LANE_DB" --name "$SERVE_NAME" "$@" > "/tmp/serve-hci$n.txt" 2>&1
   SERVE_PID=$LAST_PID
-  i=0
-  while ! grep -q '^serving' "/tmp/serve-hci$n.txt" && kill -0 "$SERVE_PID" 2>/dev/null && [ $i -lt 200 ]; do
-    sleep 0.1; i=$((i+1))
-  done
+  wait_until 20 serving_or_gone "$n"
   if ! grep -q '^serving' "/tmp/serve-hci$n.txt"; then
     echo "blectl serve on hci$n is not serving:"; cat "/tmp/serve-hci$n.txt"
     return 1
   fi
 }
+# serving_or_gone N: the last start_serve's serve on hciN said it is serving, or has exited.
+serving_or_gone() { grep -q '^serving' "/tmp/serve-hci$1.txt" || gone "$SERVE_PID"; }
 # stop_serve: stops the last start_serve's serve and prints what it said; says so, with its exit
 # status (139: SIGSEGV), when it had already exited (a central that cannot connect then has a
 # cause on record).
@@ -199,11 +224,9 @@ stop_serve() {
 needs_serve_notifications() {
   blectl_has_option serve 'notif' || skip "needs blectl serve to send notifications and indications (e.g. of written values)"
 }
-# wait_for_line FILE PATTERN [SECONDS=15]: wait until FILE has a line matching PATTERN.
-wait_for_line() {
-  i=0; while ! grep -q -e "$2" "$1" 2>/dev/null && [ $i -lt $((${3:-15} * 10)) ]; do sleep 0.1; i=$((i+1)); done
-  grep -q -e "$2" "$1" 2>/dev/null
-}
+# wait_for_line FILE PATTERN [SECONDS=15]: wait (SECONDS scaled) until FILE has a line matching
+# PATTERN; fails if none came.
+wait_for_line() { wait_until "${3:-15}" grep -q -e "$2" "$1" 2>/dev/null; }
 # gatttool_value_handle UUID FILE: the value handle of UUID in FILE, the output of
 # `gatttool --characteristics` ("handle = 0x0009, char properties = 0x1a, char value handle =
 # 0x000a, uuid = a5f10004-...").
