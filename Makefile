@@ -115,7 +115,8 @@ fuzz-check: fuzz-build
 	  FUZZ_CHECK_ENGINE_RUNS=$(or $(FUZZ_CHECK_ENGINE_RUNS),500) Fuzz/run-fuzz.sh check
 
 # The host-stack rows compare our client with Bumble's host from the pinned venv, in the same run.
-bench: deps $(BUMBLE_VENV)/bin/python
+# The decoder rows time the static blectl (what make install installs) and the release build, in turns.
+bench: deps static $(BUMBLE_VENV)/bin/python
 	$(SWIFT) build -c release --product blectl
 	LINUXBLE_BUMBLE_PYTHON=$(abspath $(BUMBLE_VENV)/bin/python) $(SWIFT) run -c release BLEBenchmarks
 

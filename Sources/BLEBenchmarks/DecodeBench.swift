@@ -13,8 +13,9 @@ enum DecodeBench {
         var records: Int
         var ours: [Double] = []
         var tshark: [Double] = []
-        /// A baseline blectl's (LINUXBLE_BASELINE_BLECTL), when one is given.
-        var baseline: [Double] = []
+        /// Other blectl builds timed in the same turns (the dynamically linked build, a baseline
+        /// from LINUXBLE_BASELINE_BLECTL), by label.
+        var others: [(label: String, times: [Double])] = []
 
         static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         /// tshark's median over ours.
@@ -77,29 +78,33 @@ enum DecodeBench {
     }
 
     /// `rounds` turns of `blectl decode FILE` then `tshark -r FILE` for each file, after one
-    /// warm-up run of each (which also brings the files into the page cache).
-    /// A `baseline` blectl (another build, such as the main branch's) takes its turn too.
-    static func compare(blectl: String, tshark: String, baseline: String? = nil, files: [(name: String, path: String, records: Int)],
-                        rounds: Int = 7) throws -> [Pairs] {
-        var pairs = files.map { Pairs(name: $0.name, records: $0.records) }
+    /// warm-up run of each (which also brings the files into the page cache). Each of `others`
+    /// (another blectl build, by label) takes its turn too.
+    static func compare(blectl: String, tshark: String, others: [(label: String, path: String)] = [],
+                        files: [(name: String, path: String, records: Int)], rounds: Int = 7) throws -> [Pairs] {
+        var pairs = files.map { file in Pairs(name: file.name, records: file.records, others: others.map { ($0.label, []) }) }
         for file in files {
             _ = try Bench.timeProcess(blectl, ["decode", file.path], rounds: 1, warmUp: false)
             _ = try Bench.timeProcess(tshark, ["-r", file.path], rounds: 1, warmUp: false)
-            if let baseline { _ = try Bench.timeProcess(baseline, ["decode", file.path], rounds: 1, warmUp: false) }
+            for other in others { _ = try Bench.timeProcess(other.path, ["decode", file.path], rounds: 1, warmUp: false) }
         }
         for _ in 0..<rounds {
             for (i, file) in files.enumerated() {
                 pairs[i].ours += try Bench.timeProcess(blectl, ["decode", file.path], rounds: 1, warmUp: false)
                 pairs[i].tshark += try Bench.timeProcess(tshark, ["-r", file.path], rounds: 1, warmUp: false)
-                if let baseline { pairs[i].baseline += try Bench.timeProcess(baseline, ["decode", file.path], rounds: 1, warmUp: false) }
+                for (k, other) in others.enumerated() {
+                    pairs[i].others[k].times += try Bench.timeProcess(other.path, ["decode", file.path], rounds: 1, warmUp: false)
+                }
             }
         }
         return pairs
     }
 
-    /// The table of `compare`'s figures, and whether each file meets the 10x target.
-    static func print(_ pairs: [Pairs], rounds: Int) {
-        Swift.print("blectl decode FILE against tshark -r FILE, each a process writing to /dev/null, in turns, median of \(rounds):")
+    /// The table of `compare`'s figures, and whether each file meets the 10x target; `blectl`
+    /// says which build the table's column is.
+    static func print(_ pairs: [Pairs], rounds: Int, blectl: String) {
+        Swift.print("blectl decode FILE against tshark -r FILE, each a process writing to /dev/null, in turns, median of \(rounds);")
+        Swift.print("blectl: \(blectl)")
         Swift.print("| capture | records | blectl decode | tshark -r | ratio (tshark / blectl) |")
         Swift.print("|---|---:|---:|---:|---:|")
         for p in pairs {
@@ -107,10 +112,11 @@ enum DecodeBench {
                                                                    Pairs.median(p.tshark), p.ratio)
                         + " (target 10x: \(p.ratio >= 10 ? "met" : "NOT met")) |")
         }
-        for p in pairs where !p.baseline.isEmpty {
-            let before = Pairs.median(p.baseline)
-            Swift.print("  baseline blectl (LINUXBLE_BASELINE_BLECTL) on \(p.name): " + String(format: "%.3f s, ratio %.1fx", before,
-                                                                                                Pairs.median(p.tshark) / before))
+        for p in pairs {
+            for other in p.others {
+                let time = Pairs.median(other.times)
+                Swift.print("  \(other.label) on \(p.name): " + String(format: "%.3f s, ratio %.1fx", time, Pairs.median(p.tshark) / time))
+            }
         }
         Swift.print("")
     }

@@ -127,23 +127,37 @@ if only != "decoder" {
 
 // blectl decode against tshark, each as a process writing to /dev/null, in turns on the same file:
 // the real capture (or the demo capture without the shared ones) and 10,000 seeded extended
-// advertising reports (DecodeBench).
+// advertising reports (DecodeBench). The blectl timed is the one `make install` installs: the
+// static build (`make static`, .build/static/release/blectl), when it is there; the release build
+// beside this benchmark (dynamically linked) takes its turn too.
 let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
-let blectl = binDirectory + "/blectl"
+let dynamicBlectl = binDirectory + "/blectl"
+let staticBlectl = Corpus.packageRoot + "/.build/static/release/blectl"
 try DecodeBench.writeExtendedAdvertisingCapture(to: DecodeBench.syntheticCapture)
 let decodeFiles = [((capturePath as NSString).lastPathComponent, capturePath, recordCount),
                    ("10,000 extended advertising reports (seeded, \(DecodeBench.syntheticCapture.split(separator: "/").suffix(2).joined(separator: "/")))",
                     DecodeBench.syntheticCapture, 10_000)]
-if !FileManager.default.isExecutableFile(atPath: blectl) {
-    print("blectl decode: not built (run `swift build -c release --product blectl` first, as `make bench` does)")
+let hasStatic = FileManager.default.isExecutableFile(atPath: staticBlectl)
+let hasDynamic = FileManager.default.isExecutableFile(atPath: dynamicBlectl)
+if !hasStatic && !hasDynamic {
+    print("blectl decode: not built (run `make static` and `swift build -c release --product blectl` first, as `make bench` does)")
 } else if let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
+    var others: [(label: String, path: String)] = []
+    if hasStatic && hasDynamic { others.append(("dynamically linked blectl (\(dynamicBlectl))", dynamicBlectl)) }
     // LINUXBLE_BASELINE_BLECTL: another blectl build (the main branch's, say) timed in the same turns.
-    let baseline = ProcessInfo.processInfo.environment["LINUXBLE_BASELINE_BLECTL"].flatMap {
-        FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil
+    if let baseline = ProcessInfo.processInfo.environment["LINUXBLE_BASELINE_BLECTL"],
+       FileManager.default.isExecutableFile(atPath: baseline) {
+        others.append(("baseline blectl (LINUXBLE_BASELINE_BLECTL, \(baseline))", baseline))
+    }
+    let blectl = hasStatic ? staticBlectl : dynamicBlectl
+    let modified = { (path: String) in (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date }
+    if hasStatic, hasDynamic, let s = modified(staticBlectl), let d = modified(dynamicBlectl), s < d {
+        print("warning: the static blectl is older than the release build: run `make static` first, as `make bench` does")
     }
     let rounds = 7
-    DecodeBench.print(try DecodeBench.compare(blectl: blectl, tshark: tshark, baseline: baseline, files: decodeFiles, rounds: rounds),
-                      rounds: rounds)
+    DecodeBench.print(try DecodeBench.compare(blectl: blectl, tshark: tshark, others: others, files: decodeFiles, rounds: rounds),
+                      rounds: rounds, blectl: hasStatic ? "\(blectl) (static, as make install installs it)"
+                                                        : "\(blectl) (dynamically linked: run make static for the installed build)")
 } else {
     print("tshark: not installed (make bench installs it)")
 }

@@ -34,8 +34,36 @@ enum BlectlCommand {
         command.map { "run 'blectl \($0) --help' for its options" } ?? "run 'blectl help' for the commands and the global options"
     }
 
+    /// What a command line comes to before anything runs: an exit status (a usage error, already
+    /// printed), or the command to run with its arguments and the global options' context.
+    enum Resolution {
+        case exit(Int32)
+        case command(Command, arguments: [String], context: KernelContext)
+    }
+
     /// Runs the command in `arguments` (without the program name) and returns the exit status.
     static func run(arguments: [String], output: inout OutputBuffer) async -> Int32 {
+        switch resolve(arguments) {
+        case .exit(let status): return status
+        case let .command(command, rest, context): return await command.run(rest, context, &output)
+        }
+    }
+
+    /// Runs the command in `arguments` if it needs no task (``Command/synchronousRun``: `decode`,
+    /// `version`), or reports a usage error, on the calling thread; returns nil, having printed
+    /// nothing, for a command that must run in a task (then call ``run(arguments:output:)``).
+    /// `main` calls it first so that `blectl decode` starts no thread pool.
+    static func runWithoutTask(arguments: [String], output: inout OutputBuffer) -> Int32? {
+        switch resolve(arguments) {
+        case .exit(let status): return status
+        case let .command(command, rest, context):
+            guard let synchronousRun = command.synchronousRun else { return nil }
+            return synchronousRun(rest, context, &output)
+        }
+    }
+
+    /// Parses the global options and finds the command; prints the usage error, if any.
+    static func resolve(_ arguments: [String]) -> Resolution {
         var arguments = arguments[...]
         var context = KernelContext()
         while let first = arguments.first, let option = globalOptions.first(where: { $0.option.name == first })?.option {
@@ -46,12 +74,12 @@ enum BlectlCommand {
             }
             guard let value = arguments.popFirst() else {
                 printError("blectl: \(option.expectation)\n\(helpLine(nil))")
-                return 2
+                return .exit(2)
             }
             if option == transport {
                 do { context.transport = try KernelContext.transport(parsing: value) } catch {
                     printError("blectl: \(error)\n\(helpLine(nil))")
-                    return 2
+                    return .exit(2)
                 }
                 if case .kernel(let hci) = context.transport { context.hci = hci }
                 continue
@@ -62,7 +90,7 @@ enum BlectlCommand {
             }
             guard let index = Transport.adapterIndex(value[...]) else {
                 printError("blectl: \(hci.expectation)\n\(helpLine(nil))")
-                return 2
+                return .exit(2)
             }
             context.hci = index
             if !context.transport.isHostMode { context.transport = .kernel(hci: index) }
@@ -72,11 +100,11 @@ enum BlectlCommand {
         if context.capture != nil, !context.transport.isHostMode, let command = arguments.first,
            !["demo", "scan", "serve"].contains(command) {
             printError("blectl: --capture in kernel mode works with scan and serve (their raw HCI channel); for \(command), use host mode (--transport user:hciN, h4:..., tcp:... or virtual) or btmon")
-            return 2
+            return .exit(2)
         }
         guard let name = arguments.first else {
             printError(usage)
-            return 2
+            return .exit(2)
         }
         guard let command = command(named: name) else {
             if name.hasPrefix("-") {
@@ -85,7 +113,7 @@ enum BlectlCommand {
             } else {
                 printError("blectl: unknown command '\(name)'\n\(helpLine(nil))")
             }
-            return 2
+            return .exit(2)
         }
         let rest = Array(arguments.dropFirst())
         // One rule for every command: a global option after the command is a usage error that
@@ -96,9 +124,9 @@ enum BlectlCommand {
            })?.option,
            !["help", "version"].contains(command.syntax.name) {
             printError("blectl \(name): \(misplaced.name) goes before the command: blectl \(misplaced.form) \(name) ...\n\(helpLine(nil))")
-            return 2
+            return .exit(2)
         }
-        return await command.run(rest, context, &output)
+        return .command(command, arguments: rest, context: context)
     }
 
     /// The command `name` runs (a command's name or one of its aliases), or nil.

@@ -3,7 +3,7 @@ extension BlectlCommand {
     /// paragraph. The dispatcher finds commands here and the summary is made from here, so a
     /// command cannot run without being listed, nor be listed with options it does not take.
     static let groups: [CommandGroup] = [
-        CommandGroup(Command(DecodeCommand.syntax) { arguments, _, output in DecodeCommand.run(arguments: arguments, output: &output) },
+        CommandGroup(Command(DecodeCommand.syntax, synchronous: { arguments, _, output in DecodeCommand.run(arguments: arguments, output: &output) }),
                      summary: """
                          Decode a capture (btsnoop, pcap, pcapng) down to ATT, SMP and L2CAP signaling, then
                          summarise devices, connections, ATT PDU counts and GATT tables. `blectl decode --help`
@@ -62,7 +62,7 @@ extension BlectlCommand {
                          """),
         CommandGroup(Command(helpSyntax) { arguments, _, output in await help(arguments, output: &output) },
                      summary: "Show this text, or with COMMAND that command's help (blectl COMMAND --help)."),
-        CommandGroup(Command(versionSyntax) { arguments, _, output in showVersion(arguments, output: &output) },
+        CommandGroup(Command(versionSyntax, synchronous: { arguments, _, output in showVersion(arguments, output: &output) }),
                      summary: "Show blectl's version."),
     ]
 

@@ -19,4 +19,12 @@ func main() async -> Int32 {
     return status
 }
 
+// A command that needs no task (decode, version) or a usage error ends here, on the main thread,
+// before the first await: the process then never starts the concurrency runtime's thread pool.
+var directOutput = OutputBuffer(fileDescriptor: 1)
+if let status = BlectlCommand.runWithoutTask(arguments: Array(CommandLine.arguments.dropFirst()), output: &directOutput) {
+    directOutput.flush()
+    exit(status)
+}
+
 exit(await main())

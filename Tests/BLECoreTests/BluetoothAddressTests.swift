@@ -15,6 +15,16 @@ struct BluetoothAddressTests {
         #expect(try BluetoothAddress(from: &r) == a)
     }
 
+    @Test("appendDescription appends the same 17 characters as description, after the string's text")
+    func appendDescription() throws {
+        for value: UInt64 in [0, 0x00AA_0100_0000, 0xD00D_FEED_4852, 0xFFFF_FFFF_FFFF] {
+            let address = BluetoothAddress(value)
+            var text = "from "
+            address.appendDescription(to: &text)
+            #expect(text == "from " + address.description)
+        }
+    }
+
     @Test("random address sub-types come from the two most significant bits")
     func randomKinds() throws {
         #expect(BluetoothAddress("C0:00:00:00:00:01")!.randomAddressKind == .randomStatic)

@@ -59,6 +59,10 @@ struct BluetoothUUIDTests {
         #expect(BluetoothUUID(0x2800).name == "Primary Service")
         #expect(BluetoothUUID("0000180D-0000-1000-8000-00805F9B34FB")!.name == "Heart Rate")
         #expect(BluetoothUUID(0x180D).descriptionWithName == "180D (Heart Rate)")
+        var text = "UUIDs "
+        BluetoothUUID(0x180D).appendDescriptionWithName(to: &text)
+        BluetoothUUID(0xFFF0).appendDescriptionWithName(to: &text)
+        #expect(text == "UUIDs 180D (Heart Rate)FFF0")
         #expect(AssignedNumbers.companyName(0x004C) == "Apple, Inc.")
         #expect(AssignedNumbers.adTypeName(0x09) == "Complete Local Name")
         #expect(AssignedNumbers.appearanceName(0x0341) == "Heart Rate Sensor: Heart Rate Belt")

@@ -216,4 +216,31 @@ struct DecodeCommandTests {
         #expect(command.status == 2)
         #expect(command.error.contains("unknown command 'scan-the-moon'"))
     }
+
+    @Test("decode runs on the main thread alone: while it waits for its capture on standard input, the process has one thread")
+    func decodeStartsNoThreadPool() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BlectlRun.executable())
+        process.arguments = ["decode", "--no-summary", "-"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Watch the process's threads while it blocks reading standard input (the concurrency
+        // runtime's pool would have started by then, had main awaited before the decode).
+        var most = 0
+        for _ in 0..<40 {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/task")) ?? []
+            most = max(most, tasks.count)
+            usleep(5_000)
+        }
+        input.fileHandleForWriting.write(try Data(contentsOf: URL(fileURLWithPath: Self.demo)))
+        try input.fileHandleForWriting.close()
+        let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        process.waitUntilExit()
+        #expect(most == 1)
+        #expect(process.terminationStatus == 0)
+        #expect(lines.count == 221)
+    }
 }

@@ -57,6 +57,12 @@ struct AssignedNumberTable: Sendable {
 
     /// The name for `key`; nil when the table has none.
     subscript(key: UInt16) -> String? {
+        name(key).map(String.init)
+    }
+
+    /// The name for `key` as a part of the table's text (no string of its own); nil when the
+    /// table has none.
+    func name(_ key: UInt16) -> Substring? {
         // The last index whose key is <= `key`.
         var low = 0, high = keys.count
         while low < high {
@@ -68,6 +74,6 @@ struct AssignedNumberTable: Sendable {
         let utf8 = text.utf8
         let from = utf8.index(utf8.startIndex, offsetBy: Int(start))
         let to = utf8.index(from, offsetBy: Int(end - start))
-        return String(text[from..<to])
+        return text[from..<to]
     }
 }

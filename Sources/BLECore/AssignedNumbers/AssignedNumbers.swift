@@ -35,6 +35,14 @@ public enum AssignedNumbers {
     /// The company that owns a company identifier (for example 0x004C, "Apple, Inc.").
     public static func companyName(_ identifier: UInt16) -> String? { Tables.companies[identifier] }
 
+    /// ``uuidName(_:)`` as a part of the assigned-numbers text, without a string of its own
+    /// (for text writers that append it to a line).
+    public static func uuidNameText(_ uuid16: UInt16) -> Substring? { Tables.uuidNameText(uuid16) }
+
+    /// ``companyName(_:)`` as a part of the assigned-numbers text, without a string of its own
+    /// (for text writers that append it to a line).
+    public static func companyNameText(_ identifier: UInt16) -> Substring? { Tables.companies.name(identifier) }
+
     /// The URI scheme name string for a URI code point (for example 0x0017, "https:"); the
     /// empty string for 0x0001, the "empty scheme name" (CSS Part A, 1.18).
     public static func uriSchemeName(_ codePoint: UInt16) -> String? { Tables.uriSchemes[codePoint] }
@@ -65,6 +73,12 @@ enum Tables {
     /// characteristics, descriptors, units, member services (earlier tables win on the rare
     /// collisions).
     static func uuidName(_ key: UInt16) -> String? {
-        declarations[key] ?? services[key] ?? characteristics[key] ?? descriptors[key] ?? units[key] ?? memberServices[key]
+        uuidNameText(key).map(String.init)
+    }
+
+    /// ``uuidName(_:)`` as a part of its table's text.
+    static func uuidNameText(_ key: UInt16) -> Substring? {
+        declarations.name(key) ?? services.name(key) ?? characteristics.name(key) ?? descriptors.name(key) ?? units.name(key)
+            ?? memberServices.name(key)
     }
 }

@@ -74,6 +74,42 @@ public enum Hex {
         encode(Array(octets), separator: separator)
     }
 
+    /// Appends the lower-case hexadecimal digits of `octets`, separated by `separator`, to `text`:
+    /// the characters ``encode(_:separator:)-(ArraySlice<UInt8>,_)`` returns, without a string of
+    /// their own (for lines that hold many fields).
+    public static func append(_ octets: ArraySlice<UInt8>, separator: String = "", to text: inout String) {
+        octets.withUnsafeBufferPointer { append(buffer: $0, separator: separator, to: &text) }
+    }
+
+    /// Appends the lower-case hexadecimal digits of `octets`, separated by `separator`, to `text`
+    /// (see ``append(_:separator:to:)-(ArraySlice<UInt8>,_,_)``).
+    public static func append(_ octets: [UInt8], separator: String = "", to text: inout String) {
+        octets.withUnsafeBufferPointer { append(buffer: $0, separator: separator, to: &text) }
+    }
+
+    /// The digits written into a small buffer on the stack, appended to `text` a piece at a time.
+    static func append(buffer: UnsafeBufferPointer<UInt8>, separator: String, to text: inout String) {
+        guard !buffer.isEmpty else { return }
+        guard separator.isEmpty else {
+            text += encode(buffer: buffer, separator: separator)
+            return
+        }
+        text.reserveCapacity(text.utf8.count + 2 * buffer.count)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { digits in
+            var j = 0
+            for b in buffer {
+                digits[j] = digit(b >> 4)
+                digits[j + 1] = digit(b & 0x0F)
+                j += 2
+                if j == 64 {
+                    text.appendASCII(UnsafeBufferPointer(digits))
+                    j = 0
+                }
+            }
+            text.appendASCII(UnsafeBufferPointer(rebasing: digits[0..<j]))
+        }
+    }
+
     /// The digits written straight into the string's storage: no array of digits, no copy.
     static func encode(buffer: UnsafeBufferPointer<UInt8>, separator: String) -> String {
         guard !buffer.isEmpty else { return "" }

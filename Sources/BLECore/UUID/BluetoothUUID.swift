@@ -205,13 +205,20 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
 
     /// ``description``, followed by the SIG name in parentheses when there is one: "180D (Heart Rate)".
     public var descriptionWithName: String {
-        var text = description
-        if let name {
+        var text = ""
+        appendDescriptionWithName(to: &text)
+        return text
+    }
+
+    /// Appends ``descriptionWithName`` ("180D (Heart Rate)") to `text`, without a string of its
+    /// own for the name.
+    public func appendDescriptionWithName(to text: inout String) {
+        text += description
+        if let v = uuid16, let name = Tables.uuidNameText(v) {
             text += " ("
             text += name
             text += ")"
         }
-        return text
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.high == rhs.high && lhs.low == rhs.low }

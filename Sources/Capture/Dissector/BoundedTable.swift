@@ -26,10 +26,17 @@ struct BoundedTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                             evicted: (Value) -> Void = { _ in }, _ body: (inout Value) -> R) -> R {
         clock &+= 1
         let now = clock
-        if entries[key] == nil, entries.count >= capacity { evictLeastRecentlyUsed(evicted) }
-        // The default subscript mutates the stored entry in place: no copy of the value.
-        entries[key, default: Entry(value: make(), used: now)].used = now
-        return body(&entries[key, default: Entry(value: make(), used: now)].value)
+        // One hash lookup for a key that is there (the common case): the entry is changed in
+        // place through its index, with no copy of the value.
+        if let index = entries.index(forKey: key) {
+            entries.values[index].used = now
+            return body(&entries.values[index].value)
+        }
+        if entries.count >= capacity { evictLeastRecentlyUsed(evicted) }
+        var entry = Entry(value: make(), used: now)
+        let result = body(&entry.value)
+        entries[key] = entry
+        return result
     }
 
     /// Removes and returns the value for `key`.

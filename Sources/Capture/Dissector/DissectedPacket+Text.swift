@@ -17,30 +17,47 @@ extension DissectedPacket {
         out += CaptureText.direction(direction, inferred: isDirectionInferred)
         out += " "
         if let controllerIndex { out += "[hci\(controllerIndex)] " }
-        out += summary
-        for note in notes { out += " !! " + note }
+        appendSummary(to: &out)
+        for note in notes {
+            out += " !! "
+            out += note
+        }
         return out
     }
 
     /// The summary part of ``line``: what the packet is, down to ATT, SMP or signaling.
     public var summary: String {
+        var text = ""
+        appendSummary(to: &text)
+        return text
+    }
+
+    /// Appends ``summary`` to `text`; advertising reports without a string of their own.
+    public func appendSummary(to text: inout String) {
+        if case let .event(_, event, advertising) = content, event.failureStatus == nil, let first = advertising.first {
+            text += "HCI Event "
+            text += event.name
+            text += ": "
+            first.appendDescription(to: &text)
+            for report in advertising.dropFirst() {
+                text += "; "
+                report.appendDescription(to: &text)
+            }
+            return
+        }
+        text += otherSummary
+    }
+
+    /// ``summary`` for every packet but an event with advertising reports.
+    private var otherSummary: String {
         switch content {
         case let .command(packet, value):
             return "HCI Command " + (value?.description ?? packet.description)
-        case let .event(_, event, advertising):
+        case let .event(_, event, _):
             if let status = event.failureStatus {
                 return "HCI Event \(event.name) status=\(status) (the other parameters carry no meaning on failure)"
             }
-            if let first = advertising.first {
-                var text = "HCI Event \(event.name): "
-                text += first.description
-                for report in advertising.dropFirst() {
-                    text += "; "
-                    text += report.description
-                }
-                return text
-            }
-            return "HCI Event \(event)"
+            return "HCI Event \(event)"   // advertising reports are written by appendSummary
         case let .acl(acl, stage):
             return "ACL \(Hex.hex16(acl.handle)) " + stage.summary(octets: acl.data.count, boundary: acl.packetBoundary.description)
         case .sco(let sco):
@@ -110,7 +127,14 @@ extension AdvertisingSummary: CustomStringConvertible {
     /// for the rest of its chain", a discarded one "...: fragment discarded, 229 octets (its chain
     /// was cut at a bound)".
     public var description: String {
-        var text = address.description
+        var text = ""
+        appendDescription(to: &text)
+        return text
+    }
+
+    /// Appends ``description`` to `text`, without a string of its own.
+    public func appendDescription(to text: inout String) {
+        address.appendDescription(to: &text)
         text += " ("
         text += addressType.description
         text += ") "
@@ -122,21 +146,22 @@ extension AdvertisingSummary: CustomStringConvertible {
         }
         switch disposition {
         case .pending:
-            return text + ": fragment \(fragments), \(reportOctets.count) octets, held for the rest of its chain"
+            text += ": fragment \(fragments), \(reportOctets.count) octets, held for the rest of its chain"
+            return
         case .discarded:
-            return text + ": fragment discarded, \(reportOctets.count) octets (its chain was cut at a bound)"
+            text += ": fragment discarded, \(reportOctets.count) octets (its chain was cut at a bound)"
+            return
         case .complete, .truncated:
             break
         }
         if !data.elements.isEmpty {
             text += ": "
-            text += data.description
+            data.appendDescription(to: &text)
         }
         var marks: [String] = []
         if fragments > 1 { marks.append("joined from \(fragments) fragments") }
         if disposition == .truncated { marks.append("truncated") }
         if !marks.isEmpty { text += " (" + marks.joined(separator: ", ") + ")" }
-        return text
     }
 }
 

@@ -44,8 +44,8 @@ public struct DissectedPacket: Sendable {
         /// A PacketLogger record that is not an HCI packet: text (shown as text), LMP, or an
         /// unknown Packet Type (kept raw).
         case packetLogger(PacketLoggerPacketType, payload: [UInt8])
-        /// An LE link-layer packet captured over the air.
-        case linkLayer(LinkLayerRecord, LinkLayerStage)
+        /// An LE link-layer packet captured over the air (stored out of line, as it is large).
+        indirect case linkLayer(LinkLayerRecord, LinkLayerStage)
         /// A record of a link type that is not decoded.
         case unsupported(LinkType, octets: Int)
         /// A record whose octets did not decode at `layer`: the reason names the field and offset.
@@ -56,8 +56,8 @@ public struct DissectedPacket: Sendable {
     public enum L2CAPStage: Sendable {
         /// A fragment of an L2CAP PDU that is not complete yet.
         case fragment
-        /// The fragment completed an L2CAP PDU.
-        case complete(L2CAPBasicFrame, L2CAPContent)
+        /// The fragment completed an L2CAP PDU (stored out of line, as it is large).
+        indirect case complete(L2CAPBasicFrame, L2CAPContent)
         /// The fragment was dropped (the notes say why).
         case dropped
     }

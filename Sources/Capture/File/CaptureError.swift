@@ -4,7 +4,10 @@ import BLECore
 ///
 /// Offsets are file offsets: octets from the first octet of the file. A reader throws one of
 /// these only after it has returned every good record before the offset; see ``CaptureReader``.
-public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
+///
+/// Its cases are stored out of line (`indirect`): a ``CaptureRecord`` carries an optional one
+/// (``CaptureRecord/timestampError``), and records are copied once or twice each as they are read.
+public indirect enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file starts with none of the magic numbers this reader knows (btsnoop
     /// "btsnoop\0", pcap 0xA1B2C3D4 / 0xA1B23C4D in either byte order, pcapng 0x0A0D0D0A),
     /// nor with a PacketLogger record (``CaptureFormat/packetLogger``).

@@ -16,7 +16,8 @@ public enum CapturedPacket: Hashable, Sendable, CustomStringConvertible {
     /// the opcode and its parameters, undecoded.
     case monitor(opcode: MonitorOpcode, payload: [UInt8])
     /// An LE link-layer packet captured over the air (LINKTYPE 251, 256, 272, or PPI around 251/147).
-    case linkLayer(LinkLayerRecord)
+    /// Stored out of line (the record is large), so that every record stays small to copy.
+    indirect case linkLayer(LinkLayerRecord)
     /// An Apple PacketLogger record that is not an HCI packet: a text record (a note, a
     /// system log line, a kernel message; ``PacketLoggerPacketType/isText``), an LMP packet,
     /// or a Packet Type this reader does not know, with its payload as stored.
@@ -26,7 +27,8 @@ public enum CapturedPacket: Hashable, Sendable, CustomStringConvertible {
     /// A record whose octets do not decode under their link type (for example an empty H4
     /// record, or an LE packet whose Length field runs past the record): its octets as stored
     /// and the error, with the offset counted from the record's first octet.
-    case malformed(linkType: LinkType, payload: [UInt8], error: BLEDecodingError)
+    /// Stored out of line, as the error is large and such records are rare.
+    indirect case malformed(linkType: LinkType, payload: [UInt8], error: BLEDecodingError)
 
     /// One line naming the packet, for logs and listings.
     public var description: String {

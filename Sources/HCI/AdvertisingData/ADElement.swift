@@ -52,12 +52,19 @@ public struct ADElement: Hashable, Sendable, CustomStringConvertible {
 
     /// The structure's description, or the raw octets and the diagnostic when it is malformed.
     public var description: String {
+        var text = ""
+        appendDescription(to: &text)
+        return text
+    }
+
+    /// Appends ``description`` to `text`, without a string of its own for a well-formed structure.
+    public func appendDescription(to text: inout String) {
         let decoded = structure
         switch (decoded, diagnostic) {
-        case (let s?, nil): return s.description
-        case (let s?, let d?): return "\(s) [\(d)]"
-        case (nil, let d?): return "[\(d); octets \(Hex.encode(octets, separator: " "))]"
-        case (nil, nil): return "[octets \(Hex.encode(octets, separator: " "))]"
+        case (let s?, nil): s.appendDescription(to: &text)
+        case (let s?, let d?): text += "\(s) [\(d)]"
+        case (nil, let d?): text += "[\(d); octets \(Hex.encode(octets, separator: " "))]"
+        case (nil, nil): text += "[octets \(Hex.encode(octets, separator: " "))]"
         }
     }
 }

@@ -201,6 +201,44 @@ public enum ADStructure: Hashable, Sendable, CustomStringConvertible {
     /// `Complete Local Name "ABCD"`, `16-bit UUIDs 180D (Heart Rate)`.
     public var description: String {
         switch self {
+        case .flags, .serviceUUIDs, .localName, .serviceData, .manufacturerSpecificData:
+            var text = ""
+            appendDescription(to: &text)
+            return text
+        default:
+            return otherDescription
+        }
+    }
+
+    /// Appends ``description`` to `text`; the structures advertisers send most (Flags, service
+    /// UUIDs, a local name, Service Data, Manufacturer Specific Data) without a string of their own.
+    public func appendDescription(to text: inout String) {
+        switch self {
+        case .flags(let f):
+            text += "Flags "
+            f.appendDescription(to: &text)
+        case let .serviceUUIDs(list, complete):
+            if !complete { text += "Incomplete " }
+            text += list.widthName
+            text += " UUIDs "
+            list.appendDescription(to: &text)
+        case .localName(let name):
+            text += name.isComplete ? "Complete Local Name " : "Shortened Local Name "
+            name.appendDescription(to: &text)
+        case .serviceData(let sd):
+            text += "Service Data "
+            sd.appendDescription(to: &text)
+        case .manufacturerSpecificData(let m):
+            text += "Manufacturer Specific Data "
+            m.appendDescription(to: &text)
+        default:
+            text += otherDescription
+        }
+    }
+
+    /// The description of the structures ``appendDescription(to:)`` does not write itself.
+    private var otherDescription: String {
+        switch self {
         case .flags(let f): return "Flags \(f)"
         case let .serviceUUIDs(list, complete):
             return "\(complete ? "" : "Incomplete ")\(list.widthName) UUIDs \(list)"

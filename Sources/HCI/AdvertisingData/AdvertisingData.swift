@@ -153,13 +153,21 @@ public struct AdvertisingData: Hashable, Sendable, CustomStringConvertible {
     /// `Flags 0x06 (LE General Discoverable, BR/EDR Not Supported), Complete Local Name "ABCD"`.
     /// Malformed structures show their raw octets and diagnostic in brackets; "empty" for none.
     public var description: String {
-        guard let first = elements.first else { return "empty" }
-        var text = first.description
-        for element in elements.dropFirst() {
-            text += ", "
-            text += element.description
-        }
+        var text = ""
+        appendDescription(to: &text)
         return text
+    }
+
+    /// Appends ``description`` to `text`, without a string of its own for each structure.
+    public func appendDescription(to text: inout String) {
+        guard !elements.isEmpty else {
+            text += "empty"
+            return
+        }
+        for (i, element) in elements.enumerated() {
+            if i > 0 { text += ", " }
+            element.appendDescription(to: &text)
+        }
     }
 
     /// Two payloads are equal when their octets are (the elements follow from them).

@@ -12,6 +12,11 @@ struct AdvertisingDataFuzzTests {
     static func checkInvariants(_ bytes: [UInt8], _ note: @autoclosure () -> String) throws -> AdvertisingData {
         let ad = AdvertisingData(decoding: bytes)
         #expect(ad.bytes == bytes, "\(note())")
+        // The text appended to a line is the description, element by element.
+        var line = "Extended Advertising Report: "
+        ad.appendDescription(to: &line)
+        #expect(line == "Extended Advertising Report: " + (ad.elements.isEmpty ? "empty" : ad.elements.map(\.description).joined(separator: ", ")),
+                "\(note())")
         // The elements tile the significant part, in order, from offset 0.
         var next = 0
         for e in ad.elements {

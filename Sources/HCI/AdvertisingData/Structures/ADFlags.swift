@@ -34,7 +34,14 @@ public struct ADFlags: RawRepresentable, OptionSet, Hashable, Sendable, CustomSt
 
     /// "0x06 (LE General Discoverable, BR/EDR Not Supported)"; "0x00" when no bit is set.
     public var description: String {
-        var text = "0x"
+        var text = ""
+        appendDescription(to: &text)
+        return text
+    }
+
+    /// Appends ``description`` to `text`, without a string of its own.
+    public func appendDescription(to text: inout String) {
+        text += "0x"
         text += ADText.hex(rawValue)
         var first = true
         func name(_ words: String) {
@@ -49,6 +56,5 @@ public struct ADFlags: RawRepresentable, OptionSet, Hashable, Sendable, CustomSt
         if contains(.simultaneousLEAndBREDRHost) { name("LE and BR/EDR Host (previously used)") }
         if !intersection(.reserved).isEmpty { name("reserved 0x\(ADText.hex(rawValue & 0xE0))") }
         if !first { text += ")" }
-        return text
     }
 }

@@ -37,15 +37,26 @@ public struct ADLocalName: Hashable, Sendable, CustomStringConvertible {
     /// `"ABCD"`, with control characters escaped; invalid UTF-8 adds the octets:
     /// `"AB\u{FFFD}" (invalid UTF-8: 41 42 ff)`.
     public var description: String {
+        var text = ""
+        appendDescription(to: &text)
+        return text
+    }
+
+    /// Appends ``description`` to `text`, without a string of its own for a printable ASCII name.
+    public func appendDescription(to text: inout String) {
         // Printable ASCII other than the quote, apostrophe and backslash is what debugDescription
         // leaves as it is: quoted directly, it gives the same text.
         if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x27 && $0 != 0x5C }) {
-            var text = "\""
-            text += string
             text += "\""
-            return text
+            bytes.withUnsafeBufferPointer { text.appendASCII($0) }
+            text += "\""
+            return
         }
-        let quoted = string.debugDescription
-        return isValidUTF8 ? quoted : "\(quoted) (invalid UTF-8: \(Hex.encode(bytes, separator: " ")))"
+        text += string.debugDescription
+        if !isValidUTF8 {
+            text += " (invalid UTF-8: "
+            text += Hex.encode(bytes, separator: " ")
+            text += ")"
+        }
     }
 }

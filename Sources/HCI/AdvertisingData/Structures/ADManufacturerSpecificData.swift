@@ -38,17 +38,23 @@ public struct ADManufacturerSpecificData: Hashable, Sendable, CustomStringConver
 
     /// "0x004C (Apple, Inc.) 0215..." (the data in hexadecimal).
     public var description: String {
-        var s = "0x"
-        s += ADText.hex(companyIdentifier)
-        if let companyName {
-            s += " ("
-            s += companyName
-            s += ")"
+        var text = ""
+        appendDescription(to: &text)
+        return text
+    }
+
+    /// Appends ``description`` to `text`, without a string of its own.
+    public func appendDescription(to text: inout String) {
+        text += "0x"
+        text += ADText.hex(companyIdentifier)
+        if let name = AssignedNumbers.companyNameText(companyIdentifier) {
+            text += " ("
+            text += name
+            text += ")"
         }
         if !data.isEmpty {
-            s += " "
-            s += Hex.encode(data)
+            text += " "
+            Hex.append(data, to: &text)
         }
-        return s
     }
 }

@@ -43,11 +43,17 @@ public struct ADServiceData: Hashable, Sendable, CustomStringConvertible {
 
     /// "180D (Heart Rate): 0102" (the data in hexadecimal).
     public var description: String {
-        var text = uuid.descriptionWithName
+        var text = ""
+        appendDescription(to: &text)
+        return text
+    }
+
+    /// Appends ``description`` to `text`, without a string of its own.
+    public func appendDescription(to text: inout String) {
+        uuid.appendDescriptionWithName(to: &text)
         if !data.isEmpty {
             text += ": "
-            text += Hex.encode(data)
+            Hex.append(data, to: &text)
         }
-        return text
     }
 }

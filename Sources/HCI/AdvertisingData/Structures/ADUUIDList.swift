@@ -86,13 +86,21 @@ public struct ADUUIDList: Hashable, Sendable, CustomStringConvertible {
 
     /// "180D (Heart Rate), 180F (Battery)"; "none" for an empty list.
     public var description: String {
-        guard let first = uuids.first else { return "none" }
-        var text = first.descriptionWithName
-        for uuid in uuids.dropFirst() {
-            text += ", "
-            text += uuid.descriptionWithName
-        }
+        var text = ""
+        appendDescription(to: &text)
         return text
+    }
+
+    /// Appends ``description`` to `text`, without a string of its own.
+    public func appendDescription(to text: inout String) {
+        guard !uuids.isEmpty else {
+            text += "none"
+            return
+        }
+        for (i, uuid) in uuids.enumerated() {
+            if i > 0 { text += ", " }
+            uuid.appendDescriptionWithName(to: &text)
+        }
     }
 
     /// "16-bit", "32-bit" or "128-bit".
