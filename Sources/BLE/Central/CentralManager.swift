@@ -123,7 +123,8 @@ public final class CentralManager: Sendable {
     /// Connects to `peripheral` as central (LE Create Connection, or its extended form, Vol 4,
     /// Part E, 7.8.12 and 7.8.66), then exchanges the ATT MTU (Vol 3, Part G, 4.3.1). A
     /// peripheral retrieved by identifier is connected without scanning. Returns at once when
-    /// already connected; a call made while connecting waits for that attempt.
+    /// already connected; a call made while connecting waits for that attempt. A scan whose
+    /// iteration has just ended is stopped at the controller before the connection starts.
     ///
     /// - Throws: ``BLEError/connectionTimeout`` after ``ConnectOptions/timeout`` (the attempt is
     ///   cancelled with LE Create Connection Cancel, 7.8.13); ``BLEError/cancelled`` when
