@@ -63,23 +63,7 @@ enum DecodeCommand {
                 output.line("!! " + message)
             }
         }
-        // Every packet line is out before the summary is built.
-        output.flush()
-        if summary && !output.isClosed {
-            let report = dissector.report
-            if json {
-                var text = ""
-                report.json.write(to: &text)
-                output.line(text)
-            } else {
-                for line in report.renderedLines { output.line(line) }
-            }
-        }
-        output.flush()
-        if let lost = output.failure {
-            printError("blectl decode: writing the output failed: \(lost)")
-            return 1
-        }
+        guard output.finishWithSummary(of: dissector, summary: summary, json: json, command: "decode") else { return 1 }
         if failure != nil { return 1 }
         if !decodesLinkType { return 1 }
         return 0

@@ -76,21 +76,7 @@ enum MonitorCommand {
             output.flush()     // live: each packet as it comes
             if output.isClosed { break }
         }
-        if summary && !output.isClosed {
-            let report = dissector.report
-            if json {
-                var text = ""
-                report.json.write(to: &text)
-                output.line(text)
-            } else {
-                for line in report.renderedLines { output.line(line) }
-            }
-        }
-        output.flush()
-        if let lost = output.failure {
-            printError("blectl monitor: writing the output failed: \(lost)")
-            return 1
-        }
+        guard output.finishWithSummary(of: dissector, summary: summary, json: json, command: "monitor") else { return 1 }
         return status
     }
 
