@@ -68,8 +68,10 @@ mkdir -p "$RUN"
 # script's session: with the kernel's autogroup scheduling (sched_autogroup_enabled) a session of
 # its own would only take that session's share of the CPUs and leave qemu's session its share,
 # a gentler load than N busy threads beside qemu. It gets a process group of its own (job control
-# on for that one start), which the trap ends whatever way this script exits (a failure, Ctrl-C,
-# SIGTERM); stress-ng's own --timeout ends it even if this script is SIGKILLed.
+# on for that one start), which the trap ends whatever way this script exits: a failure; Ctrl-C
+# (at once: the VM gets the same SIGINT); SIGTERM (once the VM has returned: bash runs a trap
+# after the command in the foreground ends). stress-ng's own --timeout ends it even if this
+# script is SIGKILLed.
 STRESS_PID=
 stop_stress() {
   [ -n "$STRESS_PID" ] || return 0

@@ -25,15 +25,23 @@ MON=$LAST_PID
 wait_until 2 test -s "$CAP"
 # found_serve: btmgmt's output shows hci0 with serve's name.
 found_serve() { grep -i -A4 "dev_found: $HCI0_ADDR" /tmp/find.txt | grep -q "^name $SERVE_NAME"; }
-# Up to three tries: on a loaded machine serve may enable its advertising before the kernel has
-# enabled hci1's scan, and btvirt reports an advertiser only at those two moments (pitfall 6).
+# scan_enables_at_least N: the capture so far holds N scan enables sent to hci1 (btmon writes
+# each packet as it comes; a record still being written is only a decode error on stderr).
+scan_enables_at_least() {
+  [ "$(blectl decode "$CAP" 2>/dev/null | grep -c -F '[hci1] HCI Command LE Set Extended Scan Enable enable=1')" -ge "$1" ]
+}
+# btvirt reports an advertiser only when advertising or a scan is enabled (pitfall 6), and the
+# kernel drops a report that comes before its discovery state says "finding". So serve must
+# enable its advertising inside the kernel's fixed 10.24 s discovery window: it starts as soon
+# as the capture shows the kernel enabling hci1's scan. btmgmt's own "Discovery started" line
+# cannot tell: its output to a file is buffered until it exits. Waiting a fixed time instead
+# failed under load (scaled to the guest's speed, the wait used up the window by itself).
+# Up to three tries, for a serve that still comes too late.
 try=1
 while :; do
   spawn timeout -s INT "$(scaled 15)" btmgmt --index 1 find -l > /tmp/find.txt 2>&1
   FIND=$LAST_PID
-  # btmgmt says "Discovery started" once the kernel's scan is on; if its output comes late
-  # (buffered), this waits 2 s (scaled) as before.
-  wait_for_line /tmp/find.txt 'Discovery started' 2 || true
+  wait_until 5 scan_enables_at_least "$try" || echo "(no scan enable on hci1 in the capture yet; starting serve anyway)"
   start_serve 0 || true
   wait "$FIND"
   found_serve || [ $try -ge 3 ] || { echo "(try $try: not seen; again)"; stop_serve > /dev/null; advertising_off 0; try=$((try+1)); continue; }
