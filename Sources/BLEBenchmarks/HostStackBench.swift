@@ -63,6 +63,9 @@ enum HostStackBench {
         /// CPU time per Read Request by thread name, in µs, over the timed reads (our client only:
         /// its thread and the rig's run in this process).
         var cpuPerRoundTrip: [String: Double] = [:]
+        /// Jobs per Read Request by executor name, over the timed reads (our client only: the
+        /// ``HostExecutor``s of its stack and of the rig; ``HostExecutor/jobsRun``).
+        var jobsPerRoundTrip: [String: Double] = [:]
 
         /// The rounds of several runs as one: their rounds together; notifications only when
         /// no run lost any.
@@ -73,6 +76,10 @@ enum HostStackBench {
             for name in Set(runs.flatMap(\.cpuPerRoundTrip.keys)) {
                 let values = runs.compactMap { $0.cpuPerRoundTrip[name] }.sorted()
                 merged.cpuPerRoundTrip[name] = values[values.count / 2]
+            }
+            for name in Set(runs.flatMap(\.jobsPerRoundTrip.keys)) {
+                let values = runs.compactMap { $0.jobsPerRoundTrip[name] }.sorted()
+                merged.jobsPerRoundTrip[name] = values[values.count / 2]
             }
             if merged.lost == nil, var notifications = runs[0].notifications {
                 notifications.roundSeconds = runs.flatMap { $0.notifications?.roundSeconds ?? [] }
@@ -193,12 +200,19 @@ enum HostStackBench {
         for _ in 0..<workload.warmUp { _ = try await client.read(readable.valueHandle) }
         var readSeconds: [Double] = []
         let cpuBefore = ThreadCPU.read()
+        let jobsBefore = (client: executor?.jobsRun, rig: rig.executor.jobsRun)
         for _ in 0..<workload.rounds {
             let start = clock.now
             for _ in 0..<workload.reads { _ = try await client.read(readable.valueHandle) }
             readSeconds.append(Bench.seconds(clock.now - start))
         }
         let cpu = ThreadCPU.read().microseconds(since: cpuBefore, per: workload.rounds * workload.reads)
+        var jobs: [String: Double] = [:]
+        let timedReads = Double(workload.rounds * workload.reads)
+        if let before = jobsBefore.client, let executor, executor !== rig.executor {
+            jobs["bench client"] = Double(executor.jobsRun - before) / timedReads
+        }
+        jobs["bench rig"] = Double(rig.executor.jobsRun - jobsBefore.rig) / timedReads
 
         let subscription = try await client.notifications(for: notifying, kind: .notification)
         let total = workload.warmUp + workload.rounds * workload.notifications
@@ -236,6 +250,7 @@ enum HostStackBench {
         await rig.close()
         var result = figures(overTCP ? "LinuxBLE" : "LinuxBLE in-process", workload, readSeconds, notificationSeconds)
         result.cpuPerRoundTrip = cpu
+        result.jobsPerRoundTrip = jobs
         if let lost {
             result.notifications = nil
             result.lost = lost

@@ -19,8 +19,13 @@ public protocol ATTBearer: AnyObject, Sendable {
 
     /// Sends one PDU, whole: its first octet is the Attribute Opcode.
     ///
+    /// Runs on the caller's isolation (an engine's actor) until it suspends, so a bearer that
+    /// hands the PDU to another actor at once costs the engine one hop there and one back, not
+    /// a hop through the task's executor each way; a conformance with a plain `async` send
+    /// still runs off the caller's actor.
+    ///
     /// - Throws: ``ATTBearerError/closed`` once the bearer is closed (at either end).
-    func send(_ pdu: [UInt8]) async throws(ATTBearerError)
+    nonisolated(nonsending) func send(_ pdu: [UInt8]) async throws(ATTBearerError)
 
     /// The PDUs received from the peer, in order, each whole. The stream finishes when the
     /// bearer closes, at either end, or when a half-closed transport (standard input) has no

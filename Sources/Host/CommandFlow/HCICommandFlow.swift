@@ -81,15 +81,10 @@ public actor HCICommandFlow {
         self.executor = executor
         router = HCIRouter(bufferReturn: HCIHostBufferReturn(transport: transport))
         let packets = transport.packets
-        // The reading loop runs on the flow's actor (one hop per packet from the transport, not
-        // two), and keeps the flow until the transport ends (``close()`` ends it).
-        Task(executorPreference: executor) { [weak self] in
-            for await packet in packets {
-                guard let self else { return }
-                await self.receive(packet)
-            }
-            await self?.transportEnded()
-        }
+        // The reading loop runs on the flow's actor (the stream resumes it on the actor, not on
+        // the task's executor), and keeps the flow until the transport ends
+        // (``close()`` ends it).
+        Task(executorPreference: executor) { [weak self] in await self?.read(packets) }
     }
 
     private func read(_ packets: AsyncStream<HCIPacket>) async {

@@ -36,14 +36,7 @@ extension LEConnectionManager {
         links[handle] = Link(connection: connection,
                              reassembler: ACLReassembler(configuration: .init(maximumPayloadLength: Int(configuration.attMTU),
                                                                               maximumPendingHandles: 1)))
-        links[handle]?.reader = Task(executorPreference: executor) { [weak self] in
-            guard let route = await self?.flow.acl(handle: handle) else { return }
-            for await delivery in route {
-                guard let self else { return }
-                await self.receive(delivery, on: handle)
-            }
-            await self?.aclEnded(handle)
-        }
+        links[handle]?.reader = Task(executorPreference: executor) { [weak self] in await self?.readLink(handle) }
         if role == .central, let pending = pendingConnect {
             pendingConnect = nil
             pending.finish(.success(connection))
@@ -120,9 +113,12 @@ extension LEConnectionManager {
         links[c.connectionHandle] = link
     }
 
-    /// Reads the link's ACL route until it ends, on the manager's actor: each packet goes from
-    /// the route's queue to ``receive(_:on:)`` with one hop, not two. The route ends with the
-    /// link (its Disconnection Complete) or the transport, and the loop with it.
+    /// Reads the link's ACL route until it ends, on the manager's actor: the route's iterator
+    /// resumes on the actor (``HCIACLRoute/AsyncIterator/next(isolation:)``), so each packet
+    /// reaches ``receive(_:on:)`` without passing through the task's executor on the way in
+    /// and out.
+    /// The route ends with the link (its Disconnection Complete), the transport, or the reader's
+    /// cancellation in ``tearDown(_:)``, and the loop with it; the manager lives as long.
     func readLink(_ handle: UInt16) async {
         guard let route = await flow.acl(handle: handle) else { return }
         for await delivery in route { receive(delivery, on: handle) }

@@ -146,17 +146,12 @@ public actor LEConnectionManager {
                                         .leMeta(.enhancedConnectionCompleteV2), .leMeta(.connectionUpdateComplete),
                                         .leMeta(.dataLengthChange), .leMeta(.phyUpdateComplete)],
                                        capacity: 1024, label: "connections")
-        eventReader = Task(executorPreference: executor) { [weak self] in
-            for await delivery in events {
-                guard let self else { return }
-                await self.receive(delivery)
-            }
-            await self?.end(.transportClosed)
-        }
+        eventReader = Task(executorPreference: executor) { [weak self] in await self?.readEvents(events) }
     }
 
-    /// Reads the manager's event route on its actor (one hop per event) until the route ends
-    /// with the transport; the manager lives as long.
+    /// Reads the manager's event route on its actor (the stream resumes the loop on the actor,
+    /// not on the task's executor) until the route ends with the transport or ``end(_:)`` cancels the
+    /// reader; the manager lives as long.
     private func readEvents(_ events: AsyncStream<HCIRouted<HCIEventPacket>>) async {
         for await delivery in events { receive(delivery) }
         end(.transportClosed)

@@ -44,10 +44,11 @@ public final class LEConnectionATTBearer: ATTBearer, Sendable {
     /// PDUs dropped because the reader fell ``inboxCapacity`` behind.
     public var droppedPDUs: Int { state.withLock { $0.dropped } }
 
-    /// Sends one ATT PDU on CID 0x0004.
+    /// Sends one ATT PDU on CID 0x0004. Runs on the caller's isolation (the engine's actor)
+    /// up to the connection manager, which it enters directly.
     ///
     /// - Throws: ``ATTBearerError/closed`` once the bearer is closed or the link has dropped.
-    public func send(_ pdu: [UInt8]) async throws(ATTBearerError) {
+    public nonisolated(nonsending) func send(_ pdu: [UInt8]) async throws(ATTBearerError) {
         guard !state.withLock({ $0.closed }) else { throw .closed }
         do {
             try await manager.send(channel: .att, payload: pdu, on: handle)

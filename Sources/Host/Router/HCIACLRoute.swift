@@ -22,7 +22,16 @@ public struct HCIACLRoute: AsyncSequence, Sendable {
         /// The next element, waiting for it; nil when the route has ended.
         public mutating func next() async -> Element? {
             let element = await base.next()
-            if case .packet? = element { await bufferReturn.taken(link: link) }
+            if case .packet? = element, let entries = bufferReturn.taken(link: link) { await bufferReturn.send(entries) }
+            return element
+        }
+
+        /// The next element, waiting for it on `actor` (a `for await` loop in an actor's method
+        /// resumes on that actor with no hop through the task's executor); nil when the route
+        /// has ended.
+        public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
+            let element = await base.next(isolation: actor)
+            if case .packet? = element, let entries = bufferReturn.taken(link: link) { await bufferReturn.send(entries) }
             return element
         }
     }

@@ -73,15 +73,15 @@ final class HCIHostBufferReturn: Sendable {
         }
     }
 
-    /// A reader took one ACL packet of `link` out of its queue: returns the buffers when a
-    /// batch is due.
-    func taken(link: UInt64) async {
-        let entries = state.withLock { state -> [HCIHostNumberOfCompletedPackets.Entry]? in
+    /// A reader took one ACL packet of `link` out of its queue: returns the batch that is due,
+    /// for the caller to ``send(_:)`` (synchronous, so that the reader counts it on its own
+    /// isolation without a hop).
+    func taken(link: UInt64) -> [HCIHostNumberOfCompletedPackets.Entry]? {
+        state.withLock { state -> [HCIHostNumberOfCompletedPackets.Entry]? in
             guard state.isOn, let handle = state.links[link]?.handle else { return nil }
             state.links[link]?.taken += 1
             return state.add(1, on: handle)
         }
-        if let entries { await send(entries) }
     }
 
     /// The router let go of packets no reader will take: `count` on `handle` that no link took
