@@ -66,6 +66,9 @@ enum HostStackBench {
         /// Jobs per Read Request by executor name, over the timed reads (our client only: the
         /// ``HostExecutor``s of its stack and of the rig; ``HostExecutor/jobsRun``).
         var jobsPerRoundTrip: [String: Double] = [:]
+        /// Wake-ups from poll(2) per Read Request by executor name, over the timed reads (our
+        /// client only; ``HostExecutor/wakeUps``): each is a thread that slept and was woken.
+        var wakeUpsPerRoundTrip: [String: Double] = [:]
 
         /// The rounds of several runs as one: their rounds together; notifications only when
         /// no run lost any.
@@ -80,6 +83,10 @@ enum HostStackBench {
             for name in Set(runs.flatMap(\.jobsPerRoundTrip.keys)) {
                 let values = runs.compactMap { $0.jobsPerRoundTrip[name] }.sorted()
                 merged.jobsPerRoundTrip[name] = values[values.count / 2]
+            }
+            for name in Set(runs.flatMap(\.wakeUpsPerRoundTrip.keys)) {
+                let values = runs.compactMap { $0.wakeUpsPerRoundTrip[name] }.sorted()
+                merged.wakeUpsPerRoundTrip[name] = values[values.count / 2]
             }
             if merged.lost == nil, var notifications = runs[0].notifications {
                 notifications.roundSeconds = runs.flatMap { $0.notifications?.roundSeconds ?? [] }
@@ -201,6 +208,7 @@ enum HostStackBench {
         var readSeconds: [Double] = []
         let cpuBefore = ThreadCPU.read()
         let jobsBefore = (client: executor?.jobsRun, rig: rig.executor.jobsRun)
+        let wakeUpsBefore = (client: executor?.wakeUps, rig: rig.executor.wakeUps)
         for _ in 0..<workload.rounds {
             let start = clock.now
             for _ in 0..<workload.reads { _ = try await client.read(readable.valueHandle) }
@@ -213,6 +221,11 @@ enum HostStackBench {
             jobs["bench client"] = Double(executor.jobsRun - before) / timedReads
         }
         jobs["bench rig"] = Double(rig.executor.jobsRun - jobsBefore.rig) / timedReads
+        var wakeUps: [String: Double] = [:]
+        if let before = wakeUpsBefore.client, let executor, executor !== rig.executor {
+            wakeUps["bench client"] = Double(executor.wakeUps - before) / timedReads
+        }
+        wakeUps["bench rig"] = Double(rig.executor.wakeUps - wakeUpsBefore.rig) / timedReads
 
         let subscription = try await client.notifications(for: notifying, kind: .notification)
         let total = workload.warmUp + workload.rounds * workload.notifications
@@ -251,6 +264,7 @@ enum HostStackBench {
         var result = figures(overTCP ? "LinuxBLE" : "LinuxBLE in-process", workload, readSeconds, notificationSeconds)
         result.cpuPerRoundTrip = cpu
         result.jobsPerRoundTrip = jobs
+        result.wakeUpsPerRoundTrip = wakeUps
         if let lost {
             result.notifications = nil
             result.lost = lost

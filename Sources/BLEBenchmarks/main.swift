@@ -198,6 +198,8 @@ func hostStackRows() async throws {
     print("CPU per Read Request by thread (median of runs): this stack: \(cpu(merged)); cooperative pool: \(cpu(pool))")
     let jobs = merged.jobsPerRoundTrip.sorted { $0.key < $1.key }.map { String(format: "%@ %.1f", $0.key, $0.value) }.joined(separator: ", ")
     print("Jobs per Read Request by HostExecutor (median of runs): \(jobs)")
+    let wakeUps = merged.wakeUpsPerRoundTrip.sorted { $0.key < $1.key }.map { String(format: "%@ %.2f", $0.key, $0.value) }.joined(separator: ", ")
+    print("Wake-ups from poll(2) per Read Request by HostExecutor (median of runs): \(wakeUps)")
     if let floor = LoopbackFloor.roundTripsPerSecond() {
         print("TCP ping-pong on 127.0.0.1 between two threads, one octet each way (the floor of a round trip over H4/TCP): \(Bench.format(floor)) round trips/s")
     }

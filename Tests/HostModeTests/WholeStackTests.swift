@@ -33,7 +33,7 @@ struct WholeStackTests {
         let subscription = try await link.client.notifications(for: notifying)
         _ = try await link.server.notify([0x01, 0x02, 0x03], for: notifying.valueHandle)
         var iterator = subscription.makeAsyncIterator()
-        let notification = try await iterator.next()
+        let notification = await iterator.next()
         #expect(notification?.value == [0x01, 0x02, 0x03])
         #expect(link.central.controller.violations.isEmpty)
         #expect(link.peripheral.controller.violations.isEmpty)
@@ -50,7 +50,7 @@ struct WholeStackTests {
         let report = try await link.server.indicate([0xCA, 0xFE], for: indicating.valueHandle)
         #expect(report.delivered.count == 1, "confirmed: \(report)")
         var iterator = subscription.makeAsyncIterator()
-        #expect(try await iterator.next()?.value == [0xCA, 0xFE])
+        #expect(await iterator.next()?.value == [0xCA, 0xFE])
         link.radio.shutDown()
     }
 
