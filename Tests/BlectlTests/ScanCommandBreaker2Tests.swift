@@ -54,6 +54,23 @@ struct ScanCommandBreaker2Tests {
         #expect(answered.withLock { $0 }, "returned with the disable unanswered; run's close() would cut it off")
     }
 
+    @Test("a scan that --duration stops with nothing heard says so on standard error, and exits 0")
+    func nothingHeardIsSaid() async throws {
+        let (discoveries, continuation) = AsyncThrowingStream.makeStream(of: Discovery.self, throwing: (any Error).self)
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        try #require(null >= 0)
+        defer { close(null) }
+        var output = OutputBuffer(fileDescriptor: null)
+        var errors: [String] = [], notes: [String] = []
+        let status = await ScanCommand.report(discoveries, stop: { () async throws(BLEError) in continuation.finish() },
+                                              duration: .milliseconds(50), json: false, hci: 0, output: &output,
+                                              nothingHeard: "blectl scan: no advertising heard",
+                                              reportError: { errors.append($0) }, reportNote: { notes.append($0) })
+        #expect(status == 0)
+        #expect(errors.isEmpty)
+        #expect(notes == ["blectl scan: no advertising heard"])
+    }
+
     @Test("a controller that refuses to scan: its answer, exit 1")
     func refusedStart() async throws {
         let (status, errors) = try await Self.scan(end: {

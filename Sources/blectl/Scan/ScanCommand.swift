@@ -59,8 +59,9 @@ enum ScanCommand {
         let status: Int32
         if await ManagerStartup.settled(central.stateUpdates) == .poweredOn {
             let discoveries = central.scanForPeripherals(withServices: services.isEmpty ? nil : services, options: options)
+            let heard = services.isEmpty ? "no advertising heard" : "no advertising heard that lists or solicits the services asked for"
             status = await report(discoveries, stop: { () async throws(BLEError) in try await central.stopScan() }, duration: duration,
-                                  json: json, hci: context.hci, output: &output)
+                                  json: json, hci: context.hci, output: &output, nothingHeard: "blectl scan: \(heard)")
         } else {
             printError("blectl scan: \(ManagerStartup.sentence(await failure(of: central)))")
             status = 1
@@ -84,13 +85,19 @@ enum ScanCommand {
     /// the stream on its own (the controller went away under the scan: exit 1); then stops the
     /// scan with `stop`.
     ///
-    /// - Parameter reportError: where the one-line reasons go (standard error; tests collect them).
+    /// - Parameters:
+    ///   - nothingHeard: the line for standard error when the scan stopped as asked with no
+    ///     discovery printed (so that an empty output is not mistaken for a hang or a crash);
+    ///     nil for none.
+    ///   - reportError: where the one-line reasons go (standard error; tests collect them).
+    ///   - reportNote: where `nothingHeard` goes (standard error; tests collect it).
     /// - Returns: the exit status: 1 when the scan could not start, stopped reporting, or could
-    ///   not be stopped.
+    ///   not be stopped; 0 otherwise, a scan that heard nothing included.
     static func report(_ discoveries: AsyncThrowingStream<Discovery, any Error>,
                        stop: @escaping @Sendable () async throws(BLEError) -> Void, duration: Duration?, json: Bool,
-                       hci: UInt16, output: inout OutputBuffer,
-                       reportError: (String) -> Void = { printError($0) }) async -> Int32 {
+                       hci: UInt16, output: inout OutputBuffer, nothingHeard: String? = nil,
+                       reportError: (String) -> Void = { printError($0) },
+                       reportNote: (String) -> Void = { printError($0) }) async -> Int32 {
         // Ctrl-C or the duration stops the scan from a task of its own; the scan is over only
         // once that task has the controller's answer to the disable (Core v5.4, Vol 4, Part E,
         // 7.8.11, 7.8.65), which may be an error: the stream of discoveries finishes before it.
@@ -114,8 +121,10 @@ enum ScanCommand {
             }
         }
         var ended: (any Error)?
+        var printed = 0
         do {
             for try await discovery in discoveries {
+                printed += 1
                 output.line(json ? Self.json(discovery).description : Self.line(discovery))
                 output.flush()
                 if output.isClosed { break }
@@ -146,6 +155,7 @@ enum ScanCommand {
             reportError("blectl scan: stopping the scan: \(ManagerStartup.sentence(failure))")
             return 1
         }
+        if printed == 0, let nothingHeard { reportNote(nothingHeard) }
         return 0
     }
 
