@@ -63,6 +63,11 @@ enum HostStackBench {
         /// CPU time per Read Request by thread name, in µs, over the timed reads (our client only:
         /// its thread and the rig's run in this process).
         var cpuPerRoundTrip: [String: Double] = [:]
+        /// CPU time per notification by thread name, in µs, over all the notifications sent
+        /// (warm-up included; our client only), and jobs and wake-ups per notification by executor.
+        var cpuPerNotification: [String: Double] = [:]
+        var jobsPerNotification: [String: Double] = [:]
+        var wakeUpsPerNotification: [String: Double] = [:]
         /// Jobs per Read Request by executor name, over the timed reads (our client only: the
         /// ``HostExecutor``s of its stack and of the rig; ``HostExecutor/jobsRun``).
         var jobsPerRoundTrip: [String: Double] = [:]
@@ -84,6 +89,15 @@ enum HostStackBench {
                 let values = runs.compactMap { $0.jobsPerRoundTrip[name] }.sorted()
                 merged.jobsPerRoundTrip[name] = values[values.count / 2]
             }
+            func median(_ key: KeyPath<Figures, [String: Double]>, into target: WritableKeyPath<Figures, [String: Double]>) {
+                for name in Set(runs.flatMap { $0[keyPath: key].keys }) {
+                    let values = runs.compactMap { $0[keyPath: key][name] }.sorted()
+                    merged[keyPath: target][name] = values[values.count / 2]
+                }
+            }
+            median(\.cpuPerNotification, into: \.cpuPerNotification)
+            median(\.jobsPerNotification, into: \.jobsPerNotification)
+            median(\.wakeUpsPerNotification, into: \.wakeUpsPerNotification)
             for name in Set(runs.flatMap(\.wakeUpsPerRoundTrip.keys)) {
                 let values = runs.compactMap { $0.wakeUpsPerRoundTrip[name] }.sorted()
                 merged.wakeUpsPerRoundTrip[name] = values[values.count / 2]
@@ -238,6 +252,9 @@ enum HostStackBench {
             }
             return arrivals
         }
+        let notificationCPUBefore = ThreadCPU.read()
+        let notificationJobsBefore = (client: executor?.jobsRun, rig: rig.executor.jobsRun)
+        let notificationWakeUpsBefore = (client: executor?.wakeUps, rig: rig.executor.wakeUps)
         try await rig.notify(total, on: serverConnection)
         // Bounded: what has not arrived 10 s after the last was sent never will (the iteration
         // ends when its task is cancelled).
@@ -247,6 +264,14 @@ enum HostStackBench {
         }
         let arrivals = await receiver.value
         deadline.cancel()
+        let notificationCPU = ThreadCPU.read().microseconds(since: notificationCPUBefore, per: total)
+        var notificationJobs: [String: Double] = [:], notificationWakeUps: [String: Double] = [:]
+        if let jobs = notificationJobsBefore.client, let wakeUps = notificationWakeUpsBefore.client, let executor, executor !== rig.executor {
+            notificationJobs["bench client"] = Double(executor.jobsRun - jobs) / Double(total)
+            notificationWakeUps["bench client"] = Double(executor.wakeUps - wakeUps) / Double(total)
+        }
+        notificationJobs["bench rig"] = Double(rig.executor.jobsRun - notificationJobsBefore.rig) / Double(total)
+        notificationWakeUps["bench rig"] = Double(rig.executor.wakeUps - notificationWakeUpsBefore.rig) / Double(total)
         var lost: String?
         var notificationSeconds: [Double] = []
         if arrivals.count == total {
@@ -265,6 +290,9 @@ enum HostStackBench {
         result.cpuPerRoundTrip = cpu
         result.jobsPerRoundTrip = jobs
         result.wakeUpsPerRoundTrip = wakeUps
+        result.cpuPerNotification = notificationCPU
+        result.jobsPerNotification = notificationJobs
+        result.wakeUpsPerNotification = notificationWakeUps
         if let lost {
             result.notifications = nil
             result.lost = lost
