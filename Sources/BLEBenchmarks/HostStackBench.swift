@@ -167,12 +167,17 @@ enum HostStackBench {
             return characteristic.valueHandle
         }
 
-        /// Sends `count` notifications to the connected client, each after the last was queued.
+        /// Sends `count` notifications to the connected client, each after the last was queued,
+        /// from a task on the rig's executor, where the peripheral's stack runs (as a peripheral
+        /// in a process of its own would): not on the caller's, which for our client is the
+        /// client's thread.
         func notify(_ count: Int, on connection: GATTServerConnection) async throws {
             let handle = try await valueHandle(notifying)
-            for n in 0..<count {
-                _ = try await connection.notify([0x00, UInt8(truncatingIfNeeded: 60 + n % 120)], for: handle)
-            }
+            try await Task(executorPreference: executor) {
+                for n in 0..<count {
+                    _ = try await connection.notify([0x00, UInt8(truncatingIfNeeded: 60 + n % 120)], for: handle)
+                }
+            }.value
         }
 
         func close() async {
