@@ -49,18 +49,3 @@ func receive(_ count: Int, from transport: H4StreamTransport) async -> [HCIPacke
     }
     return packets
 }
-
-/// What a non-blocking descriptor holds, read until `expecting` octets have come or a second
-/// passes without more (poll(2) between reads).
-func readAvailable(_ fd: Int32, expecting: Int) -> [UInt8] {
-    var octets: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while octets.count < expecting {
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&entry, 1, 1000) == 1 else { break }
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { break }
-        octets += buffer[..<count]
-    }
-    return octets
-}

@@ -158,32 +158,6 @@ struct H4StreamTransportTests {
         #expect(host.endError == nil)
     }
 
-    @Test("sendNow on the executor's thread: a job's packets go out together, in one write, once the job is done, and ahead of a later send")
-    func sendNowGathersOnTheExecutor() async throws {
-        let fds = try streamPair()
-        let executor = HostExecutor(name: "gathering")
-        let controller = try H4StreamTransport(adopting: fds[0], name: "controller", executor: executor)
-        defer { close(fds[1]) }
-        let first = try h4Packet(Self.commandComplete), second = aclPacket(count: 20), third = aclPacket(seed: 7, count: 3)
-        let waitingDuringJob = await Task(executorPreference: executor) {
-            #expect(controller.sendNow(first) && controller.sendNow(second))
-            var entry = pollfd(fd: fds[1], events: Int16(POLLIN), revents: 0)
-            return poll(&entry, 1, 0)                   // nothing written while the job runs
-        }.value
-        #expect(waitingDuringJob == 0)
-        let together = readAvailable(fds[1], expecting: first.h4Encoded.count + second.h4Encoded.count)
-        #expect(together == first.h4Encoded + second.h4Encoded)
-
-        // A send that waits for its write takes the gathered packets with it, ahead of its own.
-        try await Task(executorPreference: executor) {
-            #expect(controller.sendNow(first))
-            try await controller.send(third)
-        }.value
-        #expect(readAvailable(fds[1], expecting: first.h4Encoded.count + third.h4Encoded.count) == first.h4Encoded + third.h4Encoded)
-        await controller.close()
-        #expect(!controller.sendNow(first))
-    }
-
     @Test("adopting a descriptor that is not open is a typed error")
     func badDescriptor() {
         #expect(throws: LinuxBluetoothError(.transfer("opening the H4 stream nothing"), code: EBADF)) {

@@ -106,44 +106,4 @@ struct HostExecutorTests {
         #expect(executor.wakeUps >= 1)
         executor.stopWatching(watch)
     }
-
-    @Test("idle work runs once, on the thread, after the jobs queued before it and those they queue")
-    func idleWorkWaitsForTheQueueToRunDry() async throws {
-        let executor = HostExecutor(name: "test idle")
-        let log = Shared<[String]>([])
-        await Task(executorPreference: executor) {
-            executor.whenIdle { log.withLock { $0.append("idle on thread: \(executor.isCurrent)") } }
-            // Jobs this job starts, each queueing the next, all come before the idle work.
-            await withTaskGroup(of: Void.self) { group in
-                for index in 0..<3 {
-                    group.addTask(executorPreference: executor) {
-                        await Task.yield()
-                        log.withLock { $0.append("job \(index)") }
-                    }
-                }
-            }
-        }.value
-        await Task(executorPreference: executor) {}.value    // the thread has run dry since
-        let entries = log.withLock { $0 }
-        #expect(entries.count == 4)
-        #expect(entries.last == "idle on thread: true")
-        #expect(Set(entries.dropLast()) == ["job 0", "job 1", "job 2"])
-    }
-
-    @Test("idle work runs within 64 batches while jobs keep coming without a pause")
-    func idleWorkRunsUnderAStreamOfJobs() async throws {
-        let executor = HostExecutor(name: "test idle busy")
-        let ranAt = Shared<Int?>(nil)
-        let batches = Shared(0)
-        // One job at a time, each queueing the next (a batch each), for far longer than the bound.
-        await Task(executorPreference: executor) {
-            executor.whenIdle { ranAt.withLock { $0 = batches.withLock { $0 } } }
-            for _ in 0..<1_000 {
-                batches.withLock { $0 += 1 }
-                await Task.yield()
-            }
-        }.value
-        let batch = try #require(ranAt.withLock { $0 })
-        #expect(batch <= 64 + 1)
-    }
 }

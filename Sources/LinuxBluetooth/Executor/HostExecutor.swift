@@ -21,10 +21,8 @@ import Glibc
 /// Jobs run one at a time, in the order they were enqueued. With no job left, the thread sleeps
 /// in poll(2) on its descriptors and an eventfd that `enqueue` signals (readiness, never a timed
 /// poll); while jobs keep coming, it looks at its descriptors without waiting every eighth batch,
-/// so a stream of jobs never starves a reader. Work that gains from waiting for the jobs at hand
-/// (an H4 stream's gathered writes) runs when the queue runs dry, before the thread sleeps
-/// (``whenIdle(_:)``). Several stacks may share one executor (a virtual controller's H4 server
-/// and the peripheral beside it, on one thread).
+/// so a stream of jobs never starves a reader. Several stacks may share one executor (a virtual
+/// controller's H4 server and the peripheral beside it, on one thread).
 ///
 /// The thread ends once the executor is released (tasks that prefer it hold it) and nothing is
 /// left to run or watch; nothing needs closing.
@@ -99,14 +97,6 @@ public final class HostExecutor: TaskExecutor, Sendable {
         core.unwatch(watch, done)
     }
 
-    /// Runs `body` once on the executor's thread when its queue next runs dry, before the thread
-    /// looks at its descriptors or sleeps in poll(2); under a stream of jobs that never runs dry,
-    /// after at most 64 batches of jobs. For work that gains from waiting until the
-    /// jobs at hand are done, such as writing out in one write(2) the packets those jobs produced.
-    func whenIdle(_ body: @escaping @Sendable () -> Void) {
-        core.whenIdle(body)
-    }
-
     /// One descriptor watched by a ``HostExecutor``.
     public struct Watch: Hashable, Sendable {
         let id: UInt64
@@ -123,8 +113,6 @@ public final class HostExecutor: TaskExecutor, Sendable {
         private var jobs: [UnownedJob] = []
         private var watched: [UInt64: Watched] = [:]
         private var ended: [@Sendable () -> Void] = []
-        /// What runs when the queue next runs dry (``HostExecutor/whenIdle(_:)``).
-        private var idle: [@Sendable () -> Void] = []
         private var watchesChanged = true
         private var lastWatch: UInt64 = 0
         private var sleeping = false
@@ -214,22 +202,6 @@ public final class HostExecutor: TaskExecutor, Sendable {
             if signal { _ = cbl_wake_signal(wake) }
         }
 
-        func whenIdle(_ body: @escaping @Sendable () -> Void) {
-            let signal = locked { () -> Bool in
-                idle.append(body)
-                return takeSleeper()
-            }
-            if signal { _ = cbl_wake_signal(wake) }
-        }
-
-        /// Runs what waits for the queue to run dry; whether there was any.
-        private func runIdle() -> Bool {
-            var due: [@Sendable () -> Void] = []
-            locked { swap(&due, &idle) }
-            for body in due { body() }
-            return !due.isEmpty
-        }
-
         func stop() {
             let signal = locked { () -> Bool in
                 stopping = true
@@ -250,12 +222,6 @@ public final class HostExecutor: TaskExecutor, Sendable {
         /// descriptors without waiting.
         static let batchesBetweenChecks = 8
 
-        /// How many of those looks at the descriptors may pass before the idle work runs with
-        /// jobs still coming (``HostExecutor/whenIdle(_:)``): 8, so 64 batches. A host's
-        /// reply to a packet takes some 30 jobs, most of them a batch of one; a smaller bound
-        /// would write out a virtual controller's gathered packets halfway through it.
-        static let checksBetweenIdleRuns = 8
-
         /// The thread's loop: run what is queued, in order, and look at the descriptors without
         /// waiting after each batch; with nothing queued, sleep in poll(2) until a descriptor or
         /// `enqueue` wakes it.
@@ -265,7 +231,6 @@ public final class HostExecutor: TaskExecutor, Sendable {
             var ids: [UInt64] = []
             var checkDescriptors = false
             var batchesSincePoll = 0
-            var checksSinceIdle = 0
             while true {
                 var finished: [@Sendable () -> Void] = []
                 locked {
@@ -280,11 +245,6 @@ public final class HostExecutor: TaskExecutor, Sendable {
                 for done in finished { done() }
                 if checkDescriptors {
                     checkDescriptors = false
-                    checksSinceIdle += 1
-                    if checksSinceIdle >= Self.checksBetweenIdleRuns {
-                        checksSinceIdle = 0
-                        _ = runIdle()
-                    }
                     if polled.count > 1 { serve(&polled, ids, timeout: 0) }
                 }
                 let ending = locked { () -> Bool? in
@@ -293,7 +253,6 @@ public final class HostExecutor: TaskExecutor, Sendable {
                         runCount += batch.count
                         return false
                     }
-                    if !idle.isEmpty { return nil }                 // run dry: the idle work first
                     if stopping, watched.isEmpty, ended.isEmpty { return true }
                     if watchesChanged || !ended.isEmpty { return nil }
                     sleeping = true
@@ -313,11 +272,6 @@ public final class HostExecutor: TaskExecutor, Sendable {
                     continue
                 }
                 batchesSincePoll = 0
-                checksSinceIdle = 0
-                if runIdle() {                                     // it may have queued jobs: look again
-                    locked { sleeping = false }
-                    continue
-                }
                 guard locked({ sleeping }) else { continue }      // the watches changed: rebuild first
                 serve(&polled, ids, timeout: -1)
                 locked {

@@ -78,9 +78,6 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
             if !packet.isDetached { finished[packet.id] = outcome }
             return nil
         }
-        /// Frames from ``sendNow(_:)`` on the executor's thread, written together once its
-        /// queue runs dry (``HostExecutor/whenIdle(_:)``), or ahead of the next other write.
-        var gathered: [UInt8] = []
         var isClosed = false
         var endError: LinuxBluetoothError?
         /// The executor's watch of the descriptor, while it reads.
@@ -252,13 +249,6 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
     private func writeNow(_ octets: [UInt8], detached: Bool = false) -> DirectWrite {
         let (outcome, error): (DirectWrite, LinuxBluetoothError?) = state.withLock { state in
             guard !state.isClosed else { return (.refused(.closed), nil) }
-            // Gathered frames go first, in the same write: they were sent before these.
-            var octets = octets
-            if !state.gathered.isEmpty {
-                octets = state.gathered + octets
-                state.gathered.removeAll(keepingCapacity: true)
-            }
-            guard !octets.isEmpty else { return (.written, nil) }
             var written = 0
             if state.outgoing.isEmpty, state.writeSource == nil {
                 // Under the lock, so that no other sender's octets come between ours.
@@ -287,40 +277,15 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
         return outcome
     }
 
-    /// Sends `packet` without waiting for it to be written (``HCIDirectTransport``): at once when
-    /// nothing is queued ahead, else behind the others. Called on the thread of the
-    /// ``HostExecutor`` the transport was made with, it gathers the packet with the others that
-    /// the executor's jobs send, and writes them all with one write(2) once the executor's queue
-    /// runs dry (``HostExecutor/whenIdle(_:)``), or earlier, ahead of any other send: a virtual
-    /// controller served on the executor then hands its host a Number Of Completed Packets event
-    /// and the response that the same jobs produce in one segment, and the host wakes once.
+    /// Sends `packet` at once when nothing is queued ahead, else queues it behind the others,
+    /// without waiting for it to be written (``HCIDirectTransport``).
     ///
-    /// - Returns: false once the stream has ended, or when a write failed (which ends it; a
-    ///   gathered packet's failure shows as the end, ``endError``).
+    /// - Returns: false once the stream has ended, or when the write failed (which ends it).
     public func sendNow(_ packet: HCIPacket) -> Bool {
-        if let executor, executor.isCurrent {
-            let (accepted, first) = state.withLock { state -> (Bool, Bool) in
-                guard !state.isClosed else { return (false, false) }
-                let first = state.gathered.isEmpty
-                state.gathered.append(packet.type.rawValue)
-                state.gathered.append(contentsOf: packet.payload)
-                return (true, first)
-            }
-            if first {
-                executor.whenIdle { [weak self] in self?.writeGathered() }
-            }
-            return accepted
-        }
         switch writeNow(packet.h4Encoded, detached: true) {
         case .written, .queued: return true
         case .refused: return false
         }
-    }
-
-    /// Writes the gathered frames, if another write has not taken them already.
-    private func writeGathered() {
-        guard state.withLock({ !$0.gathered.isEmpty }) else { return }
-        _ = writeNow([], detached: true)
     }
 
     /// Hands each packet read from now on to `receiver`, on the reader thread, instead of into
@@ -489,7 +454,6 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
             return state.outgoing
         }
         guard let waiting else { return }
-        state.withLock { $0.gathered = [] }
         _ = cbl_wake_signal(wake)
         stopReading()
         sources.notify(queue: queue) { [descriptor, wake] in
