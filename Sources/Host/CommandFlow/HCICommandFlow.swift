@@ -263,16 +263,16 @@ public actor HCICommandFlow {
 
     /// A route for the events `selector` takes (decode them with `HCIEvent(packet:)`), in arrival
     /// order, through a queue of `capacity` events. Open it before sending the command whose
-    /// events you want. The stream finishes when the transport closes; the route goes when its
-    /// reader stops.
+    /// events you want. The route finishes when the transport closes; it goes when its reader
+    /// stops (drops the route, or its task is cancelled).
     ///
     /// - Parameters:
     ///   - capacity: how many events the queue holds for a reader that falls behind; more are
     ///     dropped, counted and reported (``HCIRouted/overflow(dropped:)``).
     ///   - label: names the route in ``routingStatistics``.
     public func events(_ selector: HCIEventSelector, capacity: Int = HCICommandFlow.defaultEventCapacity,
-                       label: String) -> AsyncStream<HCIRouted<HCIEventPacket>> {
-        guard !isClosed else { return AsyncStream { $0.finish() } }
+                       label: String) -> HCIEventRoute {
+        guard !isClosed else { return HCIEventRoute(reader: Self.endedReader()) }
         nextID &+= 1
         let id = nextID
         return router.addEventRoute(id: id, selector, capacity: capacity, label: label) { [weak self] in
@@ -288,9 +288,16 @@ public actor HCICommandFlow {
     /// - Returns: nil when the link already has its reader.
     public func acl(handle: UInt16) -> HCIACLRoute? {
         guard !isClosed else {
-            return HCIACLRoute(stream: AsyncStream { $0.finish() }, link: 0, bufferReturn: router.bufferReturn)
+            return HCIACLRoute(reader: Self.endedReader(), link: 0, bufferReturn: router.bufferReturn)
         }
         return router.claimACL(handle: handle)
+    }
+
+    /// A route's reader that has already ended (the flow is closed).
+    private static func endedReader<Element: Sendable>() -> HCIRouteReader<Element> {
+        let channel = HCIRouteChannel<Element>(capacity: 1)
+        channel.finish()
+        return HCIRouteReader(channel)
     }
 
     /// Turns on the host's half of flow control from the controller to the host (Core v5.4,

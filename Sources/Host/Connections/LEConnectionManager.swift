@@ -152,7 +152,7 @@ public actor LEConnectionManager {
     /// Reads the manager's event route on its actor (the stream resumes the loop on the actor,
     /// not on the task's executor) until the route ends with the transport or ``end(_:)`` cancels the
     /// reader; the manager lives as long.
-    private func readEvents(_ events: AsyncStream<HCIRouted<HCIEventPacket>>) async {
+    private func readEvents(_ events: HCIEventRoute) async {
         for await delivery in events { receive(delivery) }
         end(.transportClosed)
     }

@@ -4,33 +4,31 @@ import HCI
 /// (``HCICommandFlow/acl(handle:)``): packets, and ``HCIRouted/overflow(dropped:)`` where the
 /// queue was full. With flow control from the controller to the host on, each packet taken
 /// returns its buffer to the controller (in batches; Core v5.4, Vol 4, Part E, 4.2), and the
-/// queue cannot overflow.
+/// queue cannot overflow. One reader; dropping the route and its iterators ends it.
 public struct HCIACLRoute: AsyncSequence, Sendable {
     /// A packet, or a report of packets dropped before it.
     public typealias Element = HCIRouted<HCIACLDataPacket>
 
-    let stream: AsyncStream<Element>
+    let reader: HCIRouteReader<Element>
     let link: UInt64
     let bufferReturn: HCIHostBufferReturn
 
     /// Takes the route's elements in order; nil once the link's queue has finished.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: AsyncStream<Element>.Iterator
+        let reader: HCIRouteReader<Element>
         let link: UInt64
         let bufferReturn: HCIHostBufferReturn
 
         /// The next element, waiting for it; nil when the route has ended.
         public mutating func next() async -> Element? {
-            let element = await base.next()
-            if case .packet? = element, let entries = bufferReturn.taken(link: link) { await bufferReturn.send(entries) }
-            return element
+            await next(isolation: nil)
         }
 
         /// The next element, waiting for it on `actor` (a `for await` loop in an actor's method
-        /// resumes on that actor with no hop through the task's executor); nil when the route
-        /// has ended.
+        /// takes what the queue holds with no suspension, and waits on that actor); nil when the
+        /// route has ended.
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
-            let element = await base.next(isolation: actor)
+            let element = await reader.channel.next(isolation: actor)
             if case .packet? = element, let entries = bufferReturn.taken(link: link) { await bufferReturn.send(entries) }
             return element
         }
@@ -38,6 +36,6 @@ public struct HCIACLRoute: AsyncSequence, Sendable {
 
     /// An iterator over the route.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: stream.makeAsyncIterator(), link: link, bufferReturn: bufferReturn)
+        AsyncIterator(reader: reader, link: link, bufferReturn: bufferReturn)
     }
 }

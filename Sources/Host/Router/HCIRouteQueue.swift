@@ -1,10 +1,10 @@
-/// The router's end of one route: a bounded queue into an `AsyncStream` that counts what it
-/// drops and reports it in the stream (``HCIRouted/overflow(dropped:)``). Used on the
-/// ``HCICommandFlow`` actor only.
+/// The router's end of one route: a bounded ``HCIRouteChannel`` that counts what it drops and
+/// reports it to the reader (``HCIRouted/overflow(dropped:)``). Used on the ``HCICommandFlow``
+/// actor only.
 struct HCIRouteQueue<Packet: Sendable> {
-    /// The stream's end.
-    private let continuation: AsyncStream<HCIRouted<Packet>>.Continuation
-    /// Packets dropped and not yet reported in the stream.
+    /// The queue the reader takes from.
+    private let channel: HCIRouteChannel<HCIRouted<Packet>>
+    /// Packets dropped and not yet reported to the reader.
     private var unreported = 0
     /// Every packet dropped on this route.
     private(set) var dropped = 0
@@ -13,34 +13,32 @@ struct HCIRouteQueue<Packet: Sendable> {
     /// The route's label, for the statistics.
     let label: String
 
-    /// A queue of `capacity` packets (at least 1) and its reader's stream.
-    static func make(capacity: Int, label: String) -> (queue: HCIRouteQueue, stream: AsyncStream<HCIRouted<Packet>>) {
+    /// A queue of `capacity` packets (at least 1) and its reader's end.
+    static func make(capacity: Int, label: String) -> (queue: HCIRouteQueue, reader: HCIRouteReader<HCIRouted<Packet>>) {
         // The overflow report takes a place like a packet: it goes in as soon as the reader has
         // made room, ahead of the packet that follows.
-        let (stream, continuation) = AsyncStream.makeStream(of: HCIRouted<Packet>.self,
-                                                            bufferingPolicy: .bufferingOldest(max(1, capacity)))
-        return (HCIRouteQueue(continuation: continuation, label: label), stream)
+        let channel = HCIRouteChannel<HCIRouted<Packet>>(capacity: capacity)
+        return (HCIRouteQueue(channel: channel, label: label), HCIRouteReader(channel))
     }
 
-    private init(continuation: AsyncStream<HCIRouted<Packet>>.Continuation, label: String) {
-        self.continuation = continuation
+    private init(channel: HCIRouteChannel<HCIRouted<Packet>>, label: String) {
+        self.channel = channel
         self.label = label
     }
 
     /// Queues `packet`, after the report of earlier drops. Returns false when the reader has
-    /// gone (its stream was cancelled), so the route can be removed.
+    /// gone, so the route can be removed.
     mutating func deliver(_ packet: Packet) -> Bool {
         if unreported > 0 {
-            switch continuation.yield(.overflow(dropped: unreported)) {
+            switch channel.yield(.overflow(dropped: unreported)) {
             case .enqueued: unreported = 0
             case .dropped:
                 drop()
                 return true
             case .terminated: return false
-            @unknown default: return false
             }
         }
-        switch continuation.yield(.packet(packet)) {
+        switch channel.yield(.packet(packet)) {
         case .enqueued:
             delivered += 1
             return true
@@ -48,7 +46,6 @@ struct HCIRouteQueue<Packet: Sendable> {
             drop()
             return true
         case .terminated: return false
-        @unknown default: return false
         }
     }
 
@@ -57,14 +54,14 @@ struct HCIRouteQueue<Packet: Sendable> {
         dropped += 1
     }
 
-    /// Ends the stream after what it holds (and the report of the last drops, when there is room).
+    /// Ends the route after what it holds (and the report of the last drops, when there is room).
     mutating func finish() {
-        if unreported > 0, case .enqueued = continuation.yield(.overflow(dropped: unreported)) { unreported = 0 }
-        continuation.finish()
+        if unreported > 0, channel.yield(.overflow(dropped: unreported)) == .enqueued { unreported = 0 }
+        channel.finish()
     }
 
     /// Calls `action` when the reader stops reading.
     func onTermination(_ action: @escaping @Sendable () -> Void) {
-        continuation.onTermination = { _ in action() }
+        channel.onTermination(action)
     }
 }

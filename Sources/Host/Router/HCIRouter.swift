@@ -50,14 +50,14 @@ struct HCIRouter {
 
     // MARK: Routes
 
-    /// Adds a route for the events `selector` takes; returns its reader's stream.
+    /// Adds a route for the events `selector` takes; returns its reader's end.
     /// `onTermination` runs when the reader stops reading, so the flow can remove the route.
     mutating func addEventRoute(id: UInt64, _ selector: HCIEventSelector, capacity: Int, label: String,
-                                onTermination: @escaping @Sendable () -> Void) -> AsyncStream<HCIRouted<HCIEventPacket>> {
-        let (queue, stream) = HCIRouteQueue<HCIEventPacket>.make(capacity: capacity, label: label)
+                                onTermination: @escaping @Sendable () -> Void) -> HCIEventRoute {
+        let (queue, reader) = HCIRouteQueue<HCIEventPacket>.make(capacity: capacity, label: label)
         queue.onTermination(onTermination)
         eventRoutes[id] = EventRoute(selector: selector, queue: queue)
-        return stream
+        return HCIEventRoute(reader: reader)
     }
 
     /// Removes route `id` (its reader stopped), keeping its drop count.
@@ -90,9 +90,9 @@ struct HCIRouter {
     /// A new open link on `handle` and its reader's route.
     private mutating func makeLink(_ handle: UInt16, capacity: Int) -> (ACLLink, HCIACLRoute) {
         lastLinkID &+= 1
-        let (queue, stream) = HCIRouteQueue<HCIACLDataPacket>.make(capacity: capacity, label: Self.aclLabel(handle))
+        let (queue, reader) = HCIRouteQueue<HCIACLDataPacket>.make(capacity: capacity, label: Self.aclLabel(handle))
         bufferReturn.open(link: lastLinkID, handle: handle)
-        let route = HCIACLRoute(stream: stream, link: lastLinkID, bufferReturn: bufferReturn)
+        let route = HCIACLRoute(reader: reader, link: lastLinkID, bufferReturn: bufferReturn)
         return (ACLLink(id: lastLinkID, queue: queue, stream: route), route)
     }
 
