@@ -63,6 +63,26 @@ struct AssignedNumberTable: Sendable {
     /// The name for `key` as a part of the table's text (no string of its own); nil when the
     /// table has none.
     func name(_ key: UInt16) -> Substring? {
+        guard let (start, end) = nameBounds(key) else { return nil }
+        let utf8 = text.utf8
+        let from = utf8.index(utf8.startIndex, offsetBy: Int(start))
+        let to = utf8.index(from, offsetBy: Int(end - start))
+        return text[from..<to]
+    }
+
+    /// Appends the name for `key` to `out`, copied from the table's text.
+    ///
+    /// - Returns: false, writing nothing, when the table has none.
+    func writeName(_ key: UInt16, to out: inout TextOutput) -> Bool {
+        guard let (start, end) = nameBounds(key) else { return false }
+        var text = text
+        text.withUTF8 { out.write(octets: UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(end)])) }
+        return true
+    }
+
+    /// The UTF-8 offsets of the name for `key` in ``text``: of the last line with that key, by
+    /// binary search; nil when there is none.
+    private func nameBounds(_ key: UInt16) -> (start: Int32, end: Int32)? {
         // The last index whose key is <= `key`.
         var low = 0, high = keys.count
         while low < high {
@@ -70,10 +90,6 @@ struct AssignedNumberTable: Sendable {
             if keys[mid] <= key { low = mid + 1 } else { high = mid }
         }
         guard low > 0, keys[low - 1] == key else { return nil }
-        let (start, end) = bounds[low - 1]
-        let utf8 = text.utf8
-        let from = utf8.index(utf8.startIndex, offsetBy: Int(start))
-        let to = utf8.index(from, offsetBy: Int(end - start))
-        return text[from..<to]
+        return bounds[low - 1]
     }
 }
