@@ -50,7 +50,8 @@ struct OutputBuffer: TextOutputStream {
     mutating func flush() {
         var start = 0
         while start < pending.count {
-            let written = pending.octets[start...].withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress, $0.count) }
+            let from = start
+            let written = pending.withOctets { Glibc.write(fileDescriptor, $0.baseAddress! + from, $0.count - from) }
             if written < 0 {
                 switch errno {
                 case EINTR:

@@ -28,7 +28,10 @@ struct AssignedNumberTable: Sendable {
                 i = lineEnd + 1
             }
         }
-        let sorted = entries.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
+        // The generated tables are in key order already: sorted only when they are not.
+        let inOrder = zip(entries, entries.dropFirst()).allSatisfy { $0.key <= $1.key }
+        let sorted = inOrder ? entries
+            : entries.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
         self.text = text
         keys = sorted.map(\.key)
         bounds = sorted.map { ($0.start, $0.end) }

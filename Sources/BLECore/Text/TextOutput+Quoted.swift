@@ -12,15 +12,15 @@ extension TextOutput {
             write(string: String(decoding: bytes, as: UTF8.self).debugDescription)
             return
         }
-        octets.reserveCapacity(octets.count + bytes.count + 2)
-        octets.append(UInt8(ascii: "\""))
+        reserveCapacity(bytes.count + 2)
+        write(octet: UInt8(ascii: "\""))
         for b in bytes {
             switch b {
             case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"):
-                octets.append(UInt8(ascii: "\\"))
-                octets.append(b)
+                write(octet: UInt8(ascii: "\\"))
+                write(octet: b)
             case 0x20..<0x7F:
-                octets.append(b)
+                write(octet: b)
             case 0x00: write("\\0")
             case 0x09: write("\\t")
             case 0x0A: write("\\n")
@@ -28,10 +28,10 @@ extension TextOutput {
             default:
                 write("\\u{")
                 writeHex(UInt64(b), digits: 2, uppercase: true)
-                octets.append(UInt8(ascii: "}"))
+                write(octet: UInt8(ascii: "}"))
             }
         }
-        octets.append(UInt8(ascii: "\""))
+        write(octet: UInt8(ascii: "\""))
     }
 
     /// Appends the quoted name of ``writeQuoted(_:)-(UnsafeBufferPointer<UInt8>)`` for `bytes`.
@@ -47,6 +47,6 @@ extension TextOutput {
     /// Appends the printable ASCII of `bytes` (0x20...0x7E) and drops every other octet: the
     /// text of a monitor note or a PacketLogger text record, which can then forge no line.
     public mutating func writePrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
-        for b in bytes where b >= 0x20 && b < 0x7F { octets.append(b) }
+        for b in bytes where b >= 0x20 && b < 0x7F { write(octet: b) }
     }
 }

@@ -1,7 +1,7 @@
 /// Text written as UTF-8 octets into one growable array: the lines of a decoded capture, and the
 /// `description` of every value on that path, without a `String` per field or per line.
 ///
-/// A writer holds ``octets`` and only appends to them. Each `write` appends the UTF-8 of one
+/// A writer holds its octets in memory of its own (see ``withOctets(_:)``) and only appends to them. Each `write` appends the UTF-8 of one
 /// piece: a literal, a string, a decimal or hexadecimal number, a quoted name. A `description`
 /// is made by writing into a fresh writer and reading ``string``; a line printer writes straight
 /// into the writer whose octets go to the file descriptor (blectl's `OutputBuffer`), so the text
@@ -14,90 +14,153 @@
 /// out.string   // "Flags 0x06"
 /// ```
 public struct TextOutput: Sendable {
-    /// The text written so far, as UTF-8 octets (valid UTF-8 when every piece written was).
-    public var octets: [UInt8]
+    /// The octets' memory: allocated once per growth, freed with the last writer that refers to
+    /// it. Copies of a writer share it until one of them writes (copy on write), so a write never
+    /// changes another writer's text.
+    @usableFromInline final class Storage: @unchecked Sendable {
+        /// The first octet.
+        @usableFromInline let base: UnsafeMutablePointer<UInt8>
+        /// How many octets fit.
+        @usableFromInline let capacity: Int
+
+        @usableFromInline init(capacity: Int) {
+            self.capacity = Swift.max(capacity, 16)
+            base = .allocate(capacity: self.capacity)
+        }
+
+        deinit { base.deallocate() }
+    }
+
+    @usableFromInline var storage: Storage
+    @usableFromInline var written: Int
 
     /// An empty writer with room for `capacity` octets before it grows.
     public init(capacity: Int = 256) {
-        octets = []
-        octets.reserveCapacity(capacity)
+        storage = Storage(capacity: capacity)
+        written = 0
     }
 
     /// The number of octets written so far (UTF-8 code units, not characters).
-    @inlinable public var count: Int { octets.count }
+    @inlinable public var count: Int { written }
 
     /// Whether nothing has been written.
-    @inlinable public var isEmpty: Bool { octets.isEmpty }
+    @inlinable public var isEmpty: Bool { written == 0 }
 
-    /// The text written so far, decoded from ``octets`` (an invalid sequence, which no writer
+    /// The text written so far, as UTF-8 octets (valid UTF-8 when every piece written was), copied.
+    public var octets: [UInt8] { withOctets { Array($0) } }
+
+    /// Calls `body` with the octets written so far, in place (valid only during the call).
+    @inlinable public func withOctets<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try withExtendedLifetime(storage) { try body(UnsafeBufferPointer(start: storage.base, count: written)) }
+    }
+
+    /// The text written so far, decoded from its octets (an invalid sequence, which no writer
     /// function produces, would become U+FFFD).
-    public var string: String { String(decoding: octets, as: UTF8.self) }
+    public var string: String { withOctets { String(decoding: $0, as: UTF8.self) } }
 
     /// Forgets the text, keeping the storage for the next line.
-    @inlinable public mutating func removeAll() { octets.removeAll(keepingCapacity: true) }
+    public mutating func removeAll() {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(capacity: storage.capacity) }
+        written = 0
+    }
+
+    /// Forgets the last `k` octets written (a separator written before a name that was not there).
+    ///
+    /// - Precondition: `k` is at most ``count``, and the octets left end a whole character.
+    public mutating func removeLast(_ k: Int) {
+        precondition(k >= 0 && k <= written, "removeLast(\(k)) of \(written) octets")
+        written -= k
+    }
+
+    /// Room for `n` more octets, for the caller to fill at once: the octets are counted as written.
+    @inlinable @inline(__always)
+    mutating func claim(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if _slowPath(written &+ n > storage.capacity || !isKnownUniquelyReferenced(&storage)) { makeRoom(n) }
+        let start = storage.base + written
+        written &+= n
+        return start
+    }
+
+    /// New storage, with room for `n` more octets and at least twice the old capacity, holding
+    /// the octets written so far.
+    @usableFromInline mutating func makeRoom(_ n: Int) {
+        let grown = Storage(capacity: Swift.max(2 * storage.capacity, written + n))
+        grown.base.initialize(from: storage.base, count: written)
+        storage = grown
+    }
+
+    /// Makes room for `n` more octets without writing them (a line about to be written).
+    public mutating func reserveCapacity(_ n: Int) {
+        if written + n > storage.capacity || !isKnownUniquelyReferenced(&storage) { makeRoom(n) }
+    }
 
     // MARK: Text
 
     /// Appends the UTF-8 of a literal ("Flags ", " dBm"), copied from the program's constant data.
-    @inlinable public mutating func write(_ literal: StaticString) {
-        literal.withUTF8Buffer { octets.append(contentsOf: $0) }
+    @inlinable @inline(__always) public mutating func write(_ literal: StaticString) {
+        if literal.hasPointerRepresentation {
+            let n = literal.utf8CodeUnitCount
+            guard n > 0 else { return }
+            claim(n).initialize(from: literal.utf8Start, count: n)
+        } else {
+            literal.withUTF8Buffer { write(octets: $0) }
+        }
     }
 
     /// Appends the UTF-8 of `text`, unchanged (no escaping: for text the program made, not text
-    /// from the air; see ``writeQuoted(_:)``).
+    /// from the air; see ``writeQuoted(_:)-(UnsafeBufferPointer<UInt8>)``).
     @inlinable public mutating func write(string text: String) {
         var text = text
-        text.withUTF8 { octets.append(contentsOf: $0) }
+        text.withUTF8 { write(octets: $0) }
     }
 
     /// Appends the UTF-8 of `text`, unchanged (a name in an assigned-numbers table, for example).
     @inlinable public mutating func write(substring text: Substring) {
         var text = text
-        text.withUTF8 { octets.append(contentsOf: $0) }
+        text.withUTF8 { write(octets: $0) }
     }
 
     /// Appends one octet: an ASCII character (`UInt8(ascii: " ")`) or a part of UTF-8 the caller
     /// has checked.
-    @inlinable public mutating func write(octet: UInt8) { octets.append(octet) }
+    @inlinable @inline(__always) public mutating func write(octet: UInt8) { claim(1).pointee = octet }
 
     /// Appends `text`'s octets as they are: ASCII or UTF-8 the caller has checked.
-    @inlinable public mutating func write(octets text: UnsafeBufferPointer<UInt8>) {
-        octets.append(contentsOf: text)
+    @inlinable @inline(__always) public mutating func write(octets text: UnsafeBufferPointer<UInt8>) {
+        guard let source = text.baseAddress, !text.isEmpty else { return }
+        claim(text.count).initialize(from: source, count: text.count)
     }
 
-    /// Appends `octet` `count` times (padding: spaces before a right-aligned column).
+    /// Appends `octet` `count` times (padding: spaces before a right-aligned column); nothing
+    /// when `count` is 0 or less.
     @inlinable public mutating func write(octet: UInt8, count: Int) {
         guard count > 0 else { return }
-        octets.append(contentsOf: repeatElement(octet, count: count))
+        claim(count).initialize(repeating: octet, count: count)
     }
 
     /// Appends another writer's text.
-    @inlinable public mutating func write(_ other: TextOutput) { octets.append(contentsOf: other.octets) }
+    public mutating func write(_ other: TextOutput) { other.withOctets { write(octets: $0) } }
 
     // MARK: Numbers
 
     /// Appends `value` in decimal: "-58", "0", "10931"; a minus sign for a negative value, no
     /// grouping, no leading zeros.
     @inlinable public mutating func writeDecimal(_ value: Int) {
-        if value < 0 { octets.append(UInt8(ascii: "-")) }
+        if value < 0 { write(octet: UInt8(ascii: "-")) }
         writeDecimal(UInt64(value.magnitude))
     }
 
     /// Appends `value` in decimal with at least `minimumDigits` digits, zeros in front:
     /// `writeDecimal(5, minimumDigits: 6)` gives "000005" (the microseconds of a time).
     @inlinable public mutating func writeDecimal(_ value: UInt64, minimumDigits: Int = 1) {
-        let digits = Self.decimalDigitCount(value)
-        write(octet: UInt8(ascii: "0"), count: minimumDigits - digits)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            var v = value
-            var k = digits
-            repeat {
-                k -= 1
-                buffer[k] = UInt8(truncatingIfNeeded: v % 10) &+ UInt8(ascii: "0")
-                v /= 10
-            } while k > 0
-            octets.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<digits]))
-        }
+        let digits = Swift.max(Self.decimalDigitCount(value), minimumDigits)
+        let start = claim(digits)
+        var v = value
+        var k = digits
+        repeat {
+            k -= 1
+            start[k] = UInt8(truncatingIfNeeded: v % 10) &+ UInt8(ascii: "0")
+            v /= 10
+        } while k > 0
     }
 
     /// The number of decimal digits of `value`: 1 for 0, 20 at most.
@@ -112,12 +175,10 @@ public struct TextOutput: Sendable {
     ///
     /// - Precondition: `digits` is 1...16.
     @inlinable public mutating func writeHex(_ value: UInt64, digits: Int, uppercase: Bool = false) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { buffer in
-            for i in 0..<digits {
-                let nibble = UInt8(truncatingIfNeeded: value >> UInt64(4 * (digits - 1 - i))) & 0x0F
-                buffer[i] = uppercase ? Self.upperHexDigit(nibble) : Self.lowerHexDigit(nibble)
-            }
-            octets.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<digits]))
+        let start = claim(digits)
+        for i in 0..<digits {
+            let nibble = UInt8(truncatingIfNeeded: value >> UInt64(4 * (digits - 1 - i))) & 0x0F
+            start[i] = uppercase ? Self.upperHexDigit(nibble) : Self.lowerHexDigit(nibble)
         }
     }
 
@@ -126,17 +187,17 @@ public struct TextOutput: Sendable {
     /// ``Hex/encode(_:separator:)-([UInt8],_)``).
     public mutating func writeHex(_ bytes: UnsafeBufferPointer<UInt8>, separator: String = "") {
         guard !bytes.isEmpty else { return }
-        if separator.isEmpty {
-            writeHexDigits(bytes)
-            return
-        }
         var separator = separator
         separator.withUTF8 { sep in
-            octets.reserveCapacity(octets.count + bytes.count * (2 + sep.count))
+            let start = claim(2 * bytes.count + sep.count * (bytes.count - 1))
+            var j = 0
             for (i, b) in bytes.enumerated() {
-                if i > 0 { octets.append(contentsOf: sep) }
-                octets.append(Self.lowerHexDigit(b >> 4))
-                octets.append(Self.lowerHexDigit(b & 0x0F))
+                if i > 0 {
+                    for s in sep { start[j] = s; j += 1 }
+                }
+                start[j] = Self.lowerHexDigit(b >> 4)
+                start[j + 1] = Self.lowerHexDigit(b & 0x0F)
+                j += 2
             }
         }
     }
@@ -149,25 +210,6 @@ public struct TextOutput: Sendable {
     /// Appends the lower-case hexadecimal digits of `bytes` (see ``writeHex(_:separator:)-(UnsafeBufferPointer<UInt8>,_)``).
     public mutating func writeHex(_ bytes: [UInt8], separator: String = "") {
         bytes.withUnsafeBufferPointer { writeHex($0, separator: separator) }
-    }
-
-    /// The digits with no separator, made 64 at a time in a buffer on the stack and appended in
-    /// one copy each.
-    private mutating func writeHexDigits(_ bytes: UnsafeBufferPointer<UInt8>) {
-        octets.reserveCapacity(octets.count + 2 * bytes.count)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { digits in
-            var j = 0
-            for b in bytes {
-                digits[j] = Self.lowerHexDigit(b >> 4)
-                digits[j + 1] = Self.lowerHexDigit(b & 0x0F)
-                j += 2
-                if j == 64 {
-                    octets.append(contentsOf: UnsafeBufferPointer(digits))
-                    j = 0
-                }
-            }
-            octets.append(contentsOf: UnsafeBufferPointer(rebasing: digits[0..<j]))
-        }
     }
 
     /// The lower-case ASCII digit for a nibble (0...15).

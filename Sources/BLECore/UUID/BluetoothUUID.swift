@@ -220,7 +220,7 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
         if AssignedNumbers.writeUUIDName(v, to: &out) {
             out.write(octet: UInt8(ascii: ")"))
         } else {
-            out.octets.removeLast(2)   // no name: no parentheses
+            out.removeLast(2)   // no name: no parentheses
         }
     }
 

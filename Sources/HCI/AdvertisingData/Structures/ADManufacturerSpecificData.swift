@@ -57,7 +57,7 @@ public struct ADManufacturerSpecificData: Hashable, Sendable, CustomStringConver
         if AssignedNumbers.writeCompanyName(companyIdentifier, to: &out) {
             out.write(octet: UInt8(ascii: ")"))
         } else {
-            out.octets.removeLast(2)   // unassigned: no parentheses
+            out.removeLast(2)   // unassigned: no parentheses
         }
         if !data.isEmpty {
             out.write(octet: UInt8(ascii: " "))
