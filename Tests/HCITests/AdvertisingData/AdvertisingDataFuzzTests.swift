@@ -46,6 +46,8 @@ struct AdvertisingDataFuzzTests {
         }
         #expect(ad.structures.count == ad.elements.filter { $0.structure != nil }.count, "\(note())")
         _ = ad.description
+        // The name read from the octets is the typed name's text.
+        #expect(ad.localNameString == ad.localName?.string, "\(note())")
         _ = ad.diagnostics.map(\.decodingError)
         // Well formed: the typed structures encode back to the same octets.
         if ad.isWellFormed {
