@@ -9,6 +9,8 @@
 struct AssignedNumberTable: Sendable {
     /// The table's text, as generated.
     let text: String
+    /// The table's text as UTF-8 octets, from which names are written.
+    let utf8: [UInt8]
     /// The keys, ascending; equal keys in text order.
     let keys: [UInt16]
     /// For each key, the UTF-8 offsets of its name in ``text``: start, then end.
@@ -33,6 +35,7 @@ struct AssignedNumberTable: Sendable {
         let sorted = inOrder ? entries
             : entries.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
         self.text = text
+        utf8 = Array(text.utf8)
         keys = sorted.map(\.key)
         bounds = sorted.map { ($0.start, $0.end) }
     }
@@ -78,8 +81,7 @@ struct AssignedNumberTable: Sendable {
     /// - Returns: false, writing nothing, when the table has none.
     func writeName(_ key: UInt16, to out: inout TextOutput) -> Bool {
         guard let (start, end) = nameBounds(key) else { return false }
-        var text = text
-        text.withUTF8 { out.write(octets: UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(end)])) }
+        utf8.withUnsafeBufferPointer { out.write(octets: UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(end)])) }
         return true
     }
 
@@ -87,12 +89,14 @@ struct AssignedNumberTable: Sendable {
     /// binary search; nil when there is none.
     private func nameBounds(_ key: UInt16) -> (start: Int32, end: Int32)? {
         // The last index whose key is <= `key`.
-        var low = 0, high = keys.count
-        while low < high {
-            let mid = (low + high) / 2
-            if keys[mid] <= key { low = mid + 1 } else { high = mid }
+        let found: Int? = keys.withUnsafeBufferPointer { keys in
+            var low = 0, high = keys.count
+            while low < high {
+                let mid = (low &+ high) >> 1
+                if keys[mid] <= key { low = mid &+ 1 } else { high = mid }
+            }
+            return low > 0 && keys[low - 1] == key ? low - 1 : nil
         }
-        guard low > 0, keys[low - 1] == key else { return nil }
-        return bounds[low - 1]
+        return found.map { bounds[$0] }
     }
 }

@@ -12,6 +12,14 @@ extension TextOutput {
             write(string: String(decoding: bytes, as: UTF8.self).debugDescription)
             return
         }
+        // Printable ASCII but the quote, apostrophe and backslash stands as it is: one copy.
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x27 && $0 != 0x5C }) {
+            let start = claim(bytes.count + 2)
+            start[0] = UInt8(ascii: "\"")
+            if let source = bytes.baseAddress { (start + 1).initialize(from: source, count: bytes.count) }
+            start[bytes.count + 1] = UInt8(ascii: "\"")
+            return
+        }
         reserveCapacity(bytes.count + 2)
         write(octet: UInt8(ascii: "\""))
         for b in bytes {

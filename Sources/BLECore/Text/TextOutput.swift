@@ -89,6 +89,14 @@ public struct TextOutput: Sendable {
         storage = grown
     }
 
+    /// Appends `n` octets that `body` writes into the buffer it is given (all `n` of them, as
+    /// ASCII or whole UTF-8 sequences): for a field whose layout is known in advance, such as a
+    /// column of a packet line.
+    public mutating func withUnsafeSpace(_ n: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        guard n > 0 else { return }
+        body(UnsafeMutableBufferPointer(start: claim(n), count: n))
+    }
+
     /// Makes room for `n` more octets without writing them (a line about to be written).
     public mutating func reserveCapacity(_ n: Int) {
         if written + n > storage.capacity || !isKnownUniquelyReferenced(&storage) { makeRoom(n) }
@@ -187,6 +195,14 @@ public struct TextOutput: Sendable {
     /// ``Hex/encode(_:separator:)-([UInt8],_)``).
     public mutating func writeHex(_ bytes: UnsafeBufferPointer<UInt8>, separator: String = "") {
         guard !bytes.isEmpty else { return }
+        guard !separator.isEmpty else {
+            let start = claim(2 * bytes.count)
+            for i in 0..<bytes.count {
+                start[2 &* i] = Self.lowerHexDigit(bytes[i] >> 4)
+                start[2 &* i &+ 1] = Self.lowerHexDigit(bytes[i] & 0x0F)
+            }
+            return
+        }
         var separator = separator
         separator.withUTF8 { sep in
             let start = claim(2 * bytes.count + sep.count * (bytes.count - 1))

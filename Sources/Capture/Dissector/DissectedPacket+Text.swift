@@ -229,18 +229,31 @@ enum CaptureText {
 
     /// Appends ``linePrefix(frame:microseconds:)``'s text to `out`.
     static func writeLinePrefix(frame: Int, microseconds: Int64, to out: inout TextOutput) {
-        let frameWidth = (frame < 0 ? 1 : 0) + TextOutput.decimalDigitCount(UInt64(frame.magnitude))
+        let frameDigits = TextOutput.decimalDigitCount(UInt64(frame.magnitude))
         let m = microseconds.magnitude
-        let timeWidth = (microseconds < 0 ? 1 : 0) + TextOutput.decimalDigitCount(m / 1_000_000) + 7
-        out.write(octet: 0x20, count: 6 - frameWidth)
-        out.writeDecimal(frame)
-        out.write(octet: 0x20)
-        out.write(octet: 0x20, count: 12 - timeWidth)
-        if microseconds < 0 { out.write(octet: UInt8(ascii: "-")) }
-        out.writeDecimal(m / 1_000_000)
-        out.write(octet: UInt8(ascii: "."))
-        out.writeDecimal(m % 1_000_000, minimumDigits: 6)
-        out.write(octet: 0x20)
+        let secondsDigits = TextOutput.decimalDigitCount(m / 1_000_000)
+        let frameWidth = (frame < 0 ? 1 : 0) + frameDigits
+        let timeWidth = (microseconds < 0 ? 1 : 0) + secondsDigits + 7
+        let frameColumn = max(6, frameWidth), timeColumn = max(12, timeWidth)
+        // The whole prefix in one piece of the writer, filled from the right of each column.
+        out.withUnsafeSpace(frameColumn + 1 + timeColumn + 1) { text in
+            text.initialize(repeating: 0x20)
+            /// Writes `value`'s decimal digits so that the last ends before `end`.
+            func digits(_ value: UInt64, endingAt end: Int, count: Int) {
+                var v = value
+                for k in stride(from: end - 1, through: end - count, by: -1) {
+                    text[k] = UInt8(truncatingIfNeeded: v % 10) &+ UInt8(ascii: "0")
+                    v /= 10
+                }
+            }
+            digits(UInt64(frame.magnitude), endingAt: frameColumn, count: frameDigits)
+            if frame < 0 { text[frameColumn - frameDigits - 1] = UInt8(ascii: "-") }
+            let timeEnd = frameColumn + 1 + timeColumn
+            digits(m % 1_000_000, endingAt: timeEnd, count: 6)
+            text[timeEnd - 7] = UInt8(ascii: ".")
+            digits(m / 1_000_000, endingAt: timeEnd - 7, count: secondsDigits)
+            if microseconds < 0 { text[timeEnd - 7 - secondsDigits - 1] = UInt8(ascii: "-") }
+        }
     }
 
     /// A name from the air in double quotes, with quotes, backslashes and control characters

@@ -164,9 +164,9 @@ public struct AdvertisingData: Hashable, Sendable, CustomStringConvertible {
             out.write("empty")
             return
         }
-        for (i, element) in elements.enumerated() {
+        for i in elements.indices {
             if i > 0 { out.write(", ") }
-            element.writeDescription(to: &out)
+            elements[i].writeDescription(to: &out)
         }
     }
 
