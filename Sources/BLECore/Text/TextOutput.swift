@@ -23,6 +23,7 @@ public struct TextOutput: Sendable {
         /// How many octets fit.
         @usableFromInline let capacity: Int
 
+        /// Memory for `capacity` octets (at least 16), uninitialised.
         @usableFromInline init(capacity: Int) {
             self.capacity = Swift.max(capacity, 16)
             base = .allocate(capacity: self.capacity)
@@ -31,7 +32,9 @@ public struct TextOutput: Sendable {
         deinit { base.deallocate() }
     }
 
+    /// Where the octets are; shared with copies of this writer until one of them writes.
     @usableFromInline var storage: Storage
+    /// How many octets of ``storage`` hold text: the writer's ``count``.
     @usableFromInline var written: Int
 
     /// An empty writer with room for `capacity` octets before it grows.

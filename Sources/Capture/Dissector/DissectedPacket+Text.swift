@@ -67,7 +67,7 @@ extension DissectedPacket {
             if let status = event.failureStatus {
                 return "HCI Event \(event.name) status=\(status) (the other parameters carry no meaning on failure)"
             }
-            return "HCI Event \(event)"   // advertising reports are written by appendSummary
+            return "HCI Event \(event)"   // advertising reports are written by writeSummary
         case let .acl(acl, stage):
             return "ACL \(Hex.hex16(acl.handle)) " + stage.summary(octets: acl.data.count, boundary: acl.packetBoundary.description)
         case .sco(let sco):
