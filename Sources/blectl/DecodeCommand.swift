@@ -49,7 +49,8 @@ enum DecodeCommand {
                 packet.json.write(to: &text)
                 output.line(text)
             } else {
-                output.line(packet.line)
+                packet.writeLine(to: &output.pending)
+                output.endLine()
             }
         }
         if let failure {

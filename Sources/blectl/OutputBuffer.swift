@@ -1,12 +1,15 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BLECore
 
 /// Buffered writes to a file descriptor: decoding a capture prints thousands of lines, and one
 /// write(2) per line would cost more than the decoding.
 struct OutputBuffer: TextOutputStream {
     let fileDescriptor: Int32
-    private var buffer: [UInt8] = []
+    /// The text not yet written to the descriptor. A printer may write a line straight into its
+    /// octets (`packet.writeLine(to: &output.pending)`), then end it with ``endLine()``.
+    var pending = TextOutput(capacity: 1 << 16)
     /// Set when output can go no further: the reader went away (EPIPE, as when piped into
     /// `head`) or writing failed. Later writes are dropped, and a long command can stop early.
     private(set) var isClosed = false
@@ -20,13 +23,22 @@ struct OutputBuffer: TextOutputStream {
 
     init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
-        buffer.reserveCapacity(1 << 16)
     }
 
     mutating func write(_ string: String) {
         guard !isClosed else { return }
-        buffer.append(contentsOf: string.utf8)
-        if buffer.count >= 1 << 16 { flush() }
+        pending.write(string: string)
+        if pending.count >= 1 << 16 { flush() }
+    }
+
+    /// Ends the line written into ``pending`` with a newline (or drops it once output is closed).
+    mutating func endLine() {
+        guard !isClosed else {
+            pending.removeAll()
+            return
+        }
+        pending.write(octet: 0x0A)
+        if pending.count >= 1 << 16 { flush() }
     }
 
     /// Writes `line` and a newline.
@@ -37,8 +49,9 @@ struct OutputBuffer: TextOutputStream {
 
     mutating func flush() {
         var start = 0
-        while start < buffer.count {
-            let written = buffer[start...].withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress, $0.count) }
+        while start < pending.count {
+            let from = start
+            let written = pending.withOctets { Glibc.write(fileDescriptor, $0.baseAddress! + from, $0.count - from) }
             if written < 0 {
                 switch errno {
                 case EINTR:
@@ -61,7 +74,7 @@ struct OutputBuffer: TextOutputStream {
             }
             start += written
         }
-        buffer.removeAll(keepingCapacity: true)
+        pending.removeAll()
     }
 }
 

@@ -52,4 +52,30 @@ struct AssignedNumberTableTests {
         #expect(AssignedNumbers.uuidName(0x2902) == "Client Characteristic Configuration")
         #expect(AssignedNumbers.uuidName(0x0000) == nil)
     }
+
+    @Test("the six UUID tables indexed as one name every key as the first table that has it, and write that name")
+    func uuidTablesAsOne() {
+        let tables = [AssignedNumbers.declarationsText, AssignedNumbers.servicesText, AssignedNumbers.characteristicsText,
+                      AssignedNumbers.descriptorsText, AssignedNumbers.unitsText, AssignedNumbers.memberServicesText]
+            .map(AssignedNumberTable.init)
+        var mismatches: [UInt16] = []
+        for key in UInt16.min...UInt16.max {
+            let first = tables.lazy.compactMap { $0[key] }.first
+            var out = TextOutput()
+            let found = AssignedNumbers.writeUUIDName(key, to: &out)
+            if AssignedNumbers.uuidName(key) != first || found != (first != nil) || out.string != (first ?? "") {
+                mismatches.append(key)
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
+    @Test("company names are written from the table's text; an unassigned identifier writes nothing")
+    func companyNames() {
+        var out = TextOutput()
+        #expect(AssignedNumbers.writeCompanyName(0x004C, to: &out))
+        #expect(out.string == "Apple, Inc.")
+        var none = TextOutput()
+        #expect(!AssignedNumbers.writeCompanyName(0xFFFF, to: &none) && none.isEmpty)
+    }
 }

@@ -15,14 +15,16 @@ struct BluetoothAddressTests {
         #expect(try BluetoothAddress(from: &r) == a)
     }
 
-    @Test("appendDescription appends the same 17 characters as description, after the string's text")
-    func appendDescription() throws {
+    @Test("writeDescription writes the same 17 characters as description, after the writer's text")
+    func writeDescription() throws {
         for value: UInt64 in [0, 0x00AA_0100_0000, 0xD00D_FEED_4852, 0xFFFF_FFFF_FFFF] {
             let address = BluetoothAddress(value)
-            var text = "from "
-            address.appendDescription(to: &text)
-            #expect(text == "from " + address.description)
+            var out = TextOutput()
+            out.write("from ")
+            address.writeDescription(to: &out)
+            #expect(out.string == "from " + address.description)
         }
+        #expect(BluetoothAddress(0xD00D_FEED_4852).description == "D0:0D:FE:ED:48:52")
     }
 
     @Test("random address sub-types come from the two most significant bits")

@@ -35,29 +35,13 @@ struct HexTests {
         }
     }
 
-    @Test("append writes after the string's text the digits encode returns, at every length across its 64-digit buffer")
-    func appendMatchesEncode() {
-        var rng = SplitMix64(seed: 0xA99E)
-        for count in 0..<140 {
-            let octets = (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
-            for separator in ["", " "] {
-                var text = "ATT value "
-                Hex.append(octets, separator: separator, to: &text)
-                #expect(text == "ATT value " + Hex.encode(octets, separator: separator))
-                var fromSlice = ""
-                Hex.append(([0xEE] + octets + [0xEE])[1..<(count + 1)], separator: separator, to: &fromSlice)
-                #expect(fromSlice == Hex.encode(octets, separator: separator))
-            }
-        }
-    }
-
-    @Test("appendASCII appends the octets as text, in 15-octet pieces, whatever the length")
-    func appendASCII() {
-        for count in 0..<50 {
-            let octets = (0..<count).map { UInt8(ascii: "a") + UInt8($0 % 26) }
-            var text = "é "
-            octets.withUnsafeBufferPointer { text.appendASCII($0) }
-            #expect(text == "é " + String(decoding: octets, as: UTF8.self))
+    @Test("write16 writes after the writer's text the characters hex16 returns")
+    func write16() {
+        for value: UInt16 in [0, 0x0003, 0x2A19, 0xFFFF] {
+            var out = TextOutput()
+            out.write("ACL ")
+            Hex.write16(value, to: &out)
+            #expect(out.string == "ACL " + Hex.hex16(value))
         }
     }
 

@@ -11,7 +11,11 @@ import BLECore
 /// ATTReadBlobRequest.declaration.pduName     // "ATT_READ_BLOB_REQ"
 /// ATTReadBlobRequest.declaration.response    // ATTOpcode.readBlobResponse
 /// ```
-public struct ATTPDUDeclaration<PDU: ATTPDUCodable>: Sendable {
+///
+/// `PDU` carries no requirement on the type itself (the initialiser has it): the type's metadata
+/// is then made without a protocol conformance lookup, which in a statically linked program scans
+/// every conformance record, once per PDU type, at the first ATT line of a decode.
+public struct ATTPDUDeclaration<PDU>: Sendable {
     /// The Attribute Opcode (3.4.8, Table 3.43).
     public let opcode: ATTOpcode
     /// The descriptive name earlier editions of the specification and the tools of the field
@@ -27,7 +31,9 @@ public struct ATTPDUDeclaration<PDU: ATTPDUCodable>: Sendable {
 
     /// Wraps the PDU in its ``ATTPDU`` case.
     let embed: @Sendable (PDU) -> ATTPDU
+}
 
+extension ATTPDUDeclaration where PDU: ATTPDUCodable {
     /// The declaration of `PDU`, whose parameters its ``ATTLayout/layout(_:)`` lists, carried by
     /// the ``ATTPDU`` case `embed`.
     init(opcode: ATTOpcode, name: String, pduName: String, kind: ATTPDUKind, response: ATTOpcode? = nil,

@@ -71,28 +71,21 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConv
 
     /// "AA:BB:CC:DD:EE:FF", most significant octet first, upper case.
     public var description: String {
-        String(unsafeUninitializedCapacity: 17) { out in
-            write(into: out)
-            return 17
-        }
+        var out = TextOutput(capacity: 17)
+        writeDescription(to: &out)
+        return out.string
     }
 
-    /// Appends ``description`` ("D0:0D:FE:ED:48:52") to `text`, without a string of its own.
-    public func appendDescription(to text: inout String) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 17) { out in
-            write(into: out)
-            text.appendASCII(UnsafeBufferPointer(out))
-        }
-    }
-
-    /// The 17 characters of ``description`` into `out`.
-    private func write(into out: UnsafeMutableBufferPointer<UInt8>) {
-        func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") - 10 + nibble }
-        for k in 0..<6 {
-            let b = UInt8(truncatingIfNeeded: value >> UInt64(8 * (5 - k)))
-            out[3 * k] = digit(b >> 4)
-            out[3 * k + 1] = digit(b & 0xF)
-            if k != 5 { out[3 * k + 2] = UInt8(ascii: ":") }
+    /// Appends ``description``'s 17 characters ("D0:0D:FE:ED:48:52") to `out`.
+    public func writeDescription(to out: inout TextOutput) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 17) { text in
+            for k in 0..<6 {
+                let b = UInt8(truncatingIfNeeded: value >> UInt64(8 * (5 - k)))
+                text[3 * k] = TextOutput.upperHexDigit(b >> 4)
+                text[3 * k + 1] = TextOutput.upperHexDigit(b & 0xF)
+                if k != 5 { text[3 * k + 2] = UInt8(ascii: ":") }
+            }
+            out.write(octets: UnsafeBufferPointer(text))
         }
     }
 

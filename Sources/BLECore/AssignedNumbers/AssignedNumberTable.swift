@@ -9,6 +9,8 @@
 struct AssignedNumberTable: Sendable {
     /// The table's text, as generated.
     let text: String
+    /// The table's text as UTF-8 octets, from which names are written.
+    let utf8: [UInt8]
     /// The keys, ascending; equal keys in text order.
     let keys: [UInt16]
     /// For each key, the UTF-8 offsets of its name in ``text``: start, then end.
@@ -28,8 +30,12 @@ struct AssignedNumberTable: Sendable {
                 i = lineEnd + 1
             }
         }
-        let sorted = entries.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
+        // The generated tables are in key order already: sorted only when they are not.
+        let inOrder = zip(entries, entries.dropFirst()).allSatisfy { $0.key <= $1.key }
+        let sorted = inOrder ? entries
+            : entries.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
         self.text = text
+        utf8 = Array(text.utf8)
         keys = sorted.map(\.key)
         bounds = sorted.map { ($0.start, $0.end) }
     }
@@ -63,17 +69,34 @@ struct AssignedNumberTable: Sendable {
     /// The name for `key` as a part of the table's text (no string of its own); nil when the
     /// table has none.
     func name(_ key: UInt16) -> Substring? {
-        // The last index whose key is <= `key`.
-        var low = 0, high = keys.count
-        while low < high {
-            let mid = (low + high) / 2
-            if keys[mid] <= key { low = mid + 1 } else { high = mid }
-        }
-        guard low > 0, keys[low - 1] == key else { return nil }
-        let (start, end) = bounds[low - 1]
+        guard let (start, end) = nameBounds(key) else { return nil }
         let utf8 = text.utf8
         let from = utf8.index(utf8.startIndex, offsetBy: Int(start))
         let to = utf8.index(from, offsetBy: Int(end - start))
         return text[from..<to]
+    }
+
+    /// Appends the name for `key` to `out`, copied from the table's text.
+    ///
+    /// - Returns: false, writing nothing, when the table has none.
+    func writeName(_ key: UInt16, to out: inout TextOutput) -> Bool {
+        guard let (start, end) = nameBounds(key) else { return false }
+        utf8.withUnsafeBufferPointer { out.write(octets: UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(end)])) }
+        return true
+    }
+
+    /// The UTF-8 offsets of the name for `key` in ``text``: of the last line with that key, by
+    /// binary search; nil when there is none.
+    private func nameBounds(_ key: UInt16) -> (start: Int32, end: Int32)? {
+        // The last index whose key is <= `key`.
+        let found: Int? = keys.withUnsafeBufferPointer { keys in
+            var low = 0, high = keys.count
+            while low < high {
+                let mid = (low &+ high) >> 1
+                if keys[mid] <= key { low = mid &+ 1 } else { high = mid }
+            }
+            return low > 0 && keys[low - 1] == key ? low - 1 : nil
+        }
+        return found.map { bounds[$0] }
     }
 }

@@ -35,13 +35,23 @@ public enum AssignedNumbers {
     /// The company that owns a company identifier (for example 0x004C, "Apple, Inc.").
     public static func companyName(_ identifier: UInt16) -> String? { Tables.companies[identifier] }
 
-    /// ``uuidName(_:)`` as a part of the assigned-numbers text, without a string of its own
-    /// (for text writers that append it to a line).
-    public static func uuidNameText(_ uuid16: UInt16) -> Substring? { Tables.uuidNameText(uuid16) }
+    /// Appends ``uuidName(_:)`` to `out` from the assigned-numbers text, without a string of its
+    /// own (for lines that print it).
+    ///
+    /// - Returns: false, writing nothing, when the UUID has no name.
+    @discardableResult
+    public static func writeUUIDName(_ uuid16: UInt16, to out: inout TextOutput) -> Bool {
+        Tables.uuids.writeName(uuid16, to: &out)
+    }
 
-    /// ``companyName(_:)`` as a part of the assigned-numbers text, without a string of its own
-    /// (for text writers that append it to a line).
-    public static func companyNameText(_ identifier: UInt16) -> Substring? { Tables.companies.name(identifier) }
+    /// Appends ``companyName(_:)`` to `out` from the assigned-numbers text, without a string of
+    /// its own (for lines that print it).
+    ///
+    /// - Returns: false, writing nothing, when the identifier is unassigned.
+    @discardableResult
+    public static func writeCompanyName(_ identifier: UInt16, to out: inout TextOutput) -> Bool {
+        Tables.companies.writeName(identifier, to: &out)
+    }
 
     /// The URI scheme name string for a URI code point (for example 0x0017, "https:"); the
     /// empty string for 0x0001, the "empty scheme name" (CSS Part A, 1.18).
@@ -69,16 +79,17 @@ enum Tables {
     static let appearances = AssignedNumberTable(AssignedNumbers.appearancesText)
     static let uriSchemes = AssignedNumberTable(AssignedNumbers.uriSchemesText)
 
+    /// The six tables a 16-bit UUID's name comes from, indexed as one: their texts joined in
+    /// reverse order of precedence, so that the later line that wins a duplicate key is the one
+    /// from the first table that has it (declarations, services, characteristics, descriptors,
+    /// units, member services). One binary search instead of up to six.
+    static let uuids = AssignedNumberTable([
+        AssignedNumbers.memberServicesText, AssignedNumbers.unitsText, AssignedNumbers.descriptorsText,
+        AssignedNumbers.characteristicsText, AssignedNumbers.servicesText, AssignedNumbers.declarationsText,
+    ].joined(separator: "\n"))
+
     /// The name of a 16-bit UUID from the first table that has it: declarations, services,
     /// characteristics, descriptors, units, member services (earlier tables win on the rare
     /// collisions).
-    static func uuidName(_ key: UInt16) -> String? {
-        uuidNameText(key).map(String.init)
-    }
-
-    /// ``uuidName(_:)`` as a part of its table's text.
-    static func uuidNameText(_ key: UInt16) -> Substring? {
-        declarations.name(key) ?? services.name(key) ?? characteristics.name(key) ?? descriptors.name(key) ?? units.name(key)
-            ?? memberServices.name(key)
-    }
+    static func uuidName(_ key: UInt16) -> String? { uuids[key] }
 }

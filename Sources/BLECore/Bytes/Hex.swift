@@ -50,12 +50,15 @@ public enum Hex {
     /// "0x003f": a 16-bit value (a handle, a connection handle, a PSM) as "0x" and four
     /// lower-case digits, most significant first.
     public static func hex16(_ value: UInt16) -> String {
-        String(unsafeUninitializedCapacity: 6) { out in
-            out[0] = UInt8(ascii: "0")
-            out[1] = UInt8(ascii: "x")
-            for i in 0..<4 { out[2 + i] = digit(UInt8(truncatingIfNeeded: value >> UInt16(12 - 4 * i)) & 0x0F) }
-            return 6
-        }
+        var out = TextOutput(capacity: 6)
+        write16(value, to: &out)
+        return out.string
+    }
+
+    /// Appends ``hex16(_:)``'s text ("0x003f") to `out`.
+    public static func write16(_ value: UInt16, to out: inout TextOutput) {
+        out.write("0x")
+        out.writeHex(UInt64(value), digits: 4)
     }
 
     /// Lower-case hexadecimal digits for `octets`, separated by `separator`.
@@ -74,66 +77,12 @@ public enum Hex {
         encode(Array(octets), separator: separator)
     }
 
-    /// Appends the lower-case hexadecimal digits of `octets`, separated by `separator`, to `text`:
-    /// the characters ``encode(_:separator:)-(ArraySlice<UInt8>,_)`` returns, without a string of
-    /// their own (for lines that hold many fields).
-    public static func append(_ octets: ArraySlice<UInt8>, separator: String = "", to text: inout String) {
-        octets.withUnsafeBufferPointer { append(buffer: $0, separator: separator, to: &text) }
-    }
-
-    /// Appends the lower-case hexadecimal digits of `octets`, separated by `separator`, to `text`
-    /// (see ``append(_:separator:to:)-(ArraySlice<UInt8>,_,_)``).
-    public static func append(_ octets: [UInt8], separator: String = "", to text: inout String) {
-        octets.withUnsafeBufferPointer { append(buffer: $0, separator: separator, to: &text) }
-    }
-
-    /// The digits written into a small buffer on the stack, appended to `text` a piece at a time.
-    static func append(buffer: UnsafeBufferPointer<UInt8>, separator: String, to text: inout String) {
-        guard !buffer.isEmpty else { return }
-        guard separator.isEmpty else {
-            text += encode(buffer: buffer, separator: separator)
-            return
-        }
-        text.reserveCapacity(text.utf8.count + 2 * buffer.count)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { digits in
-            var j = 0
-            for b in buffer {
-                digits[j] = digit(b >> 4)
-                digits[j + 1] = digit(b & 0x0F)
-                j += 2
-                if j == 64 {
-                    text.appendASCII(UnsafeBufferPointer(digits))
-                    j = 0
-                }
-            }
-            text.appendASCII(UnsafeBufferPointer(rebasing: digits[0..<j]))
-        }
-    }
-
-    /// The digits written straight into the string's storage: no array of digits, no copy.
+    /// The digits written by ``TextOutput/writeHex(_:separator:)-(UnsafeBufferPointer<UInt8>,_)``
+    /// into a writer of their own.
     static func encode(buffer: UnsafeBufferPointer<UInt8>, separator: String) -> String {
         guard !buffer.isEmpty else { return "" }
-        var separator = separator
-        return separator.withUTF8 { sep in
-            let capacity = 2 * buffer.count + sep.count * (buffer.count - 1)
-            return String(unsafeUninitializedCapacity: capacity) { out in
-                var j = 0
-                for i in 0..<buffer.count {
-                    if i > 0 {
-                        for s in sep { out[j] = s; j += 1 }
-                    }
-                    let b = buffer[i]
-                    out[j] = digit(b >> 4)
-                    out[j + 1] = digit(b & 0x0F)
-                    j += 2
-                }
-                return j
-            }
-        }
-    }
-
-    /// The lower-case ASCII digit for a nibble (0...15).
-    @inline(__always) static func digit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
+        var out = TextOutput(capacity: 2 * buffer.count + separator.utf8.count * (buffer.count - 1))
+        out.writeHex(buffer, separator: separator)
+        return out.string
     }
 }

@@ -162,37 +162,38 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
 
     /// The canonical 128-bit text, upper case: "0000180D-0000-1000-8000-00805F9B34FB".
     public var uuidString: String {
-        String(unsafeUninitializedCapacity: 36) { out in
-            var j = 0
-            for nibble in 0..<32 {
-                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 { out[j] = UInt8(ascii: "-"); j += 1 }
-                let half = nibble < 16 ? high : low
-                out[j] = Self.upperDigit(UInt8(truncatingIfNeeded: half >> UInt64(60 - 4 * (nibble % 16))) & 0x0F)
-                j += 1
-            }
-            return j
-        }
+        var out = TextOutput(capacity: 36)
+        writeUUIDString(to: &out)
+        return out.string
     }
 
-    /// The upper-case ASCII digit for a nibble (0...15).
-    static func upperDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") - 10 + nibble
+    /// Appends ``uuidString``'s 36 characters to `out`.
+    public func writeUUIDString(to out: inout TextOutput) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { text in
+            var j = 0
+            for nibble in 0..<32 {
+                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 { text[j] = UInt8(ascii: "-"); j += 1 }
+                let half = nibble < 16 ? high : low
+                text[j] = TextOutput.upperHexDigit(UInt8(truncatingIfNeeded: half >> UInt64(60 - 4 * (nibble % 16))) & 0x0F)
+                j += 1
+            }
+            out.write(octets: UnsafeBufferPointer(text))
+        }
     }
 
     /// "180D" for a 16-bit UUID, "0000180D" for a 32-bit one, else ``uuidString``.
     public var description: String {
-        switch width {
-        case .bits16: return Self.hex(high >> 32, digits: 4)
-        case .bits32: return Self.hex(high >> 32, digits: 8)
-        case .bits128: return uuidString
-        }
+        var out = TextOutput(capacity: 36)
+        writeDescription(to: &out)
+        return out.string
     }
 
-    /// The low `digits` nibbles of `v` in upper-case hexadecimal, zero-padded.
-    static func hex(_ v: UInt64, digits: Int) -> String {
-        String(unsafeUninitializedCapacity: digits) { out in
-            for i in 0..<digits { out[i] = upperDigit(UInt8(truncatingIfNeeded: v >> UInt64(4 * (digits - 1 - i))) & 0x0F) }
-            return digits
+    /// Appends ``description`` ("180D", "0000180D", or the 128-bit text) to `out`.
+    public func writeDescription(to out: inout TextOutput) {
+        switch width {
+        case .bits16: out.writeHex(high >> 32, digits: 4, uppercase: true)
+        case .bits32: out.writeHex(high >> 32, digits: 8, uppercase: true)
+        case .bits128: writeUUIDString(to: &out)
         }
     }
 
@@ -205,19 +206,21 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
 
     /// ``description``, followed by the SIG name in parentheses when there is one: "180D (Heart Rate)".
     public var descriptionWithName: String {
-        var text = ""
-        appendDescriptionWithName(to: &text)
-        return text
+        var out = TextOutput(capacity: 64)
+        writeDescriptionWithName(to: &out)
+        return out.string
     }
 
-    /// Appends ``descriptionWithName`` ("180D (Heart Rate)") to `text`, without a string of its
-    /// own for the name.
-    public func appendDescriptionWithName(to text: inout String) {
-        text += description
-        if let v = uuid16, let name = Tables.uuidNameText(v) {
-            text += " ("
-            text += name
-            text += ")"
+    /// Appends ``descriptionWithName`` ("180D (Heart Rate)") to `out`, the name copied from the
+    /// assigned-numbers text.
+    public func writeDescriptionWithName(to out: inout TextOutput) {
+        writeDescription(to: &out)
+        guard let v = uuid16 else { return }
+        out.write(" (")
+        if AssignedNumbers.writeUUIDName(v, to: &out) {
+            out.write(octet: UInt8(ascii: ")"))
+        } else {
+            out.removeLast(2)   // no name: no parentheses
         }
     }
 

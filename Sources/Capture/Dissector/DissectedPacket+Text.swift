@@ -13,39 +13,49 @@ extension DissectedPacket {
     /// peripheral and `P>C` peripheral to central over the air, `---` unknown. Notes (reassembly
     /// diagnostics, retransmissions) follow after ` !! `.
     public var line: String {
-        var out = CaptureText.linePrefix(frame: index + 1, microseconds: relativeTime)
-        out += CaptureText.direction(direction, inferred: isDirectionInferred)
-        out += " "
-        if let controllerIndex { out += "[hci\(controllerIndex)] " }
-        appendSummary(to: &out)
-        for note in notes {
-            out += " !! "
-            out += note
+        var out = TextOutput(capacity: 256)
+        writeLine(to: &out)
+        return out.string
+    }
+
+    /// Appends ``line`` to `out`, without its newline: the text a decoder prints for the packet,
+    /// written straight into the octets that go to the output.
+    public func writeLine(to out: inout TextOutput) {
+        CaptureText.writeLinePrefix(frame: index + 1, microseconds: relativeTime, to: &out)
+        out.write(CaptureText.direction(direction, inferred: isDirectionInferred))
+        out.write(octet: UInt8(ascii: " "))
+        if let controllerIndex {
+            out.write("[hci")
+            out.writeDecimal(UInt64(controllerIndex))
+            out.write("] ")
         }
-        return out
+        writeSummary(to: &out)
+        for note in notes {
+            out.write(" !! ")
+            out.write(string: note)
+        }
     }
 
     /// The summary part of ``line``: what the packet is, down to ATT, SMP or signaling.
     public var summary: String {
-        var text = ""
-        appendSummary(to: &text)
-        return text
+        var out = TextOutput(capacity: 256)
+        writeSummary(to: &out)
+        return out.string
     }
 
-    /// Appends ``summary`` to `text`; advertising reports without a string of their own.
-    public func appendSummary(to text: inout String) {
-        if case let .event(_, event, advertising) = content, event.failureStatus == nil, let first = advertising.first {
-            text += "HCI Event "
-            text += event.name
-            text += ": "
-            first.appendDescription(to: &text)
-            for report in advertising.dropFirst() {
-                text += "; "
-                report.appendDescription(to: &text)
+    /// Appends ``summary`` to `out`; advertising reports without a string of their own.
+    public func writeSummary(to out: inout TextOutput) {
+        if case let .event(_, event, advertising) = content, event.failureStatus == nil, !advertising.isEmpty {
+            out.write("HCI Event ")
+            out.write(string: event.name)
+            out.write(": ")
+            for (i, report) in advertising.enumerated() {
+                if i > 0 { out.write("; ") }
+                report.writeDescription(to: &out)
             }
             return
         }
-        text += otherSummary
+        out.write(string: otherSummary)
     }
 
     /// ``summary`` for every packet but an event with advertising reports.
@@ -57,7 +67,7 @@ extension DissectedPacket {
             if let status = event.failureStatus {
                 return "HCI Event \(event.name) status=\(status) (the other parameters carry no meaning on failure)"
             }
-            return "HCI Event \(event)"   // advertising reports are written by appendSummary
+            return "HCI Event \(event)"   // advertising reports are written by writeSummary
         case let .acl(acl, stage):
             return "ACL \(Hex.hex16(acl.handle)) " + stage.summary(octets: acl.data.count, boundary: acl.packetBoundary.description)
         case .sco(let sco):
@@ -127,41 +137,58 @@ extension AdvertisingSummary: CustomStringConvertible {
     /// for the rest of its chain", a discarded one "...: fragment discarded, 229 octets (its chain
     /// was cut at a bound)".
     public var description: String {
-        var text = ""
-        appendDescription(to: &text)
-        return text
+        var out = TextOutput(capacity: 256)
+        writeDescription(to: &out)
+        return out.string
     }
 
-    /// Appends ``description`` to `text`, without a string of its own.
-    public func appendDescription(to text: inout String) {
-        address.appendDescription(to: &text)
-        text += " ("
-        text += addressType.description
-        text += ") "
-        text += eventType
+    /// Appends ``description`` to `out`.
+    public func writeDescription(to out: inout TextOutput) {
+        address.writeDescription(to: &out)
+        out.write(" (")
+        out.write(string: addressType.description)
+        out.write(") ")
+        switch reportEventType {
+        case .legacy(let type): type.writeDescription(to: &out)
+        case .extended(let type): type.writeDescription(to: &out)
+        }
         if let rssi {
-            text += " "
-            text += String(rssi)
-            text += " dBm"
+            out.write(octet: UInt8(ascii: " "))
+            out.writeDecimal(Int(rssi))
+            out.write(" dBm")
         }
         switch disposition {
         case .pending:
-            text += ": fragment \(fragments), \(reportOctets.count) octets, held for the rest of its chain"
+            out.write(": fragment ")
+            out.writeDecimal(fragments)
+            out.write(", ")
+            out.writeDecimal(reportOctets.count)
+            out.write(" octets, held for the rest of its chain")
             return
         case .discarded:
-            text += ": fragment discarded, \(reportOctets.count) octets (its chain was cut at a bound)"
+            out.write(": fragment discarded, ")
+            out.writeDecimal(reportOctets.count)
+            out.write(" octets (its chain was cut at a bound)")
             return
         case .complete, .truncated:
             break
         }
         if !data.elements.isEmpty {
-            text += ": "
-            data.appendDescription(to: &text)
+            out.write(": ")
+            data.writeDescription(to: &out)
         }
-        var marks: [String] = []
-        if fragments > 1 { marks.append("joined from \(fragments) fragments") }
-        if disposition == .truncated { marks.append("truncated") }
-        if !marks.isEmpty { text += " (" + marks.joined(separator: ", ") + ")" }
+        let joined = fragments > 1, truncated = disposition == .truncated
+        if joined || truncated {
+            out.write(" (")
+            if joined {
+                out.write("joined from ")
+                out.writeDecimal(fragments)
+                out.write(" fragments")
+            }
+            if joined && truncated { out.write(", ") }
+            if truncated { out.write("truncated") }
+            out.write(octet: UInt8(ascii: ")"))
+        }
     }
 }
 
@@ -193,47 +220,40 @@ enum CaptureText {
 
     /// The start of a packet line, "   188     1.578608 ": the frame number right-aligned in 6
     /// columns, a space, ``seconds(_:)`` right-aligned in 12, a space (wider values push the
-    /// columns right), written straight into the string's storage.
+    /// columns right).
     static func linePrefix(frame: Int, microseconds: Int64) -> String {
-        let frameDigits = digitCount(UInt64(frame.magnitude))
-        let m = microseconds.magnitude
-        let timeWidth = (microseconds < 0 ? 1 : 0) + digitCount(m / 1_000_000) + 7
-        let framePad = max(0, 6 - frameDigits - (frame < 0 ? 1 : 0)), timePad = max(0, 12 - timeWidth)
-        let count = framePad + (frame < 0 ? 1 : 0) + frameDigits + 1 + timePad + timeWidth + 1
-        var text = String(unsafeUninitializedCapacity: count) { out in
-            var j = 0
-            func put(_ octet: UInt8, times: Int = 1) {
-                for _ in 0..<times { out[j] = octet; j += 1 }
-            }
-            func put(_ value: UInt64, digits: Int) {
-                var v = value
-                for k in stride(from: j + digits - 1, through: j, by: -1) {
-                    out[k] = UInt8(truncatingIfNeeded: v % 10) + UInt8(ascii: "0")
-                    v /= 10
-                }
-                j += digits
-            }
-            put(0x20, times: framePad)
-            if frame < 0 { put(UInt8(ascii: "-")) }
-            put(UInt64(frame.magnitude), digits: frameDigits)
-            put(0x20)
-            put(0x20, times: timePad)
-            if microseconds < 0 { put(UInt8(ascii: "-")) }
-            put(m / 1_000_000, digits: digitCount(m / 1_000_000))
-            put(UInt8(ascii: "."))
-            put(m % 1_000_000, digits: 6)
-            put(0x20)
-            return j
-        }
-        text.reserveCapacity(256)
-        return text
+        var out = TextOutput(capacity: 20)
+        writeLinePrefix(frame: frame, microseconds: microseconds, to: &out)
+        return out.string
     }
 
-    /// The number of decimal digits of `value` (1 for 0).
-    static func digitCount(_ value: UInt64) -> Int {
-        var n = 1, v = value
-        while v >= 10 { v /= 10; n += 1 }
-        return n
+    /// Appends ``linePrefix(frame:microseconds:)``'s text to `out`.
+    static func writeLinePrefix(frame: Int, microseconds: Int64, to out: inout TextOutput) {
+        let frameDigits = TextOutput.decimalDigitCount(UInt64(frame.magnitude))
+        let m = microseconds.magnitude
+        let secondsDigits = TextOutput.decimalDigitCount(m / 1_000_000)
+        let frameWidth = (frame < 0 ? 1 : 0) + frameDigits
+        let timeWidth = (microseconds < 0 ? 1 : 0) + secondsDigits + 7
+        let frameColumn = max(6, frameWidth), timeColumn = max(12, timeWidth)
+        // The whole prefix in one piece of the writer, filled from the right of each column.
+        out.withUnsafeSpace(frameColumn + 1 + timeColumn + 1) { text in
+            text.initialize(repeating: 0x20)
+            /// Writes `value`'s decimal digits so that the last ends before `end`.
+            func digits(_ value: UInt64, endingAt end: Int, count: Int) {
+                var v = value
+                for k in stride(from: end - 1, through: end - count, by: -1) {
+                    text[k] = UInt8(truncatingIfNeeded: v % 10) &+ UInt8(ascii: "0")
+                    v /= 10
+                }
+            }
+            digits(UInt64(frame.magnitude), endingAt: frameColumn, count: frameDigits)
+            if frame < 0 { text[frameColumn - frameDigits - 1] = UInt8(ascii: "-") }
+            let timeEnd = frameColumn + 1 + timeColumn
+            digits(m % 1_000_000, endingAt: timeEnd, count: 6)
+            text[timeEnd - 7] = UInt8(ascii: ".")
+            digits(m / 1_000_000, endingAt: timeEnd - 7, count: secondsDigits)
+            if microseconds < 0 { text[timeEnd - 7 - secondsDigits - 1] = UInt8(ascii: "-") }
+        }
     }
 
     /// A name from the air in double quotes, with quotes, backslashes and control characters
@@ -250,7 +270,7 @@ enum CaptureText {
 
     /// `H>C`, `C>H`, `C>P`, `P>C`, or `---`; an over-the-air direction inferred from timing is
     /// in lower case (`c>p`, `p>c`).
-    static func direction(_ d: CaptureDirection, inferred: Bool = false) -> String {
+    static func direction(_ d: CaptureDirection, inferred: Bool = false) -> StaticString {
         switch d {
         case .hostToController: return "H>C"
         case .controllerToHost: return "C>H"

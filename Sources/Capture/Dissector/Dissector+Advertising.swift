@@ -69,7 +69,7 @@ extension Dissector {
                                 + " (\(Self.fragments(cut.fragments)), \(cut.data.count) octets, truncated)"
                                 + (data.elements.isEmpty ? "" : ": \(data)"))
             seeAdvertiser(cut.key.address, type: cut.key.addressType, rssi: nil, connectable: false,
-                          name: data.localName?.string, record: record, counts: false)
+                          name: data.localNameString, record: record, counts: false)
         }
         for dropped in outcome.evicted {
             packet.notes.append("extended advertising chain of \(dropped.key) dropped to make room"
@@ -77,7 +77,7 @@ extension Dissector {
         }
         let rssi = rawRSSI == 127 ? nil : rawRSSI  // 127: RSSI not available
         let data = outcome.payload.map { AdvertisingData(decoding: $0.data) } ?? AdvertisingData(decoding: [])
-        seeAdvertiser(address, type: type, rssi: rssi, connectable: connectable, name: data.localName?.string, record: record)
+        seeAdvertiser(address, type: type, rssi: rssi, connectable: connectable, name: data.localNameString, record: record)
         return AdvertisingSummary(address: address, addressType: type, eventType: eventType, rssi: rssi, data: data,
                                   disposition: outcome.disposition, fragments: outcome.payload?.fragments ?? outcome.fragment,
                                   reportOctets: octets)

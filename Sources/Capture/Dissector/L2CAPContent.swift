@@ -117,7 +117,7 @@ public struct ATTAnnotation: Sendable, Equatable {
         guard !handleNames.isEmpty else { return out }
         for (handle, name) in handleNames.sorted(by: { $0.key < $1.key }) {
             let token = "handle " + Hex.hex16(handle)
-            if let range = out.firstRange(of: token) {
+            if let range = Self.firstRange(of: token, in: out) {
                 out.replaceSubrange(range, with: token + " (\(name))")
             } else if request != nil {
                 out += " (of \(Hex.hex16(handle)) \(name))"
@@ -126,4 +126,25 @@ public struct ATTAnnotation: Sendable, Equatable {
         return out
     }
 
+    /// `text.firstRange(of: token)` for an ASCII `token`, found by comparing octets: the first
+    /// match whose ends are character boundaries is the first match of the characters (no other
+    /// character is canonically equivalent to ASCII letters, digits or the space). A match that
+    /// cuts a character (a combining mark after it, in a hostile value) goes to the character search.
+    static func firstRange(of token: String, in text: String) -> Range<String.Index>? {
+        let pattern = Array(token.utf8)
+        let utf8 = text.utf8
+        guard let head = pattern.first, utf8.count >= pattern.count else { return nil }
+        var from = utf8.startIndex
+        while let start = utf8[from...].firstIndex(of: head) {
+            guard let end = utf8.index(start, offsetBy: pattern.count, limitedBy: utf8.endIndex) else { return nil }
+            if utf8[start..<end].elementsEqual(pattern) {
+                guard start.samePosition(in: text) != nil, end.samePosition(in: text) != nil else {
+                    return text.firstRange(of: token)
+                }
+                return start..<end
+            }
+            from = utf8.index(after: start)
+        }
+        return nil
+    }
 }

@@ -52,19 +52,92 @@ public struct ADElement: Hashable, Sendable, CustomStringConvertible {
 
     /// The structure's description, or the raw octets and the diagnostic when it is malformed.
     public var description: String {
-        var text = ""
-        appendDescription(to: &text)
-        return text
+        var out = TextOutput(capacity: 64)
+        writeDescription(to: &out)
+        return out.string
     }
 
-    /// Appends ``description`` to `text`, without a string of its own for a well-formed structure.
-    public func appendDescription(to text: inout String) {
-        let decoded = structure
-        switch (decoded, diagnostic) {
-        case (let s?, nil): s.appendDescription(to: &text)
-        case (let s?, let d?): text += "\(s) [\(d)]"
-        case (nil, let d?): text += "[\(d); octets \(Hex.encode(octets, separator: " "))]"
-        case (nil, nil): text += "[octets \(Hex.encode(octets, separator: " "))]"
+    /// Appends ``description`` to `out`. A well-formed structure of the types advertisers send
+    /// most is written from its octets, without its typed value (``structure``): the text is
+    /// the typed value's, by the same functions.
+    public func writeDescription(to out: inout TextOutput) {
+        if diagnostic == nil, let type, writeWellFormed(type: type, to: &out) { return }
+        switch (structure, diagnostic) {
+        case (let s?, nil):
+            s.writeDescription(to: &out)
+        case (let s?, let d?):
+            s.writeDescription(to: &out)
+            out.write(" [")
+            out.write(string: d.description)
+            out.write(octet: UInt8(ascii: "]"))
+        case (nil, let d?):
+            out.write(octet: UInt8(ascii: "["))
+            out.write(string: d.description)
+            out.write("; octets ")
+            out.writeHex(octets, separator: " ")
+            out.write(octet: UInt8(ascii: "]"))
+        case (nil, nil):
+            out.write("[octets ")
+            out.writeHex(octets, separator: " ")
+            out.write(octet: UInt8(ascii: "]"))
         }
+    }
+
+    /// Writes the description of a well-formed structure of `type` straight from its AD data, as
+    /// ``ADStructure/init(type:data:)`` would decode it and ``ADStructure/writeDescription(to:)``
+    /// print it: Flags, service UUID and solicitation lists, local names, Tx Power Level, Service
+    /// Data, Manufacturer Specific Data.
+    ///
+    /// - Returns: false, writing nothing, for any other type (the caller decodes it).
+    private func writeWellFormed(type: ADType, to out: inout TextOutput) -> Bool {
+        let raw = type.rawValue
+        switch raw {
+        case 0x01...0x0A, 0x14, 0x15, 0x16, 0x1F, 0x20, 0x21, 0xFF: break
+        default: return false
+        }
+        return octets.withUnsafeBufferPointer { element -> Bool in
+            let data = UnsafeBufferPointer(rebasing: element[2...])
+            switch raw {
+            case 0x01:
+                guard data.count == 1 else {
+                    ADStructure.writeOther(type: type, data: data, to: &out)
+                    return true
+                }
+                out.write("Flags ")
+                ADFlags(rawValue: data[0]).writeDescription(to: &out)
+            case 0x02...0x07:
+                let width: BluetoothUUID.Width = raw <= 0x03 ? .bits16 : raw <= 0x05 ? .bits32 : .bits128
+                if raw & 1 == 0 { out.write("Incomplete ") }
+                Self.writeUUIDList(data: data, width: width, to: &out)
+            case 0x14, 0x1F, 0x15:
+                out.write("Solicited ")
+                Self.writeUUIDList(data: data, width: raw == 0x14 ? .bits16 : raw == 0x1F ? .bits32 : .bits128, to: &out)
+            case 0x08, 0x09:
+                out.write(raw == 0x09 ? "Complete Local Name " : "Shortened Local Name ")
+                ADLocalName.writeDescription(bytes: data, to: &out)
+            case 0x0A:
+                guard data.count == 1 else { return false }
+                ADStructure.writeTxPowerLevel(Int8(bitPattern: data[0]), to: &out)
+            case 0x16, 0x20, 0x21:
+                let size: BluetoothUUID.Width = raw == 0x16 ? .bits16 : raw == 0x20 ? .bits32 : .bits128
+                guard data.count >= size.rawValue,
+                      let uuid = BluetoothUUID(littleEndianOctets: octets[(offset + 2)..<(offset + 2 + size.rawValue)]) else { return false }
+                out.write("Service Data ")
+                ADServiceData.writeDescription(uuid: uuid, data: UnsafeBufferPointer(rebasing: data[size.rawValue...]), to: &out)
+            default:
+                guard data.count >= 2 else { return false }
+                out.write("Manufacturer Specific Data ")
+                ADManufacturerSpecificData.writeDescription(companyIdentifier: UInt16(data[0]) | UInt16(data[1]) << 8,
+                                                            data: UnsafeBufferPointer(rebasing: data[2...]), to: &out)
+            }
+            return true
+        }
+    }
+
+    /// "16-bit UUIDs 180D (Heart Rate)": the width, then the list's whole entries.
+    private static func writeUUIDList(data: UnsafeBufferPointer<UInt8>, width: BluetoothUUID.Width, to out: inout TextOutput) {
+        out.write(ADUUIDList.widthName(width))
+        out.write(" UUIDs ")
+        ADUUIDList.writeDescription(data: data, width: width, to: &out)
     }
 }

@@ -200,65 +200,94 @@ public enum ADStructure: Hashable, Sendable, CustomStringConvertible {
     /// One line, as a capture tool prints it: `Flags 0x06 (LE General Discoverable, BR/EDR Not Supported)`,
     /// `Complete Local Name "ABCD"`, `16-bit UUIDs 180D (Heart Rate)`.
     public var description: String {
-        switch self {
-        case .flags, .serviceUUIDs, .localName, .serviceData, .manufacturerSpecificData:
-            var text = ""
-            appendDescription(to: &text)
-            return text
-        default:
-            return otherDescription
-        }
+        var out = TextOutput(capacity: 64)
+        writeDescription(to: &out)
+        return out.string
     }
 
-    /// Appends ``description`` to `text`; the structures advertisers send most (Flags, service
-    /// UUIDs, a local name, Service Data, Manufacturer Specific Data) without a string of their own.
-    public func appendDescription(to text: inout String) {
+    /// Appends ``description`` to `out`; the structures advertisers send most (Flags, service
+    /// UUIDs, a local name, Tx Power Level, Service Data, Manufacturer Specific Data, raw types)
+    /// without a string of their own.
+    public func writeDescription(to out: inout TextOutput) {
         switch self {
         case .flags(let f):
-            text += "Flags "
-            f.appendDescription(to: &text)
+            out.write("Flags ")
+            f.writeDescription(to: &out)
         case let .serviceUUIDs(list, complete):
-            if !complete { text += "Incomplete " }
-            text += list.widthName
-            text += " UUIDs "
-            list.appendDescription(to: &text)
+            if !complete { out.write("Incomplete ") }
+            out.write(list.widthName)
+            out.write(" UUIDs ")
+            list.writeDescription(to: &out)
         case .localName(let name):
-            text += name.isComplete ? "Complete Local Name " : "Shortened Local Name "
-            name.appendDescription(to: &text)
+            out.write(name.isComplete ? "Complete Local Name " : "Shortened Local Name ")
+            name.writeDescription(to: &out)
+        case .txPowerLevel(let dBm):
+            Self.writeTxPowerLevel(dBm, to: &out)
+        case .serviceSolicitation(let list):
+            out.write("Solicited ")
+            out.write(list.widthName)
+            out.write(" UUIDs ")
+            list.writeDescription(to: &out)
         case .serviceData(let sd):
-            text += "Service Data "
-            sd.appendDescription(to: &text)
+            out.write("Service Data ")
+            sd.writeDescription(to: &out)
         case .manufacturerSpecificData(let m):
-            text += "Manufacturer Specific Data "
-            m.appendDescription(to: &text)
-        default:
-            text += otherDescription
+            out.write("Manufacturer Specific Data ")
+            m.writeDescription(to: &out)
+        case let .other(type, data):
+            data.withUnsafeBufferPointer { Self.writeOther(type: type, data: $0, to: &out) }
+        case .peripheralConnectionIntervalRange(let range):
+            out.write("Peripheral Connection Interval Range ")
+            out.write(string: range.description)
+        case .publicTargetAddresses(let a):
+            out.write("Public Target Address ")
+            Self.writeAddresses(a, to: &out)
+        case .randomTargetAddresses(let a):
+            out.write("Random Target Address ")
+            Self.writeAddresses(a, to: &out)
+        case .appearance(let appearance):
+            out.write("Appearance ")
+            out.write(string: appearance.description)
+        case .advertisingInterval(let interval):
+            out.write(interval.octetCount == 2 ? "Advertising Interval " : "Advertising Interval - long ")
+            out.write(string: interval.description)
+        case .leRole(let role):
+            out.write("LE Role ")
+            out.write(string: role.description)
+        case .uri(let uri):
+            out.write("URI ")
+            out.write(string: uri.description)
+        case .leSupportedFeatures(let f):
+            out.write("LE Supported Features ")
+            out.write(string: f.description)
         }
     }
 
-    /// The description of the structures ``appendDescription(to:)`` does not write itself.
-    private var otherDescription: String {
-        switch self {
-        case .flags(let f): return "Flags \(f)"
-        case let .serviceUUIDs(list, complete):
-            return "\(complete ? "" : "Incomplete ")\(list.widthName) UUIDs \(list)"
-        case .localName(let name): return "\(name.isComplete ? "Complete" : "Shortened") Local Name \(name)"
-        case .txPowerLevel(let dBm): return "Tx Power Level \(dBm) dBm"
-        case .peripheralConnectionIntervalRange(let range): return "Peripheral Connection Interval Range \(range)"
-        case .serviceSolicitation(let list): return "Solicited \(list.widthName) UUIDs \(list)"
-        case .serviceData(let sd): return "Service Data \(sd)"
-        case .publicTargetAddresses(let a): return "Public Target Address \(a.map(\.description).joined(separator: ", "))"
-        case .randomTargetAddresses(let a): return "Random Target Address \(a.map(\.description).joined(separator: ", "))"
-        case .appearance(let appearance): return "Appearance \(appearance)"
-        case .advertisingInterval(let interval):
-            return "\(interval.octetCount == 2 ? "Advertising Interval" : "Advertising Interval - long") \(interval)"
-        case .leRole(let role): return "LE Role \(role)"
-        case .uri(let uri): return "URI \(uri)"
-        case .leSupportedFeatures(let f): return "LE Supported Features \(f)"
-        case .manufacturerSpecificData(let m): return "Manufacturer Specific Data \(m)"
-        case let .other(type, data): return data.isEmpty ? "\(type)" : "\(type) \(Hex.encode(data))"
+    /// The addresses, ", " between them.
+    static func writeAddresses(_ addresses: [BluetoothAddress], to out: inout TextOutput) {
+        for (i, address) in addresses.enumerated() {
+            if i > 0 { out.write(", ") }
+            address.writeDescription(to: &out)
         }
     }
+
+    /// "Tx Power Level -8 dBm".
+    static func writeTxPowerLevel(_ dBm: Int8, to out: inout TextOutput) {
+        out.write("Tx Power Level ")
+        out.writeDecimal(Int(dBm))
+        out.write(" dBm")
+    }
+
+    /// The AD type's description, then the AD data in hexadecimal when there are any:
+    /// "Mesh Beacon (0x2B) 0011".
+    static func writeOther(type: ADType, data: UnsafeBufferPointer<UInt8>, to out: inout TextOutput) {
+        out.write(string: type.description)
+        if !data.isEmpty {
+            out.write(octet: UInt8(ascii: " "))
+            out.writeHex(data)
+        }
+    }
+
 }
 
 /// Why a set of typed AD structures could not be encoded.

@@ -37,6 +37,12 @@ enum ADText {
 
     /// Whether `bytes` are well-formed UTF-8.
     static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.withUnsafeBufferPointer { isValidUTF8($0) }
+    }
+
+    /// Whether `bytes` are well-formed UTF-8 (ASCII, the common case, without decoding).
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return true }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         while true {
@@ -49,8 +55,20 @@ enum ADText {
     }
 }
 
-/// Little-endian reads at a known-good index of a slice (the caller has checked the bounds).
+/// Little-endian reads at a known-good index of a slice or a buffer (the caller has checked the bounds).
 enum ADBytes {
+    @inline(__always)
+    static func uint32(_ d: UnsafeBufferPointer<UInt8>, at i: Int) -> UInt32 {
+        UInt32(d[i]) | UInt32(d[i + 1]) << 8 | UInt32(d[i + 2]) << 16 | UInt32(d[i + 3]) << 24
+    }
+
+    @inline(__always)
+    static func uint64(_ d: UnsafeBufferPointer<UInt8>, at i: Int) -> UInt64 {
+        var v: UInt64 = 0
+        for k in (0..<8).reversed() { v = v << 8 | UInt64(d[i + k]) }
+        return v
+    }
+
     @inline(__always)
     static func uint32(_ d: ArraySlice<UInt8>, at i: Int) -> UInt32 {
         UInt32(d[i]) | UInt32(d[i + 1]) << 8 | UInt32(d[i + 2]) << 16 | UInt32(d[i + 3]) << 24

@@ -51,6 +51,19 @@ extension AdvertisingData {
         return nil
     }
 
+    /// ``localName``'s ``ADLocalName/string``, read from the element's octets without decoding
+    /// the structure: the first well-formed Complete Local Name, else the first well-formed
+    /// Shortened one (a name structure is malformed only when it runs past the payload).
+    public var localNameString: String? {
+        func name(_ type: ADType) -> String? {
+            for e in elements where e.type == type && e.diagnostic == nil {
+                return String(decoding: e.data, as: UTF8.self)
+            }
+            return nil
+        }
+        return name(.completeLocalName) ?? name(.shortenedLocalName)
+    }
+
     /// Every service UUID from the 16-, 32- and 128-bit lists (0x02...0x07), complete or not, in
     /// payload order.
     public var serviceUUIDs: [BluetoothUUID] {

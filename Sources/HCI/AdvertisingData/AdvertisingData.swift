@@ -153,20 +153,20 @@ public struct AdvertisingData: Hashable, Sendable, CustomStringConvertible {
     /// `Flags 0x06 (LE General Discoverable, BR/EDR Not Supported), Complete Local Name "ABCD"`.
     /// Malformed structures show their raw octets and diagnostic in brackets; "empty" for none.
     public var description: String {
-        var text = ""
-        appendDescription(to: &text)
-        return text
+        var out = TextOutput(capacity: 64 * elements.count + 8)
+        writeDescription(to: &out)
+        return out.string
     }
 
-    /// Appends ``description`` to `text`, without a string of its own for each structure.
-    public func appendDescription(to text: inout String) {
+    /// Appends ``description`` to `out`.
+    public func writeDescription(to out: inout TextOutput) {
         guard !elements.isEmpty else {
-            text += "empty"
+            out.write("empty")
             return
         }
-        for (i, element) in elements.enumerated() {
-            if i > 0 { text += ", " }
-            element.appendDescription(to: &text)
+        for i in elements.indices {
+            if i > 0 { out.write(", ") }
+            elements[i].writeDescription(to: &out)
         }
     }
 

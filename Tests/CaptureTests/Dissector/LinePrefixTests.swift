@@ -2,7 +2,7 @@ import Testing
 import BLECore
 @testable import Capture
 
-/// The start of a packet line, written straight into the string: the same columns as the frame
+/// The start of a packet line, written into a ``TextOutput``: the same columns as the frame
 /// number padded to 6 and ``CaptureText/seconds(_:)`` padded to 12.
 @Suite("Packet line prefix")
 struct LinePrefixTests {

@@ -12,10 +12,11 @@ struct AdvertisingDataFuzzTests {
     static func checkInvariants(_ bytes: [UInt8], _ note: @autoclosure () -> String) throws -> AdvertisingData {
         let ad = AdvertisingData(decoding: bytes)
         #expect(ad.bytes == bytes, "\(note())")
-        // The text appended to a line is the description, element by element.
-        var line = "Extended Advertising Report: "
-        ad.appendDescription(to: &line)
-        #expect(line == "Extended Advertising Report: " + (ad.elements.isEmpty ? "empty" : ad.elements.map(\.description).joined(separator: ", ")),
+        // The text written into a line is the description, element by element.
+        var line = TextOutput()
+        line.write("Extended Advertising Report: ")
+        ad.writeDescription(to: &line)
+        #expect(line.string == "Extended Advertising Report: " + (ad.elements.isEmpty ? "empty" : ad.elements.map(\.description).joined(separator: ", ")),
                 "\(note())")
         // The elements tile the significant part, in order, from offset 0.
         var next = 0
@@ -33,7 +34,8 @@ struct AdvertisingDataFuzzTests {
             }
             if let d = e.diagnostic { #expect(d.offset == e.offset && d.type == e.type, "\(note())") }
             if e.diagnostic == nil, e.type != nil { #expect(e.structure != nil, "\(note())") }
-            _ = e.description
+            // An element written from its octets reads as its typed value does.
+            if e.diagnostic == nil, let s = e.structure { #expect(e.description == s.description, "\(note())") }
             next = end
         }
         #expect(next == ad.significantLength, "\(note())")
@@ -44,6 +46,8 @@ struct AdvertisingDataFuzzTests {
         }
         #expect(ad.structures.count == ad.elements.filter { $0.structure != nil }.count, "\(note())")
         _ = ad.description
+        // The name read from the octets is the typed name's text.
+        #expect(ad.localNameString == ad.localName?.string, "\(note())")
         _ = ad.diagnostics.map(\.decodingError)
         // Well formed: the typed structures encode back to the same octets.
         if ad.isWellFormed {

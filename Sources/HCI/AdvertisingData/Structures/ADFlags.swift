@@ -34,27 +34,30 @@ public struct ADFlags: RawRepresentable, OptionSet, Hashable, Sendable, CustomSt
 
     /// "0x06 (LE General Discoverable, BR/EDR Not Supported)"; "0x00" when no bit is set.
     public var description: String {
-        var text = ""
-        appendDescription(to: &text)
-        return text
+        var out = TextOutput(capacity: 64)
+        writeDescription(to: &out)
+        return out.string
     }
 
-    /// Appends ``description`` to `text`, without a string of its own.
-    public func appendDescription(to text: inout String) {
-        text += "0x"
-        text += ADText.hex(rawValue)
+    /// Appends ``description`` to `out`.
+    public func writeDescription(to out: inout TextOutput) {
+        out.write("0x")
+        out.writeHex(UInt64(rawValue), digits: 2, uppercase: true)
         var first = true
-        func name(_ words: String) {
-            text += first ? " (" : ", "
+        func name(_ words: StaticString) {
+            out.write(first ? " (" : ", ")
             first = false
-            text += words
+            out.write(words)
         }
         if contains(.leLimitedDiscoverableMode) { name("LE Limited Discoverable") }
         if contains(.leGeneralDiscoverableMode) { name("LE General Discoverable") }
         if contains(.brEDRNotSupported) { name("BR/EDR Not Supported") }
         if contains(.simultaneousLEAndBREDRController) { name("LE and BR/EDR Controller") }
         if contains(.simultaneousLEAndBREDRHost) { name("LE and BR/EDR Host (previously used)") }
-        if !intersection(.reserved).isEmpty { name("reserved 0x\(ADText.hex(rawValue & 0xE0))") }
-        if !first { text += ")" }
+        if !intersection(.reserved).isEmpty {
+            name("reserved 0x")
+            out.writeHex(UInt64(rawValue & 0xE0), digits: 2, uppercase: true)
+        }
+        if !first { out.write(octet: UInt8(ascii: ")")) }
     }
 }

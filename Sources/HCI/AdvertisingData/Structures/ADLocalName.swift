@@ -37,26 +37,24 @@ public struct ADLocalName: Hashable, Sendable, CustomStringConvertible {
     /// `"ABCD"`, with control characters escaped; invalid UTF-8 adds the octets:
     /// `"AB\u{FFFD}" (invalid UTF-8: 41 42 ff)`.
     public var description: String {
-        var text = ""
-        appendDescription(to: &text)
-        return text
+        var out = TextOutput(capacity: 2 * bytes.count + 8)
+        writeDescription(to: &out)
+        return out.string
     }
 
-    /// Appends ``description`` to `text`, without a string of its own for a printable ASCII name.
-    public func appendDescription(to text: inout String) {
-        // Printable ASCII other than the quote, apostrophe and backslash is what debugDescription
-        // leaves as it is: quoted directly, it gives the same text.
-        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x27 && $0 != 0x5C }) {
-            text += "\""
-            bytes.withUnsafeBufferPointer { text.appendASCII($0) }
-            text += "\""
-            return
-        }
-        text += string.debugDescription
-        if !isValidUTF8 {
-            text += " (invalid UTF-8: "
-            text += Hex.encode(bytes, separator: " ")
-            text += ")"
+    /// Appends ``description`` to `out`.
+    public func writeDescription(to out: inout TextOutput) {
+        bytes.withUnsafeBufferPointer { Self.writeDescription(bytes: $0, to: &out) }
+    }
+
+    /// Appends the ``description`` of a name of octets `bytes` to `out`: the text of the typed
+    /// value, written from the octets as received.
+    static func writeDescription(bytes: UnsafeBufferPointer<UInt8>, to out: inout TextOutput) {
+        out.writeQuoted(bytes)
+        if !ADText.isValidUTF8(bytes) {
+            out.write(" (invalid UTF-8: ")
+            out.writeHex(bytes, separator: " ")
+            out.write(octet: UInt8(ascii: ")"))
         }
     }
 }

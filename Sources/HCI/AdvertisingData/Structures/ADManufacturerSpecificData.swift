@@ -38,23 +38,30 @@ public struct ADManufacturerSpecificData: Hashable, Sendable, CustomStringConver
 
     /// "0x004C (Apple, Inc.) 0215..." (the data in hexadecimal).
     public var description: String {
-        var text = ""
-        appendDescription(to: &text)
-        return text
+        var out = TextOutput(capacity: 64 + 2 * data.count)
+        writeDescription(to: &out)
+        return out.string
     }
 
-    /// Appends ``description`` to `text`, without a string of its own.
-    public func appendDescription(to text: inout String) {
-        text += "0x"
-        text += ADText.hex(companyIdentifier)
-        if let name = AssignedNumbers.companyNameText(companyIdentifier) {
-            text += " ("
-            text += name
-            text += ")"
+    /// Appends ``description`` to `out`.
+    public func writeDescription(to out: inout TextOutput) {
+        data.withUnsafeBufferPointer { Self.writeDescription(companyIdentifier: companyIdentifier, data: $0, to: &out) }
+    }
+
+    /// Appends the ``description`` of Manufacturer Specific Data for `companyIdentifier` with
+    /// `data` to `out`: the text of the typed value, written from the octets as received.
+    static func writeDescription(companyIdentifier: UInt16, data: UnsafeBufferPointer<UInt8>, to out: inout TextOutput) {
+        out.write("0x")
+        out.writeHex(UInt64(companyIdentifier), digits: 4, uppercase: true)
+        out.write(" (")
+        if AssignedNumbers.writeCompanyName(companyIdentifier, to: &out) {
+            out.write(octet: UInt8(ascii: ")"))
+        } else {
+            out.removeLast(2)   // unassigned: no parentheses
         }
         if !data.isEmpty {
-            text += " "
-            Hex.append(data, to: &text)
+            out.write(octet: UInt8(ascii: " "))
+            out.writeHex(data)
         }
     }
 }

@@ -43,17 +43,23 @@ public struct ADServiceData: Hashable, Sendable, CustomStringConvertible {
 
     /// "180D (Heart Rate): 0102" (the data in hexadecimal).
     public var description: String {
-        var text = ""
-        appendDescription(to: &text)
-        return text
+        var out = TextOutput(capacity: 64 + 2 * data.count)
+        writeDescription(to: &out)
+        return out.string
     }
 
-    /// Appends ``description`` to `text`, without a string of its own.
-    public func appendDescription(to text: inout String) {
-        uuid.appendDescriptionWithName(to: &text)
+    /// Appends ``description`` to `out`.
+    public func writeDescription(to out: inout TextOutput) {
+        data.withUnsafeBufferPointer { Self.writeDescription(uuid: uuid, data: $0, to: &out) }
+    }
+
+    /// Appends the ``description`` of Service Data for `uuid` with `data` to `out`: the text of
+    /// the typed value, written from the octets as received.
+    static func writeDescription(uuid: BluetoothUUID, data: UnsafeBufferPointer<UInt8>, to out: inout TextOutput) {
+        uuid.writeDescriptionWithName(to: &out)
         if !data.isEmpty {
-            text += ": "
-            Hex.append(data, to: &text)
+            out.write(": ")
+            out.writeHex(data)
         }
     }
 }

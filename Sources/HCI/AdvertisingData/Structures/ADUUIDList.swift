@@ -86,25 +86,50 @@ public struct ADUUIDList: Hashable, Sendable, CustomStringConvertible {
 
     /// "180D (Heart Rate), 180F (Battery)"; "none" for an empty list.
     public var description: String {
-        var text = ""
-        appendDescription(to: &text)
-        return text
+        var out = TextOutput(capacity: 32 * uuids.count + 8)
+        writeDescription(to: &out)
+        return out.string
     }
 
-    /// Appends ``description`` to `text`, without a string of its own.
-    public func appendDescription(to text: inout String) {
+    /// Appends ``description`` to `out`.
+    public func writeDescription(to out: inout TextOutput) {
         guard !uuids.isEmpty else {
-            text += "none"
+            out.write("none")
             return
         }
         for (i, uuid) in uuids.enumerated() {
-            if i > 0 { text += ", " }
-            uuid.appendDescriptionWithName(to: &text)
+            if i > 0 { out.write(", ") }
+            uuid.writeDescriptionWithName(to: &out)
+        }
+    }
+
+    /// Appends the ``description`` of the list that `data` holds in `width` (its whole entries,
+    /// as ``init(decoding:width:)`` reads them) to `out`, without making the list.
+    static func writeDescription(data: UnsafeBufferPointer<UInt8>, width: BluetoothUUID.Width, to out: inout TextOutput) {
+        let size = width.rawValue
+        let count = data.count / size
+        guard count > 0 else {
+            out.write("none")
+            return
+        }
+        for k in 0..<count {
+            if k > 0 { out.write(", ") }
+            let i = k * size
+            let uuid: BluetoothUUID
+            switch width {
+            case .bits16: uuid = BluetoothUUID(UInt16(data[i]) | UInt16(data[i + 1]) << 8)
+            case .bits32: uuid = BluetoothUUID(uuid32: ADBytes.uint32(data, at: i))
+            case .bits128: uuid = BluetoothUUID(high: ADBytes.uint64(data, at: i + 8), low: ADBytes.uint64(data, at: i))
+            }
+            uuid.writeDescriptionWithName(to: &out)
         }
     }
 
     /// "16-bit", "32-bit" or "128-bit".
-    var widthName: String {
+    var widthName: StaticString { Self.widthName(width) }
+
+    /// "16-bit", "32-bit" or "128-bit" for `width`.
+    static func widthName(_ width: BluetoothUUID.Width) -> StaticString {
         switch width {
         case .bits16: return "16-bit"
         case .bits32: return "32-bit"

@@ -31,15 +31,25 @@ public struct LEAdvertisingReport: HCIParameterLayout {
         /// Whether the report carries scan-response data rather than advertising data.
         public var isScanResponse: Bool { self == .scanRsp }
 
-        /// The value on one line, for logs and capture decoders.
+        /// The value on one line, for logs and capture decoders: "ADV_IND", "SCAN_RSP", or
+        /// "event type 0x07" for a value the specification does not define.
         public var description: String {
+            var out = TextOutput(capacity: 16)
+            writeDescription(to: &out)
+            return out.string
+        }
+
+        /// Appends ``description`` to `out`.
+        public func writeDescription(to out: inout TextOutput) {
             switch self {
-            case .advInd: return "ADV_IND"
-            case .advDirectInd: return "ADV_DIRECT_IND"
-            case .advScanInd: return "ADV_SCAN_IND"
-            case .advNonconnInd: return "ADV_NONCONN_IND"
-            case .scanRsp: return "SCAN_RSP"
-            default: return "event type 0x\(Hex.encode([rawValue]))"
+            case .advInd: out.write("ADV_IND")
+            case .advDirectInd: out.write("ADV_DIRECT_IND")
+            case .advScanInd: out.write("ADV_SCAN_IND")
+            case .advNonconnInd: out.write("ADV_NONCONN_IND")
+            case .scanRsp: out.write("SCAN_RSP")
+            default:
+                out.write("event type 0x")
+                out.writeHex(UInt64(rawValue), digits: 2)
             }
         }
     }

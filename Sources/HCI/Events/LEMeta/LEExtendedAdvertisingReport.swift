@@ -50,21 +50,37 @@ public struct LEExtendedAdvertisingReport: HCIParameterLayout {
             }
         }
 
-        /// The value on one line, for logs and capture decoders.
+        /// The value on one line, for logs and capture decoders: "legacy ADV_IND, connectable,
+        /// scannable", "connectable, more data to come", "non-connectable" when no bit is set.
         public var description: String {
-            var text = ""
-            func part(_ words: String) {
-                if !text.isEmpty { text += ", " }
-                text += words
+            var out = TextOutput(capacity: 64)
+            writeDescription(to: &out)
+            return out.string
+        }
+
+        /// Appends ``description`` to `out`.
+        public func writeDescription(to out: inout TextOutput) {
+            let start = out.count
+            func part(_ words: StaticString) {
+                if out.count != start { out.write(", ") }
+                out.write(words)
             }
-            if let legacy = legacyPDU { part("legacy \(legacy)") } else if isLegacy { part("legacy") }
+            if let legacy = legacyPDU {
+                part("legacy ")
+                legacy.writeDescription(to: &out)
+            } else if isLegacy {
+                part("legacy")
+            }
             if isConnectable { part("connectable") }
             if isScannable { part("scannable") }
             if isDirected { part("directed") }
             if isScanResponse { part("scan response") }
-            if dataStatus != .complete { part(dataStatus.description) }
-            if reservedBits != 0 { part("reserved 0x\(String(reservedBits, radix: 16))") }
-            return text.isEmpty ? "non-connectable" : text
+            if dataStatus != .complete { part(dataStatus.words) }
+            if reservedBits != 0 {
+                part("reserved 0x")
+                out.write(string: String(reservedBits, radix: 16))
+            }
+            if out.count == start { out.write("non-connectable") }
         }
     }
 
@@ -79,8 +95,11 @@ public struct LEExtendedAdvertisingReport: HCIParameterLayout {
         /// 0b11: reserved for future use.
         case reserved = 3
 
-        /// The value on one line, for logs and capture decoders.
-        public var description: String {
+        /// The value on one line, for logs and capture decoders: ``words``.
+        public var description: String { words.description }
+
+        /// "complete", "more data to come", "truncated" or "data status reserved".
+        public var words: StaticString {
             switch self {
             case .complete: return "complete"
             case .incompleteMoreToCome: return "more data to come"
