@@ -65,7 +65,7 @@ struct GATTCommandsOnTheAPITests {
                     capture: String? = nil) async throws -> (status: Int32, lines: [String]) {
         let file = path ?? FileManager.default.temporaryDirectory.appendingPathComponent("blectl-\(UUID().uuidString).out").path
         defer { if path == nil { try? FileManager.default.removeItem(atPath: file) } }
-        FileManager.default.createFile(atPath: file, contents: nil)
+        try #require(FileManager.default.createFile(atPath: file, contents: nil))
         let descriptor = open(file, O_WRONLY | O_APPEND | O_CLOEXEC)
         try #require(descriptor >= 0)
         defer { close(descriptor) }

@@ -32,7 +32,7 @@ struct MonitorCommandTests {
         -> (status: Int32, lines: [String]) {
         let out = temporary(".out")
         defer { try? FileManager.default.removeItem(atPath: out) }
-        FileManager.default.createFile(atPath: out, contents: nil)
+        try #require(FileManager.default.createFile(atPath: out, contents: nil))
         let descriptor = open(out, O_WRONLY | O_APPEND | O_CLOEXEC)
         try #require(descriptor >= 0)
         defer { close(descriptor) }
