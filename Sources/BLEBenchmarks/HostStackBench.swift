@@ -81,26 +81,13 @@ enum HostStackBench {
             var reads = runs[0].reads
             reads.roundSeconds = runs.flatMap(\.reads.roundSeconds)
             var merged = Figures(reads: reads, notifications: nil, lost: runs.compactMap(\.lost).first)
-            for name in Set(runs.flatMap(\.cpuPerRoundTrip.keys)) {
-                let values = runs.compactMap { $0.cpuPerRoundTrip[name] }.sorted()
-                merged.cpuPerRoundTrip[name] = values[values.count / 2]
-            }
-            for name in Set(runs.flatMap(\.jobsPerRoundTrip.keys)) {
-                let values = runs.compactMap { $0.jobsPerRoundTrip[name] }.sorted()
-                merged.jobsPerRoundTrip[name] = values[values.count / 2]
-            }
-            func median(_ key: KeyPath<Figures, [String: Double]>, into target: WritableKeyPath<Figures, [String: Double]>) {
+            // Each per-operation figure: the median of the runs, by thread or executor name.
+            for key in [\Figures.cpuPerRoundTrip, \.jobsPerRoundTrip, \.wakeUpsPerRoundTrip,
+                        \.cpuPerNotification, \.jobsPerNotification, \.wakeUpsPerNotification] {
                 for name in Set(runs.flatMap { $0[keyPath: key].keys }) {
                     let values = runs.compactMap { $0[keyPath: key][name] }.sorted()
-                    merged[keyPath: target][name] = values[values.count / 2]
+                    merged[keyPath: key][name] = values[values.count / 2]
                 }
-            }
-            median(\.cpuPerNotification, into: \.cpuPerNotification)
-            median(\.jobsPerNotification, into: \.jobsPerNotification)
-            median(\.wakeUpsPerNotification, into: \.wakeUpsPerNotification)
-            for name in Set(runs.flatMap(\.wakeUpsPerRoundTrip.keys)) {
-                let values = runs.compactMap { $0.wakeUpsPerRoundTrip[name] }.sorted()
-                merged.wakeUpsPerRoundTrip[name] = values[values.count / 2]
             }
             if merged.lost == nil, var notifications = runs[0].notifications {
                 notifications.roundSeconds = runs.flatMap { $0.notifications?.roundSeconds ?? [] }
@@ -226,25 +213,14 @@ enum HostStackBench {
         for _ in 0..<workload.warmUp { _ = try await client.read(readable.valueHandle) }
         var readSeconds: [Double] = []
         let cpuBefore = ThreadCPU.read()
-        let jobsBefore = (client: executor?.jobsRun, rig: rig.executor.jobsRun)
-        let wakeUpsBefore = (client: executor?.wakeUps, rig: rig.executor.wakeUps)
+        let executorsBefore = ExecutorCounts(client: executor, rig: rig.executor)
         for _ in 0..<workload.rounds {
             let start = clock.now
             for _ in 0..<workload.reads { _ = try await client.read(readable.valueHandle) }
             readSeconds.append(Bench.seconds(clock.now - start))
         }
         let cpu = ThreadCPU.read().microseconds(since: cpuBefore, per: workload.rounds * workload.reads)
-        var jobs: [String: Double] = [:]
-        let timedReads = Double(workload.rounds * workload.reads)
-        if let before = jobsBefore.client, let executor, executor !== rig.executor {
-            jobs["bench client"] = Double(executor.jobsRun - before) / timedReads
-        }
-        jobs["bench rig"] = Double(rig.executor.jobsRun - jobsBefore.rig) / timedReads
-        var wakeUps: [String: Double] = [:]
-        if let before = wakeUpsBefore.client, let executor, executor !== rig.executor {
-            wakeUps["bench client"] = Double(executor.wakeUps - before) / timedReads
-        }
-        wakeUps["bench rig"] = Double(rig.executor.wakeUps - wakeUpsBefore.rig) / timedReads
+        let (jobs, wakeUps) = executorsBefore.perOperation(workload.rounds * workload.reads)
 
         let subscription = try await client.notifications(for: notifying, kind: .notification)
         let total = workload.warmUp + workload.rounds * workload.notifications
@@ -258,8 +234,7 @@ enum HostStackBench {
             return arrivals
         }
         let notificationCPUBefore = ThreadCPU.read()
-        let notificationJobsBefore = (client: executor?.jobsRun, rig: rig.executor.jobsRun)
-        let notificationWakeUpsBefore = (client: executor?.wakeUps, rig: rig.executor.wakeUps)
+        let notificationExecutorsBefore = ExecutorCounts(client: executor, rig: rig.executor)
         try await rig.notify(total, on: serverConnection)
         // Bounded: what has not arrived 10 s after the last was sent never will (the iteration
         // ends when its task is cancelled).
@@ -270,13 +245,7 @@ enum HostStackBench {
         let arrivals = await receiver.value
         deadline.cancel()
         let notificationCPU = ThreadCPU.read().microseconds(since: notificationCPUBefore, per: total)
-        var notificationJobs: [String: Double] = [:], notificationWakeUps: [String: Double] = [:]
-        if let jobs = notificationJobsBefore.client, let wakeUps = notificationWakeUpsBefore.client, let executor, executor !== rig.executor {
-            notificationJobs["bench client"] = Double(executor.jobsRun - jobs) / Double(total)
-            notificationWakeUps["bench client"] = Double(executor.wakeUps - wakeUps) / Double(total)
-        }
-        notificationJobs["bench rig"] = Double(rig.executor.jobsRun - notificationJobsBefore.rig) / Double(total)
-        notificationWakeUps["bench rig"] = Double(rig.executor.wakeUps - notificationWakeUpsBefore.rig) / Double(total)
+        let (notificationJobs, notificationWakeUps) = notificationExecutorsBefore.perOperation(total)
         var lost: String?
         var notificationSeconds: [Double] = []
         if arrivals.count == total {
@@ -415,6 +384,32 @@ struct ThreadCPU {
             if perOperation >= 1 { result[name] = perOperation }
         }
         return result
+    }
+}
+
+/// The jobs run and wake-ups of our client's ``HostExecutor`` (when it has one of its own) and
+/// the rig's at one moment, to count them per operation over a stretch of the run.
+struct ExecutorCounts {
+    private struct Count {
+        let executor: HostExecutor
+        let jobs: Int
+        let wakeUps: Int
+    }
+
+    private let counts: [String: Count]
+
+    /// The counts now, by name: "bench client" (unless it has no executor, or shares the
+    /// rig's) and "bench rig".
+    init(client: HostExecutor?, rig: HostExecutor) {
+        var executors = ["bench rig": rig]
+        if let client, client !== rig { executors["bench client"] = client }
+        counts = executors.mapValues { Count(executor: $0, jobs: $0.jobsRun, wakeUps: $0.wakeUps) }
+    }
+
+    /// Jobs and wake-ups per operation by name since these counts, over `operations`.
+    func perOperation(_ operations: Int) -> (jobs: [String: Double], wakeUps: [String: Double]) {
+        (counts.mapValues { Double($0.executor.jobsRun - $0.jobs) / Double(operations) },
+         counts.mapValues { Double($0.executor.wakeUps - $0.wakeUps) / Double(operations) })
     }
 }
 

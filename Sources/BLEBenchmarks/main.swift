@@ -192,20 +192,16 @@ func hostStackRows() async throws {
     row("LinuxBLE (this stack)", merged)
     row("LinuxBLE, client stack on the cooperative pool (no HostExecutor; one run)", pool)
     row("LinuxBLE, client on an in-process controller on the rig's thread (no H4/TCP; reference)", reference)
-    func cpu(_ figures: HostStackBench.Figures) -> String { microseconds(figures.cpuPerRoundTrip) }
-    func microseconds(_ values: [String: Double]) -> String {
-        values.sorted { $0.key < $1.key }.map { String(format: "%@ %.0f µs", $0.key, $0.value) }.joined(separator: ", ")
+    /// "bench client 62 µs, bench rig 69 µs": figures by name, in name order, in `format`.
+    func byName(_ values: [String: Double], _ format: String) -> String {
+        values.sorted { $0.key < $1.key }.map { String(format: "%@ " + format, $0.key, $0.value) }.joined(separator: ", ")
     }
-    print("CPU per Read Request by thread (median of runs): this stack: \(cpu(merged)); cooperative pool: \(cpu(pool))")
-    let jobs = merged.jobsPerRoundTrip.sorted { $0.key < $1.key }.map { String(format: "%@ %.1f", $0.key, $0.value) }.joined(separator: ", ")
-    print("Jobs per Read Request by HostExecutor (median of runs): \(jobs)")
-    let wakeUps = merged.wakeUpsPerRoundTrip.sorted { $0.key < $1.key }.map { String(format: "%@ %.2f", $0.key, $0.value) }.joined(separator: ", ")
-    print("Wake-ups from poll(2) per Read Request by HostExecutor (median of runs): \(wakeUps)")
-    func perExecutor(_ values: [String: Double]) -> String {
-        values.sorted { $0.key < $1.key }.map { String(format: "%@ %.2f", $0.key, $0.value) }.joined(separator: ", ")
-    }
-    print("Per notification (median of runs): CPU by thread \(microseconds(merged.cpuPerNotification)); "
-          + "jobs by HostExecutor \(perExecutor(merged.jobsPerNotification)); wake-ups \(perExecutor(merged.wakeUpsPerNotification))")
+    print("CPU per Read Request by thread (median of runs): this stack: \(byName(merged.cpuPerRoundTrip, "%.0f µs")); "
+          + "cooperative pool: \(byName(pool.cpuPerRoundTrip, "%.0f µs"))")
+    print("Jobs per Read Request by HostExecutor (median of runs): \(byName(merged.jobsPerRoundTrip, "%.1f"))")
+    print("Wake-ups from poll(2) per Read Request by HostExecutor (median of runs): \(byName(merged.wakeUpsPerRoundTrip, "%.2f"))")
+    print("Per notification (median of runs): CPU by thread \(byName(merged.cpuPerNotification, "%.0f µs")); "
+          + "jobs by HostExecutor \(byName(merged.jobsPerNotification, "%.2f")); wake-ups \(byName(merged.wakeUpsPerNotification, "%.2f"))")
     if let floor = LoopbackFloor.roundTripsPerSecond() {
         print("TCP ping-pong on 127.0.0.1 between two threads, one octet each way (the floor of a round trip over H4/TCP): \(Bench.format(floor)) round trips/s")
     }
