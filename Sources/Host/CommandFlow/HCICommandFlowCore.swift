@@ -1,0 +1,365 @@
+import HCI
+import Synchronization
+
+/// The state of an ``HCICommandFlow`` under one lock: its commands (queued and in flight), its
+/// command credits and its router. Callers change it through the flow; the transport's reader
+/// changes it in ``receive(_:)``, on the thread that read the packet, in arrival order, with no
+/// hop to another task or actor (Core v5.4, Vol 4, Part E, 4.4 and 4.5).
+///
+/// No transport call, no continuation resume and no task cancellation runs under the lock: what
+/// a change ends is collected, and resumed once the lock is let go. A packet may arrive from
+/// inside its controller's lock (the virtual radio hands packets over under its own), so what
+/// ``receive(_:)`` ends must not call back into the controller either: a command timer is
+/// cancelled from a task of its own (a virtual clock's cancellation takes the radio's lock).
+final class HCICommandFlowCore: Sendable {
+    typealias Waiter = CheckedContinuation<Result<[UInt8], HCICommandError>, Never>
+
+    private struct Command {
+        var id: UInt64
+        var packet: HCICommandPacket
+        var completion: HCICommandCompletion
+        var waiter: Waiter?
+        var timer: Task<Void, Never>?
+    }
+
+    private struct State: ~Copyable {
+        var queued: [Command] = []
+        var inFlight: [Command] = []
+        var credits = 1
+        var pumping = false
+        var isClosed = false
+        var nextID: UInt64 = 0
+        var router: HCIRouter
+        /// Packets a direct transport handed over while its backlog in `packets` was still
+        /// being read: routed after it, in order.
+        var heldBack: [HCIPacket] = []
+        var isDirect = false
+
+        mutating func take(_ id: UInt64) -> Command? {
+            if let index = inFlight.firstIndex(where: { $0.id == id }) { return inFlight.remove(at: index) }
+            if let index = queued.firstIndex(where: { $0.id == id }) { return queued.remove(at: index) }
+            return nil
+        }
+
+        /// Whether a drain should start now; marks it started.
+        mutating func startPump() -> Bool {
+            guard !pumping, !isClosed, credits > 0, !queued.isEmpty else { return false }
+            pumping = true
+            return true
+        }
+    }
+
+    /// A command's waiter with the result to resume it with.
+    private typealias Ending = (waiter: Waiter, result: Result<[UInt8], HCICommandError>)
+
+    let transport: any HCITransport
+    let clock: any Clock<Duration>
+    let commandTimeout: Duration
+    let executor: (any TaskExecutor)?
+    let bufferReturn: HCIHostBufferReturn
+    private let state: Mutex<State>
+
+    init(transport: any HCITransport, clock: any Clock<Duration>, commandTimeout: Duration,
+         executor: (any TaskExecutor)?) {
+        self.transport = transport
+        self.clock = clock
+        self.commandTimeout = commandTimeout
+        self.executor = executor
+        bufferReturn = HCIHostBufferReturn(transport: transport)
+        state = Mutex(State(router: HCIRouter(bufferReturn: bufferReturn)))
+    }
+
+    // MARK: Reading the transport
+
+    /// Starts reading the transport. A direct transport hands each packet to ``receive(_:)`` on
+    /// the thread that read it (after the packets it had already put in its stream); any other
+    /// is read in a task. Either way the core is kept until the transport ends, and then shuts
+    /// down.
+    func startReading() {
+        let packets = transport.packets
+        guard let direct = transport as? any HCIDirectTransport else {
+            Task(executorPreference: executor) {
+                for await packet in packets { self.receive(packet) }
+                self.shutDown()
+            }
+            return
+        }
+        let backlog = direct.redirectPackets { [weak self] packet in self?.receiveDirect(packet) }
+        if backlog == 0 { state.withLock { $0.isDirect = true } }
+        Task(executorPreference: executor) {
+            var iterator = packets.makeAsyncIterator()
+            var ended = false
+            if backlog > 0 {
+                for _ in 0..<backlog {
+                    guard let packet = await iterator.next() else { ended = true; break }
+                    self.receive(packet)
+                }
+                self.releaseHeldBack()
+            }
+            // The stream carries no more packets; it finishes when the transport ends.
+            if !ended { while await iterator.next() != nil {} }
+            self.shutDown()
+        }
+    }
+
+    private func receiveDirect(_ packet: HCIPacket) {
+        let endings = state.withLock { state -> [Ending] in
+            guard state.isDirect else {
+                state.heldBack.append(packet)
+                return []
+            }
+            return Self.receive(packet, &state)
+        }
+        finish(endings, pumping: Self.grantsCredits(packet))
+    }
+
+    private func releaseHeldBack() {
+        let endings = state.withLock { state -> [Ending] in
+            var endings: [Ending] = []
+            let held = state.heldBack
+            state.heldBack = []
+            for packet in held { endings += Self.receive(packet, &state) }
+            state.isDirect = true
+            return endings
+        }
+        finish(endings)
+    }
+
+    /// Matches a Command Complete or Command Status to its command, or routes the packet.
+    func receive(_ packet: HCIPacket) {
+        finish(state.withLock { Self.receive(packet, &$0) }, pumping: Self.grantsCredits(packet))
+    }
+
+    private static func receive(_ packet: HCIPacket, _ state: inout State) -> [Ending] {
+        if case .event(let event) = packet, let ending = consumeCompletion(event, &state) { return ending }
+        state.router.route(packet)
+        return []
+    }
+
+    /// Whether `packet` may grant command credits (a drain may then start).
+    private static func grantsCredits(_ packet: HCIPacket) -> Bool {
+        guard case .event(let event) = packet else { return false }
+        return event.code == .commandComplete || event.code == .commandStatus
+    }
+
+    /// Applies the credits of a Command Complete or Command Status and ends the command it
+    /// answers. Returns nil when the event answers none of this flow's commands (it is routed).
+    private static func consumeCompletion(_ packet: HCIEventPacket, _ state: inout State) -> [Ending]? {
+        let opcode: HCIOpcode
+        let returnParameters: [UInt8]
+        let isStatusSuccess: Bool
+        switch packet.code {
+        case .commandComplete:
+            guard let event = try? HCIEvent.CommandComplete(decoding: packet.parameters[...]) else { return nil }
+            state.credits = Int(event.numHCICommandPackets)
+            opcode = event.commandOpcode
+            returnParameters = event.returnParameters
+            isStatusSuccess = false
+        case .commandStatus:
+            guard let event = try? HCIEvent.CommandStatus(decoding: packet.parameters[...]) else { return nil }
+            state.credits = Int(event.numHCICommandPackets)
+            opcode = event.commandOpcode
+            returnParameters = [event.status.rawValue]
+            isStatusSuccess = event.status.isSuccess
+        default:
+            return nil
+        }
+        guard opcode != .noOperation,
+              let index = state.inFlight.firstIndex(where: { command in
+                  command.packet.opcode == opcode && !(isStatusSuccess && command.completion == .commandComplete)
+              })
+        else {
+            // Credits only (a Command Complete for 0x0000, or another host's command): the event
+            // is still routed, for whoever watches it.
+            return nil
+        }
+        let command = state.inFlight.remove(at: index)
+        if let timer = command.timer {
+            // Not here: cancelling runs the timer's cancellation handler at once, and a packet
+            // may arrive here from inside its controller's lock (the virtual radio's), which a
+            // virtual clock's handler takes.
+            Task { timer.cancel() }
+        }
+        return command.waiter.map { [($0, .success(returnParameters))] } ?? []
+    }
+
+    /// Resumes what a change ended, and with `pumping` starts a drain when credits and queued
+    /// commands allow.
+    private func finish(_ endings: [Ending], pumping: Bool = true) {
+        for ending in endings { ending.waiter.resume(returning: ending.result) }
+        if pumping { pump() }
+    }
+
+    // MARK: Commands
+
+    /// Queues `packet`, sends it when a credit allows, and waits for its answer.
+    nonisolated(nonsending) func submit(_ packet: HCICommandPacket, completion: HCICommandCompletion) async
+        -> Result<[UInt8], HCICommandError> {
+        let id: UInt64? = state.withLock { state in
+            guard !state.isClosed else { return nil }
+            state.nextID &+= 1
+            return state.nextID
+        }
+        guard let id else { return .failure(.closed(opcode: packet.opcode)) }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: Waiter) in
+                // Registered under the lock before it is sent: nothing can answer it first.
+                let refusal: HCICommandError? = state.withLock { state in
+                    if state.isClosed { return .closed(opcode: packet.opcode) }
+                    if Task.isCancelled { return .cancelled(opcode: packet.opcode) }
+                    state.queued.append(Command(id: id, packet: packet, completion: completion, waiter: waiter,
+                                                timer: armTimer(id)))
+                    return nil
+                }
+                if let refusal { return waiter.resume(returning: .failure(refusal)) }
+                pump()
+            }
+        } onCancel: {
+            cancel(id, opcode: packet.opcode)
+        }
+    }
+
+    /// Ends command `id` with ``HCICommandError/cancelled(opcode:)`` for its cancelled caller.
+    /// A command already sent stays in flight without a caller: the controller still answers it
+    /// (Vol 4, Part E, 4.4), and that Command Complete or Command Status must end it, not a later
+    /// command with the same opcode. Its timer still runs, so an answer that never comes frees
+    /// the credit as a timeout does.
+    private func cancel(_ id: UInt64, opcode: HCIOpcode) {
+        let (waiter, timer) = state.withLock { state -> (Waiter?, Task<Void, Never>?) in
+            if let index = state.inFlight.firstIndex(where: { $0.id == id }) {
+                defer { state.inFlight[index].waiter = nil }
+                return (state.inFlight[index].waiter, nil)
+            }
+            guard let command = state.take(id) else { return (nil, nil) }
+            return (command.waiter, command.timer)
+        }
+        timer?.cancel()
+        waiter?.resume(returning: .failure(.cancelled(opcode: opcode)))
+    }
+
+    private func armTimer(_ id: UInt64) -> Task<Void, Never> {
+        let clock = self.clock
+        let timeout = commandTimeout
+        return Task { [weak self] in
+            guard (try? await TimeoutSleep.sleep(on: clock, for: timeout)) != nil else { return }   // cancelled
+            self?.timedOut(id)
+        }
+    }
+
+    private func timedOut(_ id: UInt64) {
+        let ended = state.withLock { state -> (waiter: Waiter?, opcode: HCIOpcode)? in
+            let wasSent = state.inFlight.contains { $0.id == id }
+            guard let command = state.take(id) else { return nil }
+            // A lost answer, or a controller that set Num_HCI_Command_Packets to 0 and then
+            // granted nothing for a whole timeout with no command outstanding: take one credit
+            // back, as BlueZ does when its command timer fires, or the flow could never send
+            // again (not even HCI_Reset, the usual way out).
+            if wasSent || (state.credits == 0 && state.inFlight.isEmpty) { state.credits = max(state.credits, 1) }
+            return (command.waiter, command.packet.opcode)
+        }
+        guard let ended else { return }
+        ended.waiter?.resume(returning: .failure(.timeout(opcode: ended.opcode, after: commandTimeout)))
+        pump()
+    }
+
+    /// Starts a drain when none runs, a credit is free and a command waits.
+    private func pump() {
+        guard state.withLock({ $0.startPump() }) else { return }
+        Task(executorPreference: executor) { await self.drain() }
+    }
+
+    /// Sends queued commands while credits last, one at a time and in order.
+    private func drain() async {
+        while true {
+            let next: Command? = state.withLock { state in
+                guard !state.isClosed, state.credits > 0, !state.queued.isEmpty else {
+                    state.pumping = false
+                    return nil
+                }
+                let command = state.queued.removeFirst()
+                state.credits -= 1
+                state.inFlight.append(command)
+                return command
+            }
+            guard let next else { return }
+            do {
+                try await transport.send(.command(next.packet))
+            } catch {
+                let command = state.withLock { state -> Command? in
+                    guard let command = state.take(next.id) else { return nil }
+                    state.credits += 1
+                    return command
+                }
+                command?.timer?.cancel()
+                command?.waiter?.resume(returning: .failure(.transport(opcode: next.packet.opcode, error)))
+            }
+        }
+    }
+
+    // MARK: Routes
+
+    /// A new event route (see ``HCICommandFlow/events(_:capacity:label:)``), or one already
+    /// ended when the flow is closed.
+    func events(_ selector: HCIEventSelector, capacity: Int, label: String) -> HCIEventRoute {
+        state.withLock { state in
+            guard !state.isClosed else { return HCIEventRoute(reader: Self.endedReader()) }
+            state.nextID &+= 1
+            let id = state.nextID
+            return state.router.addEventRoute(id: id, selector, capacity: capacity, label: label) { [weak self] in
+                // Never under the lock: the reader may go while the router holds it.
+                guard let self else { return }
+                Task { self.removeRoute(id) }
+            }
+        }
+    }
+
+    private func removeRoute(_ id: UInt64) { state.withLock { $0.router.removeEventRoute(id: id) } }
+
+    /// The ACL route of `handle` (see ``HCICommandFlow/acl(handle:)``).
+    func acl(handle: UInt16) -> HCIACLRoute? {
+        state.withLock { state in
+            guard !state.isClosed else {
+                return HCIACLRoute(reader: Self.endedReader(), link: 0, bufferReturn: bufferReturn)
+            }
+            return state.router.claimACL(handle: handle)
+        }
+    }
+
+    /// A route's reader that has already ended (the flow is closed).
+    private static func endedReader<Element: Sendable>() -> HCIRouteReader<Element> {
+        let channel = HCIRouteChannel<Element>(capacity: 1)
+        channel.finish()
+        return HCIRouteReader(channel)
+    }
+
+    /// Ends every link's ACL route (see ``HCICommandFlow/controllerReset()``).
+    func endAllLinks() { state.withLock { $0.router.endAllLinks() } }
+
+    var statistics: HCIRoutingStatistics { state.withLock { $0.router.currentStatistics } }
+
+    var credits: Int { state.withLock { $0.credits } }
+    var queuedCount: Int { state.withLock { $0.queued.count } }
+    var inFlightCount: Int { state.withLock { $0.inFlight.count } }
+    var isClosed: Bool { state.withLock { $0.isClosed } }
+
+    // MARK: Closing
+
+    /// Resumes every waiting command with ``HCICommandError/closed(opcode:)`` and finishes
+    /// every route; later commands fail at once. Once only.
+    func shutDown() {
+        let waiting = state.withLock { state -> [Command] in
+            guard !state.isClosed else { return [] }
+            state.isClosed = true
+            defer {
+                state.inFlight = []
+                state.queued = []
+            }
+            state.router.finishAll()
+            return state.inFlight + state.queued
+        }
+        for command in waiting {
+            command.timer?.cancel()
+            command.waiter?.resume(returning: .failure(.closed(opcode: command.packet.opcode)))
+        }
+    }
+}
