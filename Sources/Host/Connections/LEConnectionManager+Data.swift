@@ -5,49 +5,16 @@ import SMP
 extension LEConnectionManager {
     // MARK: Sending
 
-    /// Sends `payload` on L2CAP channel `channel` of the link on `handle`, and returns once the
-    /// controller has all of it. Waits for room in the link's queue and for ACL credits.
-    ///
-    /// - Throws: ``LEConnectionError/disconnected(reason:)`` when the link drops first (or had);
-    ///   ``LEConnectionError/ended(_:)`` when the manager ends.
-    func send(channel: L2CAPChannelID, payload: [UInt8], on handle: UInt16) async throws(LEConnectionError) {
-        let pdu = L2CAPBasicFrame(channelID: channel, payload: payload).encoded
-        while true {
-            try usable(handle)
-            if flowControl.hasRoom(on: handle) { break }
-            await withCheckedContinuation { roomWaiters[handle, default: []].append($0) }
-        }
-        guard let ticket = flowControl.enqueue(pdu, on: handle) else { throw .disconnected(reason: .unknownConnectionIdentifier) }
-        if !pumping {
-            // Hand the controller what credits allow now, in this task: no task of its own to
-            // start and wait for (the usual case, a link with credits to spare).
-            pumping = true
-            await drain()
-        }
-        if let outcome = finishedTickets.removeValue(forKey: ticket) { return try outcome.get() }
-        let result = await withCheckedContinuation { (waiter: CheckedContinuation<Result<Void, LEConnectionError>, Never>) in
-            ticketWaiters[ticket] = waiter
-        }
-        try result.get()
-    }
-
-    /// Ends the send of `ticket` with `outcome`: resumes its waiter, or keeps the outcome for
-    /// a sender that drained the queue itself and has not started waiting.
-    func completeTicket(_ ticket: ACLFlowControl.Ticket, _ outcome: Result<Void, LEConnectionError>) {
-        if let waiter = ticketWaiters.removeValue(forKey: ticket) {
-            waiter.resume(returning: outcome)
-        } else {
-            finishedTickets[ticket] = outcome
-        }
+    /// Sends `payload` on L2CAP channel `channel` of the link on `handle` (see
+    /// ``LEACLSender/send(channel:payload:on:)``), from the caller's task.
+    nonisolated(nonsending) func send(channel: L2CAPChannelID, payload: [UInt8], on handle: UInt16) async throws(LEConnectionError) {
+        try await sender.send(channel: channel, payload: payload, on: handle)
     }
 
     /// Queues `payload` on `channel` without waiting; false when the link's queue is full or
     /// the link is gone (signaling and SMP answers, which must not block the reader).
     func trySend(channel: L2CAPChannelID, payload: [UInt8], on handle: UInt16) -> Bool {
-        guard endCause == nil, links[handle]?.dropped == nil,
-              flowControl.enqueue(L2CAPBasicFrame(channelID: channel, payload: payload).encoded, on: handle) != nil else { return false }
-        pump()
-        return true
+        sender.trySend(channel: channel, payload: payload, on: handle)
     }
 
     /// Throws unless the link on `handle` is up and the manager runs.
@@ -55,38 +22,6 @@ extension LEConnectionManager {
         if let endCause { throw .ended(endCause) }
         guard let link = links[handle] else { throw .disconnected(reason: .unknownConnectionIdentifier) }
         if let reason = link.dropped { throw .disconnected(reason: reason) }
-    }
-
-    /// Hands the controller what credits allow, one sender at a time.
-    func pump() {
-        guard !pumping, endCause == nil, flowControl.hasWaitingPackets else { return }
-        pumping = true
-        // On the stack's executor when it has one; otherwise a task on the manager itself, whose
-        // drain then runs in order with the manager's other work.
-        if let executor {
-            Task(executorPreference: executor) { await self.drain() }
-        } else {
-            Task { await self.drain() }
-        }
-    }
-
-    func drain() async {
-        defer { pumping = false }
-        while endCause == nil, let transmission = flowControl.next() {
-            let handle = transmission.packet.handle
-            do {
-                try await flow.send(acl: transmission.packet)
-            } catch {
-                flowControl.unsent(handle: handle)
-                if let ticket = transmission.completedTicket { completeTicket(ticket, .failure(.ended(.transportClosed))) }
-                end(.transportClosed)
-                return
-            }
-            if let ticket = transmission.completedTicket {
-                completeTicket(ticket, .success(()))
-                for waiter in roomWaiters.removeValue(forKey: handle) ?? [] { waiter.resume() }
-            }
-        }
     }
 
     // MARK: Receiving

@@ -32,7 +32,7 @@ extension LEConnectionManager {
         }
         let connection = LEConnection(handle: handle, role: role, peerAddress: peerAddress, peerAddressType: peerAddressType,
                                       state: state, manager: self, attMTU: configuration.attMTU)
-        flowControl.open(handle: handle)
+        sender.open(handle)
         links[handle] = Link(connection: connection,
                              reassembler: ACLReassembler(configuration: .init(maximumPayloadLength: Int(configuration.attMTU),
                                                                               maximumPendingHandles: 1)))
@@ -52,10 +52,7 @@ extension LEConnectionManager {
         guard var link = links[handle], link.dropped == nil else { return }
         link.dropped = reason
         let error = LEConnectionError.disconnected(reason: reason)
-        if let closed = flowControl.close(handle: handle) {
-            for ticket in closed.droppedTickets { completeTicket(ticket, .failure(error)) }
-        }
-        for waiter in roomWaiters.removeValue(forKey: handle) ?? [] { waiter.resume() }
+        sender.drop(handle, reason: reason)
         for waiter in link.signalingWaiters.values { waiter.resume(returning: .failure(error)) }
         for waiter in link.updateWaiters.values { waiter.resume(returning: .failure(error)) }
         for waiter in link.phyWaiters.values { waiter.resume(returning: .failure(error)) }
@@ -65,7 +62,6 @@ extension LEConnectionManager {
         links[handle] = link
         link.connection.ended.resolve(reason)
         if link.aclEnded { tearDown(handle) }
-        pump()   // the credits that came back may serve other links
     }
 
     /// The link's ACL route finished: everything received before the disconnection was read.
@@ -78,6 +74,7 @@ extension LEConnectionManager {
     /// Removes a dropped link: its ATT bearer ends.
     func tearDown(_ handle: UInt16) {
         guard let link = links.removeValue(forKey: handle) else { return }
+        sender.forget(handle)
         diagnosticsValue.droppedATTPDUs += link.connection.att.droppedPDUs
         link.connection.att.end()
         link.reader?.cancel()

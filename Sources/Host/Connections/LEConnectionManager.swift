@@ -113,13 +113,9 @@ public actor LEConnectionManager {
     public nonisolated let incomingConnections: AsyncStream<LEConnection>
     let incoming: AsyncStream<LEConnection>.Continuation
 
-    var flowControl: ACLFlowControl
+    /// The links' outgoing PDUs and ACL flow control, which senders use from their own tasks.
+    nonisolated let sender: LEACLSender
     var links: [UInt16: Link] = [:]
-    var ticketWaiters: [ACLFlowControl.Ticket: CheckedContinuation<Result<Void, LEConnectionError>, Never>] = [:]
-    /// Outcomes of sends that finished while their sender was draining the queue itself.
-    var finishedTickets: [ACLFlowControl.Ticket: Result<Void, LEConnectionError>] = [:]
-    var roomWaiters: [UInt16: [CheckedContinuation<Void, Never>]] = [:]
-    var pumping = false
     var diagnosticsValue = Diagnostics()
     /// Set once the manager has ended.
     var endCause: EndCause?
@@ -139,13 +135,18 @@ public actor LEConnectionManager {
         self.controller = controller
         self.configuration = configuration
         self.clock = clock
-        flowControl = ACLFlowControl(buffers: controller.aclBuffers, maximumQueuedPDUsPerLink: configuration.maximumQueuedPDUsPerLink)
+        sender = LEACLSender(flow: flow, flowControl: ACLFlowControl(buffers: controller.aclBuffers,
+                                                                     maximumQueuedPDUsPerLink: configuration.maximumQueuedPDUsPerLink))
         (incomingConnections, incoming) = AsyncStream.makeStream(of: LEConnection.self)
         let events = await flow.events([.event(.disconnectionComplete), .event(.numberOfCompletedPackets), .event(.hardwareError),
                                         .leMeta(.connectionComplete), .leMeta(.enhancedConnectionComplete),
                                         .leMeta(.enhancedConnectionCompleteV2), .leMeta(.connectionUpdateComplete),
                                         .leMeta(.dataLengthChange), .leMeta(.phyUpdateComplete)],
                                        capacity: 1024, label: "connections")
+        sender.onTransportFailure { [weak self] in
+            guard let self else { return }
+            Task { await self.end(.transportClosed) }
+        }
         eventReader = Task(executorPreference: executor) { [weak self] in await self?.readEvents(events) }
     }
 
@@ -163,7 +164,7 @@ public actor LEConnectionManager {
     /// What was dropped or refused so far.
     public var diagnostics: Diagnostics {
         var current = diagnosticsValue
-        current.excessCompletions = flowControl.excessCompletions + flowControl.unknownHandleCompletions
+        current.excessCompletions = sender.excessCompletions
         current.droppedATTPDUs += links.values.reduce(0) { $0 + $1.connection.att.droppedPDUs }
         return current
     }
@@ -209,10 +210,7 @@ public actor LEConnectionManager {
             guard complete.status.isSuccess else { return }
             linkDropped(complete.connectionHandle, reason: complete.reason)
         case .numberOfCompletedPackets(let completed):
-            for entry in completed.entries {
-                flowControl.completed(handle: entry.connectionHandle, count: Int(entry.numCompletedPackets))
-            }
-            pump()
+            sender.completed(completed.entries)
         case .hardwareError(let error):
             end(.hardwareError(error.hardwareCode))
         case .leMeta(let meta):
@@ -260,6 +258,7 @@ public actor LEConnectionManager {
     func end(_ cause: EndCause) {
         guard endCause == nil else { return }
         endCause = cause
+        sender.end(cause)
         // Closed here: the links were ended by this host. Otherwise the controller or the
         // transport failed under them.
         let reason: HCIStatus = cause == .closedByHost ? .connectionTerminatedByLocalHost : .hardwareFailure

@@ -1,0 +1,234 @@
+import HCI
+import L2CAP
+import Synchronization
+
+/// The links' outgoing L2CAP PDUs: ACL flow control (``ACLFlowControl``: the controller's
+/// buffers as credits, each link's bounded queue, fragments of the controller's data length,
+/// links in turn), and the senders waiting on it, under one lock. A sender hands its PDU to the
+/// controller from its own task, with no hop to the connection manager's actor; the manager
+/// tells it when links open, drop and go, and gives back the credits of Number Of Completed
+/// Packets (Core v5.4, Vol 4, Part E, 4.1.1; Vol 3, Part A, 7.2).
+///
+/// No transport call and no continuation resume runs under the lock.
+final class LEACLSender: Sendable {
+    private typealias Waiter = CheckedContinuation<Result<Void, LEConnectionError>, Never>
+
+    private struct State {
+        var flowControl: ACLFlowControl
+        /// The links the manager knows, and the reason of those that dropped.
+        var links: [UInt16: HCIStatus?] = [:]
+        var endCause: LEConnectionManager.EndCause?
+        var ticketWaiters: [ACLFlowControl.Ticket: Waiter] = [:]
+        /// Outcomes of sends that finished while their sender was draining the queue itself.
+        var finishedTickets: [ACLFlowControl.Ticket: Result<Void, LEConnectionError>] = [:]
+        var roomWaiters: [UInt16: [CheckedContinuation<Void, Never>]] = [:]
+        var pumping = false
+
+        /// Why `handle` cannot take a PDU, or nil when it can.
+        func refusal(_ handle: UInt16) -> LEConnectionError? {
+            if let endCause { return .ended(endCause) }
+            guard let link = links[handle] else { return .disconnected(reason: .unknownConnectionIdentifier) }
+            if let reason = link { return .disconnected(reason: reason) }
+            return nil
+        }
+
+        /// Ends the send of `ticket` with `outcome`: returns its waiter, or keeps the outcome for
+        /// a sender that drained the queue itself and has not started waiting.
+        mutating func complete(_ ticket: ACLFlowControl.Ticket, _ outcome: Result<Void, LEConnectionError>)
+            -> (Waiter, Result<Void, LEConnectionError>)? {
+            if let waiter = ticketWaiters.removeValue(forKey: ticket) { return (waiter, outcome) }
+            finishedTickets[ticket] = outcome
+            return nil
+        }
+    }
+
+    private let flow: HCICommandFlow
+    private let executor: (any TaskExecutor)?
+    /// Called once, when the transport refuses a packet: the manager then ends.
+    private let transportFailure = Mutex<(@Sendable () -> Void)?>(nil)
+    private let state: Mutex<State>
+
+    init(flow: HCICommandFlow, flowControl: ACLFlowControl) {
+        self.flow = flow
+        executor = flow.executor
+        state = Mutex(State(flowControl: flowControl))
+    }
+
+    /// What to do, once, when the transport refuses a packet (the manager ends).
+    func onTransportFailure(_ action: @escaping @Sendable () -> Void) {
+        transportFailure.withLock { $0 = action }
+    }
+
+    // MARK: Sending
+
+    /// Sends `payload` on L2CAP channel `channel` of the link on `handle`, and returns once the
+    /// controller has all of it. Waits for room in the link's queue and for ACL credits; runs on
+    /// the caller's executor.
+    ///
+    /// - Throws: ``LEConnectionError/disconnected(reason:)`` when the link drops first (or had);
+    ///   ``LEConnectionError/ended(_:)`` when the manager ends.
+    nonisolated(nonsending) func send(channel: L2CAPChannelID, payload: [UInt8], on handle: UInt16) async throws(LEConnectionError) {
+        let pdu = L2CAPBasicFrame(channelID: channel, payload: payload).encoded
+        let ticket: ACLFlowControl.Ticket
+        let drains: Bool
+        while true {
+            let step: Result<(ACLFlowControl.Ticket, Bool)?, LEConnectionError> = state.withLock { state in
+                if let refusal = state.refusal(handle) { return .failure(refusal) }
+                guard state.flowControl.hasRoom(on: handle) else { return .success(nil) }
+                guard let ticket = state.flowControl.enqueue(pdu, on: handle) else {
+                    return .failure(.disconnected(reason: .unknownConnectionIdentifier))
+                }
+                // Hand the controller what credits allow now, in this task: no task of its own
+                // to start and wait for (the usual case, a link with credits to spare).
+                let drains = !state.pumping
+                state.pumping = true
+                return .success((ticket, drains))
+            }
+            if let enqueued = try step.get() {
+                (ticket, drains) = enqueued
+                break
+            }
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state -> Bool in
+                    if state.refusal(handle) != nil || state.flowControl.hasRoom(on: handle) { return true }
+                    state.roomWaiters[handle, default: []].append(waiter)
+                    return false
+                }
+                if ready { waiter.resume() }
+            }
+        }
+        if drains { await drain() }
+        if let outcome = state.withLock({ $0.finishedTickets.removeValue(forKey: ticket) }) { return try outcome.get() }
+        let outcome = await withCheckedContinuation { (waiter: Waiter) in
+            let done = state.withLock { state -> Result<Void, LEConnectionError>? in
+                if let outcome = state.finishedTickets.removeValue(forKey: ticket) { return outcome }
+                state.ticketWaiters[ticket] = waiter
+                return nil
+            }
+            if let done { waiter.resume(returning: done) }
+        }
+        try outcome.get()
+    }
+
+    /// Queues `payload` on `channel` without waiting; false when the link's queue is full or
+    /// the link is gone (signaling and SMP answers, which must not block the reader).
+    func trySend(channel: L2CAPChannelID, payload: [UInt8], on handle: UInt16) -> Bool {
+        let queued = state.withLock { state -> Bool in
+            guard state.refusal(handle) == nil else { return false }
+            return state.flowControl.enqueue(L2CAPBasicFrame(channelID: channel, payload: payload).encoded, on: handle) != nil
+        }
+        if queued { pump() }
+        return queued
+    }
+
+    /// Starts a drain in a task of its own when none runs and a packet waits.
+    private func pump() {
+        let starts = state.withLock { state -> Bool in
+            guard !state.pumping, state.endCause == nil, state.flowControl.hasWaitingPackets else { return false }
+            state.pumping = true
+            return true
+        }
+        guard starts else { return }
+        Task(executorPreference: executor) { await self.drain() }
+    }
+
+    /// Hands the controller what credits allow, one sender at a time.
+    private nonisolated(nonsending) func drain() async {
+        while true {
+            let transmission = state.withLock { state -> ACLFlowControl.Transmission? in
+                guard state.endCause == nil, let transmission = state.flowControl.next() else {
+                    state.pumping = false
+                    return nil
+                }
+                return transmission
+            }
+            guard let transmission else { return }
+            let handle = transmission.packet.handle
+            do {
+                try await flow.send(acl: transmission.packet)
+            } catch {
+                let (ending, waiters) = state.withLock { state in
+                    state.flowControl.unsent(handle: handle)
+                    state.pumping = false
+                    return (transmission.completedTicket.flatMap { state.complete($0, .failure(.ended(.transportClosed))) },
+                            Self.endLocked(.transportClosed, &state))
+                }
+                ending.map { $0.0.resume(returning: $0.1) }
+                for waiter in waiters { waiter.resume() }
+                transportFailure.withLock { action in
+                    defer { action = nil }
+                    return action
+                }?()
+                return
+            }
+            guard let ticket = transmission.completedTicket else { continue }
+            let (ending, waiters) = state.withLock { state in
+                (state.complete(ticket, .success(())), state.roomWaiters.removeValue(forKey: handle) ?? [])
+            }
+            ending.map { $0.0.resume(returning: $0.1) }
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    // MARK: What the manager tells
+
+    /// A link formed on `handle`.
+    func open(_ handle: UInt16) {
+        state.withLock { state in
+            state.flowControl.open(handle: handle)
+            state.links[handle] = .some(nil)
+        }
+    }
+
+    /// The link on `handle` dropped with `reason`: its credits come back, its queued sends and
+    /// those waiting for room end with ``LEConnectionError/disconnected(reason:)``, and the
+    /// credits may serve other links.
+    func drop(_ handle: UInt16, reason: HCIStatus) {
+        let error = LEConnectionError.disconnected(reason: reason)
+        let (endings, waiters) = state.withLock { state in
+            guard state.links[handle] != nil else { return ([(Waiter, Result<Void, LEConnectionError>)](), [CheckedContinuation<Void, Never>]()) }
+            state.links[handle] = .some(reason)
+            let dropped = state.flowControl.close(handle: handle)?.droppedTickets ?? []
+            return (dropped.compactMap { state.complete($0, .failure(error)) }, state.roomWaiters.removeValue(forKey: handle) ?? [])
+        }
+        for ending in endings { ending.0.resume(returning: ending.1) }
+        for waiter in waiters { waiter.resume() }
+        pump()
+    }
+
+    /// The link on `handle` is gone from the manager: later sends on it find no link.
+    func forget(_ handle: UInt16) {
+        state.withLock { state in
+            if case .some(.some) = state.links[handle] { state.links[handle] = nil }
+        }
+    }
+
+    /// Number Of Completed Packets: `entries`' credits come back (Vol 4, Part E, 7.7.19).
+    func completed(_ entries: [HCIEvent.NumberOfCompletedPackets.Entry]) {
+        state.withLock { state in
+            for entry in entries {
+                _ = state.flowControl.completed(handle: entry.connectionHandle, count: Int(entry.numCompletedPackets))
+            }
+        }
+        pump()
+    }
+
+    /// The manager ended with `cause`: every later send fails with ``LEConnectionError/ended(_:)``,
+    /// and senders waiting for room hear it.
+    func end(_ cause: LEConnectionManager.EndCause) {
+        let waiters = state.withLock { Self.endLocked(cause, &$0) }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private static func endLocked(_ cause: LEConnectionManager.EndCause, _ state: inout State) -> [CheckedContinuation<Void, Never>] {
+        guard state.endCause == nil else { return [] }
+        state.endCause = cause
+        defer { state.roomWaiters = [:] }
+        return state.roomWaiters.values.flatMap { $0 }
+    }
+
+    /// Completions beyond what a link had outstanding, and for handles with no link.
+    var excessCompletions: Int {
+        state.withLock { $0.flowControl.excessCompletions + $0.flowControl.unknownHandleCompletions }
+    }
+}
