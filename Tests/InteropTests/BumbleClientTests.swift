@@ -81,7 +81,7 @@ struct BumbleClientTests {
         #expect(try await peer.next("connected").string("peer") == peripheral.controller.address.description)
         #expect(connection.peerAddress.description == Self.bumbleAddress)
         #expect(try await peer.next("mtu").int("mtu") == 64)
-        #expect(await serverConnection.mtu == 64)
+        #expect(serverConnection.mtu == 64)
 
         // Discovery: every service and characteristic, with our handles and properties.
         let discovered = try #require(try await peer.next("discovered").fields["services"]?.array)

@@ -94,7 +94,7 @@ enum GATTClientHarness {
             let context = "the client sent \(Hex.encode(octets))"
             let pdu: ATTPDU
             do { pdu = try ATTPDU.decode(octets) } catch { FuzzProperty.fail("\(context), which does not decode: \(error)") }
-            let mtu = await engine.mtu
+            let mtu = engine.mtu
             FuzzProperty.require(octets.count <= mtu, "\(context), longer than ATT_MTU \(mtu)")
             switch pdu.kind {
             case .request:

@@ -64,7 +64,7 @@ enum GATTServerHarness {
             switch opcode.kind {
             case .request, .unknown:
                 guard let answer = await nextAnswer(&answers) else { FuzzProperty.fail("the server ended instead of answering \(Hex.encode(pdu))") }
-                await check(answer, answers: pdu, opcode: opcode, mtu: await connection.mtu)
+                await check(answer, answers: pdu, opcode: opcode, mtu: connection.mtu)
             case .indication:
                 guard let answer = await nextAnswer(&answers) else { FuzzProperty.fail("the server ended instead of confirming \(Hex.encode(pdu))") }
                 FuzzProperty.require(answer == [0x1E], "indication \(Hex.encode(pdu)) answered \(Hex.encode(answer))")

@@ -218,7 +218,8 @@ extension ATTEngine {
     /// Applies the result of an MTU exchange (Part F, 3.4.2.2): never above this end's Rx MTU,
     /// never below 23; publishes it on ``mtuUpdates``.
     func applyMTU(_ exchanged: UInt16) {
-        mtu = max(Self.defaultMTU, min(Int(exchanged), Int(localRxMTU)))
+        let mtu = max(Self.defaultMTU, min(Int(exchanged), Int(localRxMTU)))
+        mtuValue.store(mtu, ordering: .releasing)
         mtuInput.yield(mtu)
     }
 

@@ -1,4 +1,5 @@
 import BLECore
+import Synchronization
 
 /// The Attribute Protocol on one bearer: the rules of Core v5.4, Vol 3, Part F, 3.3 and 3.4.2
 /// in one place, for both roles (a link may run a client and a server over one bearer).
@@ -64,7 +65,10 @@ public actor ATTEngine {
     /// not answer the request (another opcode, an error response naming another request) or
     /// that is longer than ``mtu`` is replaced by Unlikely Error (0x0E), handle 0x0000, so
     /// every request gets exactly one valid response.
-    public typealias ServerHandler = @Sendable (ATTPDU, ATTEngine) async -> ATTPDU?
+    ///
+    /// The handler runs on the engine's executor (it is `nonisolated(nonsending)`): it leaves
+    /// it only for the actors it calls.
+    public typealias ServerHandler = nonisolated(nonsending) @Sendable (ATTPDU, ATTEngine) async -> ATTPDU?
 
     /// The LE default and minimum ATT_MTU, in octets (Vol 3, Part G, 5.2.1).
     public static let defaultMTU = Int(ATTExchangeMTUResponse.defaultLEMTU)
@@ -82,7 +86,10 @@ public actor ATTEngine {
     public nonisolated let mtuUpdates: AsyncStream<Int>
 
     /// The ATT_MTU in effect, in octets: 23 until an exchange completes (Part F, 3.4.2).
-    public internal(set) var mtu: Int = ATTEngine.defaultMTU
+    /// Readable from any task without waiting for the engine.
+    public nonisolated var mtu: Int { mtuValue.load(ordering: .acquiring) }
+    /// ``mtu``'s storage: only ``applyMTU(_:)`` changes it, on the engine.
+    let mtuValue = Atomic<Int>(ATTEngine.defaultMTU)
     /// Whether the engine has ended for callers (closed, the peer closed, a timeout, a failed
     /// send): every call throws ``ATTError/closed``.
     public internal(set) var isClosed = false

@@ -68,7 +68,7 @@ extension CentralCore {
             failure = error
         }
         if Task.isCancelled { failure = .cancelled }
-        if failure == nil, await !connected(peripheral, session: session, mtu: await session.client.mtu, databaseHash: hash) {
+        if failure == nil, await !connected(peripheral, session: session, mtu: session.client.mtu, databaseHash: hash) {
             failure = .cancelled
         }
         guard let failure else { return .success(()) }

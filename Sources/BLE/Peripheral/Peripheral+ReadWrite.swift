@@ -65,7 +65,7 @@ extension Peripheral {
         switch type {
         case .withResponse:
             try await link.gatt { (client) async throws(GATTClientError) in
-                if octets.count <= (await client.maximumWriteValueLength) {
+                if octets.count <= client.maximumWriteValueLength {
                     try await client.write(octets, to: handle)
                 } else {
                     try await client.writeLong(octets, to: handle)
@@ -102,7 +102,7 @@ extension Peripheral {
         guard octets.count <= 512 else { throw .invalidArgument("\(octets.count) octets for a descriptor: at most 512") }
         let handle = descriptor.handle
         try await link.gatt { (client) async throws(GATTClientError) in
-            if octets.count <= (await client.maximumWriteValueLength) {
+            if octets.count <= client.maximumWriteValueLength {
                 try await client.write(octets, to: handle)
             } else {
                 try await client.writeLong(octets, to: handle)

@@ -151,14 +151,10 @@ public actor GATTClient {
     }
 
     /// The ATT_MTU in effect, in octets (23 until an exchange completes).
-    public var mtu: Int {
-        get async { await engine.mtu }
-    }
+    public nonisolated var mtu: Int { engine.mtu }
 
     /// The longest value a Write Request or Write Command can carry now: ATT_MTU - 3 octets.
-    public var maximumWriteValueLength: Int {
-        get async { await engine.mtu - 3 }
-    }
+    public nonisolated var maximumWriteValueLength: Int { engine.mtu - 3 }
 
     /// Exchange MTU (Part G, 4.3.1): offers the bearer's maximum as the Client Rx MTU, once
     /// per connection.
@@ -191,7 +187,8 @@ public actor GATTClient {
     // MARK: Requests
 
     /// Sends `request` and returns the server's answer: its response, or ATT_ERROR_RSP as
-    /// ``ATTPDU/errorResponse(_:)``.
+    /// ``ATTPDU/errorResponse(_:)``. It runs where its caller runs and goes straight to the
+    /// engine: only a recovery enters the client's actor.
     ///
     /// With `recovering`, a Database Out Of Sync error (0x12) is recovered from (see the type's
     /// documentation) and the request repeated once; its second answer is returned, whatever it is.
@@ -199,7 +196,7 @@ public actor GATTClient {
     /// - Throws: the engine's failures as ``GATTClientError``, and
     ///   ``GATTClientError/databaseChanged(handle:)`` when recovery shows the request's handle
     ///   now designates another attribute.
-    func exchange(_ request: ATTPDU, recovering: Bool = true) async throws(GATTClientError) -> ATTPDU {
+    nonisolated(nonsending) func exchange(_ request: ATTPDU, recovering: Bool = true) async throws(GATTClientError) -> ATTPDU {
         let response = try await send(request)
         guard recovering, case .errorResponse(let error) = response, error.errorCode == .databaseOutOfSync else {
             return response
@@ -209,7 +206,7 @@ public actor GATTClient {
     }
 
     /// One request through the engine, its failures mapped.
-    func send(_ request: ATTPDU) async throws(GATTClientError) -> ATTPDU {
+    nonisolated(nonsending) func send(_ request: ATTPDU) async throws(GATTClientError) -> ATTPDU {
         do {
             return try await engine.request(request)
         } catch {
@@ -218,7 +215,7 @@ public actor GATTClient {
     }
 
     /// One command (or notification) through the engine, its failures mapped.
-    func sendCommand(_ command: ATTPDU) async throws(GATTClientError) {
+    nonisolated(nonsending) func sendCommand(_ command: ATTPDU) async throws(GATTClientError) {
         do {
             try await engine.send(command)
         } catch {

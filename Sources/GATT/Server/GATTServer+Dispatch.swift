@@ -43,7 +43,7 @@ extension GATTServer {
         default:
             return nil
         }
-        let mtu = await engine.mtu
+        let mtu = engine.mtu
         guard var state = states[id] else { return nil }
         if pdu.encodedLength > mtu {
             return Self.error(pdu.opcode, 0x0000, .invalidPDU)
@@ -97,7 +97,7 @@ extension GATTServer {
     /// is longer than `extraLength` allows at the connection's ATT_MTU.
     func commandContext(_ id: UInt64, length: Int) async -> GATTRequestContext? {
         guard let engine = states[id]?.engine else { return nil }
-        let mtu = await engine.mtu
+        let mtu = engine.mtu
         guard length <= mtu, let state = states[id] else { return nil }
         return GATTRequestContext(id: id, peer: state.peer, mtu: mtu, served: served,
                                   link: GATTPermissionCheck.Link(engine: engine, hasKey: state.isBonded))

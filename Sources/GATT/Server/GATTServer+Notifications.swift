@@ -54,7 +54,7 @@ extension GATTServer {
             }
             let useMultiple = state.receivesMultipleNotifications && mine.count >= 2
             do throws(ATTError) {
-                let mtu = await state.engine.mtu
+                let mtu = state.engine.mtu
                 for pdu in Self.notificationPDUs(mine, mtu: mtu, multiple: useMultiple) {
                     try await state.engine.send(pdu)
                 }
@@ -94,7 +94,7 @@ extension GATTServer {
                 continue
             }
             do throws(ATTError) {
-                let mtu = await state.engine.mtu
+                let mtu = state.engine.mtu
                 let pdu = ATTHandleValueNotification(handle: handle, value: Array(value.prefix(mtu - 3)))
                 try await state.engine.send(.handleValueNotification(pdu))
                 report.delivered.append(state.peer)
@@ -140,7 +140,7 @@ extension GATTServer {
             for (id, engine) in targets {
                 let hook = hooks[id]
                 group.addTask {
-                    let mtu = await engine.mtu
+                    let mtu = engine.mtu
                     do throws(ATTError) {
                         try await engine.indicate(ATTHandleValueIndication(handle: handle, value: Array(value.prefix(mtu - 3))),
                                                   whenConfirmed: hook)

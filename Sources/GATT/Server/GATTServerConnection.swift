@@ -31,7 +31,7 @@ public final class GATTServerConnection: Sendable, Hashable, CustomStringConvert
     public var isAttached: Bool { get async { await server.state(of: peer.connectionID) != nil } }
 
     /// The ATT_MTU in effect, in octets (the engine's).
-    public var mtu: Int { get async { await engine.mtu } }
+    public var mtu: Int { engine.mtu }
 
     /// This client's Client Characteristic Configuration for the characteristic whose value is at
     /// `valueHandle` (or whose CCCD is at `valueHandle`); empty when there is none.

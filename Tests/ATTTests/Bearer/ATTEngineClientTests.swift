@@ -146,7 +146,7 @@ struct ATTEngineClientTests {
         let expected = ATTDecodingError(opcode: .exchangeMTUResponse,
                                         decodingError: .truncated(field: "Server Rx MTU", offset: 1, needed: 2, available: 1))
         await #expect(throws: ATTError.invalidPDU(expected)) { try await request.value }
-        #expect(await engine.mtu == 23)
+        #expect(engine.mtu == 23)
         await engine.close()
     }
 

@@ -7,12 +7,12 @@ struct ATTEngineMTUTests {
     @Test("client and server agree on min(client Rx, server Rx); the server learns it too")
     func minimum() async throws {
         let link = enginePair(mtu: (517, 247))
-        #expect(await link.client.mtu == 23)
+        #expect(link.client.mtu == 23)
         #expect(try await link.client.exchangeMTU() == 247)
-        #expect(await link.client.mtu == 247)
+        #expect(link.client.mtu == 247)
         var serverUpdates = link.server.mtuUpdates.makeAsyncIterator()
         #expect(await serverUpdates.next() == 247)
-        #expect(await link.server.mtu == 247)
+        #expect(link.server.mtu == 247)
         #expect(link.link.transcript.map(\.pdu) == [
             hex("02 0502"),   // Exchange MTU Request, Client Rx MTU 517
             hex("03 f700"),   // Exchange MTU Response, Server Rx MTU 247
@@ -79,10 +79,10 @@ struct ATTEngineMTUTests {
         var peer = peerSide
         try peer.inject("02 0502")                   // Client Rx MTU 517
         await peer.expect("03 f700")                 // Server Rx MTU 247
-        #expect(await eventually { await engine.mtu == 247 })
+        #expect(await eventually { engine.mtu == 247 })
         try peer.inject("02 4000")                   // again (a misbehaving client): Client Rx MTU 64
         await peer.expect("03 f700")                 // the same Server Rx MTU
-        #expect(await eventually { await engine.mtu == 64 })
+        #expect(await eventually { engine.mtu == 64 })
         // A notification of ATT_MTU octets passes now, one more does not.
         try await engine.send(.handleValueNotification(ATTHandleValueNotification(handle: 1, value: [UInt8](repeating: 7, count: 61))))
         await #expect(throws: ATTError.pduTooLarge(size: 65, mtu: 64)) {

@@ -213,8 +213,8 @@ struct ClientReadTests {
             "> 02 0502",   // Exchange MTU Request, Client Rx MTU 517
             "< 03 1e00",   // Exchange MTU Response, Server Rx MTU 30
         ])
-        #expect(await rig.client.mtu == 30)
-        #expect(await rig.client.maximumWriteValueLength == 27)
+        #expect(rig.client.mtu == 30)
+        #expect(rig.client.maximumWriteValueLength == 27)
         await #expect(throws: GATTClientError.mtuAlreadyExchanged) { try await rig.client.exchangeMTU() }
 
         rig.clearTranscript()

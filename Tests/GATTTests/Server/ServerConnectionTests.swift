@@ -78,7 +78,7 @@ struct ServerConnectionTests {
                         await h.expect("16 0500" + offset + part, "17 0500" + offset + part)
                     }
                     #expect(await h.connection.preparedWrites == (20, 40))
-                    #expect(await h.connection.mtu == Int(mtu))
+                    #expect(h.connection.mtu == Int(mtu))
                     await h.expect("18 00", "19")
                     return (i, h.connection)
                 }

@@ -89,7 +89,7 @@ struct ServerRobustnessTests {
             drains.append(Task {
                 for await pdu in client.received where pdu.first == 0x1D { try? client.sendNow([0x1E]) }
             })
-            while await connection.mtu != mtu { await Task.yield() }
+            while connection.mtu != mtu { await Task.yield() }
             connections.append((connection, serverEnd, mtu))
         }
         let securities: [ATTSecurity] = [.none, ATTSecurity(isEncrypted: true, encryptionKeySize: 7),
@@ -196,7 +196,7 @@ struct ServerRobustnessTests {
             if opcode == .handleValueIndication {
                 #expect(answer == [0x1E], "an indication is confirmed by the server's engine")
             } else if let response = try? ATTPDU.decode(answer) {
-                #expect(Self.answers(response, opcode, mtu: await h.connection.mtu), "\(Hex.encode(octets)) -> \(Hex.encode(answer))")
+                #expect(Self.answers(response, opcode, mtu: h.connection.mtu), "\(Hex.encode(octets)) -> \(Hex.encode(answer))")
             } else {
                 Issue.record("\(Hex.encode(octets)) -> undecodable \(Hex.encode(answer))")
             }

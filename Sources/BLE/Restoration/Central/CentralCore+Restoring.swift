@@ -92,7 +92,7 @@ extension CentralCore {
             failure = error
         }
         if failure == nil,
-           await connected(peripheral, session: session, mtu: await session.client.mtu, services: tree.services, databaseHash: tree.databaseHash) {
+           await connected(peripheral, session: session, mtu: session.client.mtu, services: tree.services, databaseHash: tree.databaseHash) {
             await reconnectionEnded(pending, with: .success(()))
             return
         }

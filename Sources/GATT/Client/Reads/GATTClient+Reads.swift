@@ -5,13 +5,14 @@ import BLECore
 /// A descriptor is read the same way as a value: by its handle.
 extension GATTClient {
     /// Read Characteristic Value (4.8.1), or Read Characteristic Descriptor (4.12.1):
-    /// ATT_READ_REQ for `handle`.
+    /// ATT_READ_REQ for `handle`. It runs on the caller's executor and goes straight to the
+    /// ATT engine, with no stop on the client's actor.
     ///
     /// - Returns: the value as the server sent it: at most ATT_MTU - 1 octets, so a longer
     ///   value arrives cut (``readLong(_:offset:)`` reads it whole).
     /// - Throws: ``GATTClientError/errorResponse(request:handle:code:)`` with the server's
     ///   reason (Read Not Permitted, Insufficient Authentication, ...), or a transport failure.
-    public func read(_ handle: UInt16) async throws(GATTClientError) -> [UInt8] {
+    public nonisolated(nonsending) func read(_ handle: UInt16) async throws(GATTClientError) -> [UInt8] {
         let response = try await exchange(.readRequest(ATTReadRequest(handle: handle)))
         guard case .readResponse(let read) = response else { throw Self.failure(response) }
         return read.value
@@ -51,7 +52,7 @@ extension GATTClient {
                             lastPartLength: Int? = nil) async throws(GATTClientError) -> [UInt8] {
         var value = value
         var lastPart = lastPartLength ?? value.count
-        while lastPart >= (await engine.mtu) - 1 {
+        while lastPart >= engine.mtu - 1 {
             let next = Int(offset) + value.count
             guard next <= Self.maximumAttributeValueLength else {
                 throw .protocolViolation(.valueTooLong(handle: handle, limit: Self.maximumAttributeValueLength))

@@ -5,11 +5,11 @@ import BLECore
 /// A descriptor is written the same way as a value: by its handle.
 extension GATTClient {
     /// Write Without Response (4.9.1): ATT_WRITE_CMD. The server never answers, so nothing
-    /// says whether the value was written.
+    /// says whether the value was written. Runs on the caller's executor, straight to the engine.
     ///
     /// - Throws: ``GATTClientError/pduTooLarge(size:mtu:)`` when `value` is longer than
     ///   ATT_MTU - 3 octets (nothing is sent); ``GATTClientError/closed``.
-    public func writeWithoutResponse(_ value: [UInt8], to handle: UInt16) async throws(GATTClientError) {
+    public nonisolated(nonsending) func writeWithoutResponse(_ value: [UInt8], to handle: UInt16) async throws(GATTClientError) {
         try await sendCommand(.writeCommand(ATTWriteCommand(handle: handle, value: value)))
     }
 
@@ -32,7 +32,7 @@ extension GATTClient {
         guard let key = signingKey else { throw .noSigningKey }
         guard signCounter < .max else { throw .signCounterExhausted }
         let command = try key.signedWrite(handle: handle, value: value, signCounter: signCounter)
-        let mtu = await engine.mtu
+        let mtu = engine.mtu
         let size = command.encoded.count
         guard size <= mtu else { throw .pduTooLarge(size: size, mtu: mtu) }
         // The counter is spent once the command is signed for sending, so no MAC is ever
@@ -42,12 +42,13 @@ extension GATTClient {
     }
 
     /// Write Characteristic Value (4.9.3), or Write Characteristic Descriptor (4.12.3):
-    /// ATT_WRITE_REQ, answered by ATT_WRITE_RSP.
+    /// ATT_WRITE_REQ, answered by ATT_WRITE_RSP. Runs on the caller's executor, straight to the
+    /// engine.
     ///
     /// - Throws: ``GATTClientError/pduTooLarge(size:mtu:)`` when `value` is longer than
     ///   ATT_MTU - 3 octets (``writeLong(_:to:offset:)`` writes longer values);
     ///   the server's ATT_ERROR_RSP (Write Not Permitted, Invalid Attribute Value Length, ...).
-    public func write(_ value: [UInt8], to handle: UInt16) async throws(GATTClientError) {
+    public nonisolated(nonsending) func write(_ value: [UInt8], to handle: UInt16) async throws(GATTClientError) {
         let response = try await exchange(.writeRequest(ATTWriteRequest(handle: handle, value: value)))
         guard case .writeResponse = response else { throw Self.failure(response) }
     }
@@ -92,7 +93,7 @@ extension GATTClient {
         await acquire(.queuedWrites)
         defer { release(.queuedWrites) }
 
-        let partLength = max(1, await engine.mtu - 5)
+        let partLength = max(1, engine.mtu - 5)
         for write in writes {
             var position = 0
             repeat {

@@ -34,7 +34,7 @@ final class FakeGATTServer: Sendable {
     /// The handler to give the server engine.
     var handler: ATTEngine.ServerHandler {
         { [self] pdu, engine in
-            let mtu = await engine.mtu
+            let mtu = engine.mtu
             return self.answer(pdu, mtu: mtu)
         }
     }
