@@ -32,6 +32,11 @@ public protocol ATTBearer: AnyObject, Sendable {
     /// more input while ``send(_:)`` still works. It has one reader.
     var received: AsyncStream<[UInt8]> { get }
 
+    /// The same PDUs as ``received``, through an ``ATTBearerInbox``, for a bearer that can offer
+    /// one: an engine then reads them there, with no hop off its actor. Nil (the default) when
+    /// the bearer has only ``received``. A bearer has one reader, through one or the other.
+    var inbox: ATTBearerInbox? { get }
+
     /// Where an engine on this bearer runs its tasks (its reader, its server role, its timers),
     /// and the GATT client or server on that engine: the executor of the host stack whose link
     /// carries the bearer (``Host/HostStack``'s), or nil (the default) for the cooperative pool.
@@ -45,4 +50,7 @@ public protocol ATTBearer: AnyObject, Sendable {
 extension ATTBearer {
     /// No executor of its own: the engine's tasks run on the cooperative pool.
     public var executor: (any TaskExecutor)? { nil }
+
+    /// No inbox: an engine reads ``received``.
+    public var inbox: ATTBearerInbox? { nil }
 }

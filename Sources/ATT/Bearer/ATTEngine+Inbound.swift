@@ -14,9 +14,16 @@ extension ATTEngine {
     /// received (see ``peerEnded()``). Never waits for the server handler, so responses and
     /// confirmations are taken in while a request is being served.
     func readBearer() async {
-        for await octets in bearer.received {
-            guard !isShutDown else { return }
-            await receive(octets)
+        if let inbox = bearer.inbox {
+            while let octets = await inbox.next() {
+                guard !isShutDown else { return }
+                await receive(octets)
+            }
+        } else {
+            for await octets in bearer.received {
+                guard !isShutDown else { return }
+                await receive(octets)
+            }
         }
         peerEnded()
     }
@@ -54,7 +61,7 @@ extension ATTEngine {
         }
         switch pdu.kind {
         case .request, .command, .unknown:
-            inboxInput.yield(.pdu(pdu))
+            inbox.yield(.pdu(pdu))
         case .response:
             receivedResponse(.success(pdu))
         case .confirmation:
@@ -76,7 +83,7 @@ extension ATTEngine {
     /// anything else is dropped.
     private func refuse(_ opcode: ATTOpcode, failingResponseWith failure: ATTError) async {
         switch opcode.kind {
-        case .request: inboxInput.yield(.invalidRequest(opcode))
+        case .request: inbox.yield(.invalidRequest(opcode))
         case .response: receivedResponse(.failure(failure))
         case .indication: await confirmIndication()
         case .command, .notification, .confirmation, .unknown: break
@@ -109,8 +116,8 @@ extension ATTEngine {
     /// Serves the peer's requests and commands one at a time, in arrival order, until the
     /// engine shuts down or the peer has ended and everything it sent is served; then shuts
     /// the engine down. Each request gets exactly one response while the bearer takes it.
-    func serve(_ inbox: AsyncStream<ATTInbound>) async {
-        for await inbound in inbox {
+    func serve() async {
+        while let inbound = await inbox.next() {
             guard !isShutDown else { break }
             switch inbound {
             case .invalidRequest(let opcode):

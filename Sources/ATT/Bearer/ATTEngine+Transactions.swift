@@ -181,7 +181,7 @@ extension ATTEngine {
         for timer in laneTimers.values { timer.cancel() }
         laneTimers = [:]
         endClientRole()
-        inboxInput.finish()
+        inbox.finish()
         for waiter in closedWaiters {
             continuationsResumed += 1
             waiter.resume()
@@ -195,7 +195,7 @@ extension ATTEngine {
     /// requests already received, while the bearer accepts them, and then the engine shuts down.
     func peerEnded() {
         endClientRole()
-        inboxInput.finish()
+        inbox.finish()
     }
 
     /// Fails what waits for the peer (the outstanding request and indication, and the callers

@@ -107,7 +107,7 @@ public actor ATTEngine {
     var laneTimers: [ATTLane: Task<Void, Never>] = [:]
     let serverInitiatedInput: AsyncStream<ATTPDU>.Continuation
     let mtuInput: AsyncStream<Int>.Continuation
-    let inboxInput: AsyncStream<ATTInbound>.Continuation
+    let inbox = ATTQueue<ATTInbound>()
     var serverHandler: ServerHandler?
 
     var requestTurns = ATTTurnQueue()
@@ -152,11 +152,9 @@ public actor ATTEngine {
         (serverInitiated, serverInitiatedInput) = AsyncStream.makeStream(of: ATTPDU.self,
                                                                           bufferingPolicy: serverInitiatedBuffering)
         (mtuUpdates, mtuInput) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
-        let (inbox, inboxInput) = AsyncStream.makeStream(of: ATTInbound.self)
-        self.inboxInput = inboxInput
         self.serverHandler = server
         Task(executorPreference: bearer.executor) { await self.readBearer() }
-        Task(executorPreference: bearer.executor) { await self.serve(inbox) }
+        Task(executorPreference: bearer.executor) { await self.serve() }
     }
 
     /// The link's current security, from the bearer.

@@ -8,10 +8,12 @@ import Synchronization
 /// - ``send(_:)`` puts the PDU in a B-frame on CID 0x0004 and returns once the controller has
 ///   every fragment (it waits for ACL credits, which is the caller's backpressure); it throws
 ///   ``ATTBearerError/closed`` when the link has dropped or the bearer was closed.
-/// - ``received`` holds up to ``inboxCapacity`` PDUs for a reader that falls behind; PDUs
+/// - ``inbox`` holds up to ``inboxCapacity`` PDUs for a reader that falls behind; PDUs
 ///   beyond are dropped and counted in ``droppedPDUs`` (an ATT engine reads as fast as PDUs
 ///   come, so only a stalled reader loses any). It finishes after the link drops, once the
-///   data received before the Disconnection Complete has been delivered.
+///   data received before the Disconnection Complete has been delivered. An engine reads the
+///   inbox; ``received`` gives the same PDUs as a stream, for any other reader (one reader in
+///   all).
 /// - ``security`` is an unencrypted link's: host mode has no SMP yet.
 /// - ``close()`` ends ATT on the link (no more PDUs either way) but leaves the link up.
 public final class LEConnectionATTBearer: ATTBearer, Sendable {
@@ -21,18 +23,26 @@ public final class LEConnectionATTBearer: ATTBearer, Sendable {
     /// The largest ATT PDU this host receives, in octets: the Rx MTU its engine offers.
     public let maximumMTU: UInt16
     /// The PDUs from the peer, in order.
-    public let received: AsyncStream<[UInt8]>
+    public let inbox: ATTBearerInbox?
 
     private let handle: UInt16
     private let manager: LEConnectionManager
-    private let input: AsyncStream<[UInt8]>.Continuation
+    private let pdus: ATTBearerInbox
     private let state = Mutex((closed: false, dropped: 0))
 
     init(handle: UInt16, manager: LEConnectionManager, maximumMTU: UInt16) {
         self.handle = handle
         self.manager = manager
         self.maximumMTU = maximumMTU
-        (received, input) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingOldest(Self.inboxCapacity))
+        pdus = ATTBearerInbox(capacity: Self.inboxCapacity)
+        inbox = pdus
+    }
+
+    /// The PDUs of ``inbox`` as a stream, for a reader that is not an engine: taken from the
+    /// inbox as the stream's reader asks. The inbox has one reader: read one or the other.
+    public var received: AsyncStream<[UInt8]> {
+        let pdus = self.pdus
+        return AsyncStream { () async -> [UInt8]? in await pdus.next(isolation: nil) }
     }
 
     /// Where the link's ATT engine runs its tasks: the host stack's executor.
@@ -63,12 +73,12 @@ public final class LEConnectionATTBearer: ATTBearer, Sendable {
     /// Delivers a PDU from the peer (nothing once closed).
     func deliver(_ pdu: [UInt8]) {
         guard !state.withLock({ $0.closed }) else { return }
-        if case .dropped = input.yield(pdu) { state.withLock { $0.dropped += 1 } }
+        if pdus.yield(pdu) == .dropped { state.withLock { $0.dropped += 1 } }
     }
 
     /// The link dropped (or ATT ended): no more PDUs.
     func end() {
         state.withLock { $0.closed = true }
-        input.finish()
+        pdus.finish()
     }
 }
