@@ -1,6 +1,6 @@
 import BLECore
 import HCI
-import Host
+@testable import Host
 import Synchronization
 import Testing
 
@@ -96,6 +96,24 @@ struct HCICommandFlowDirectTests {
         #expect(transport.sent.count == 3)
         #expect(await flow.commandCredits == 1)
         #expect(await flow.commandsInFlight == 0)
+    }
+
+    @Test("Number Of Completed Packets goes to its handler on the reading thread, not to the routes; one that does not decode is routed")
+    func completedPacketsHandler() async throws {
+        let transport = DirectTestTransport()
+        let flow = HCICommandFlow(transport: transport, commandTimeout: .seconds(60))
+        let taken = Mutex<[[UInt16]]>([])
+        flow.onNumberOfCompletedPackets { event in
+            taken.withLock { $0.append(event.entries.flatMap { [$0.connectionHandle, $0.numCompletedPackets] }) }
+        }
+        let credits = await flow.events([.event(.numberOfCompletedPackets)], label: "credits")
+        transport.inject(try h4(HCIRouterTests.completed40))        // handle 0x0040, 2 packets
+        transport.inject(try h4("04 13 05 01 4100 0100"))            // handle 0x0041, 1 packet
+        #expect(taken.withLock { $0 } == [[0x0040, 2], [0x0041, 1]])
+        transport.inject(try h4("04 13 05 02 4000 0100"))            // says 2 handles, holds 1
+        let routed = await HCIRouterTests.take(1, from: credits).compactMap(\.packet)
+        #expect(routed.map(\.parameters) == [[0x02, 0x40, 0x00, 0x01, 0x00]])
+        #expect(taken.withLock { $0.count } == 2)
     }
 
     @Test("when the transport ends, routes finish and later commands fail as closed")

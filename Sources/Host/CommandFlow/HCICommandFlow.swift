@@ -191,6 +191,14 @@ public actor HCICommandFlow {
     /// data for unknown handles, and each route's overflow.
     public var routingStatistics: HCIRoutingStatistics { core.statistics }
 
+    /// Gives every later Number Of Completed Packets event to `handler` on the thread that read
+    /// it, in arrival order with the other packets, instead of routing it (Core v5.4, Vol 4,
+    /// Part E, 7.7.19): the connection layer's ACL credits come back with no hop to a task. One
+    /// handler; a later call replaces it. An event that does not decode is routed as before.
+    nonisolated func onNumberOfCompletedPackets(_ handler: @escaping @Sendable (HCIEvent.NumberOfCompletedPackets) -> Void) {
+        core.onNumberOfCompletedPackets(handler)
+    }
+
     // MARK: Closing
 
     /// Ends the flow: closes the transport, resumes every waiting command with

@@ -34,6 +34,9 @@ final class HCICommandFlowCore: Sendable {
         /// being read: routed after it, in order.
         var heldBack: [HCIPacket] = []
         var isDirect = false
+        /// Takes every Number Of Completed Packets event, on the thread that read it, instead
+        /// of the routes (the connection layer's ACL credits).
+        var completedPacketsHandler: (@Sendable (HCIEvent.NumberOfCompletedPackets) -> Void)?
 
         mutating func take(_ id: UInt64) -> Command? {
             if let index = inFlight.firstIndex(where: { $0.id == id }) { return inFlight.remove(at: index) }
@@ -51,6 +54,12 @@ final class HCICommandFlowCore: Sendable {
 
     /// A command's waiter with the result to resume it with.
     private typealias Ending = (waiter: Waiter, result: Result<[UInt8], HCICommandError>)
+
+    /// What a packet leaves to do once the lock is let go.
+    private struct Outcome {
+        var endings: [Ending] = []
+        var completed: (handler: @Sendable (HCIEvent.NumberOfCompletedPackets) -> Void, event: HCIEvent.NumberOfCompletedPackets)?
+    }
 
     let transport: any HCITransport
     let clock: any Clock<Duration>
@@ -103,37 +112,49 @@ final class HCICommandFlowCore: Sendable {
     }
 
     private func receiveDirect(_ packet: HCIPacket) {
-        let endings = state.withLock { state -> [Ending] in
+        let outcome = state.withLock { state -> Outcome in
             guard state.isDirect else {
                 state.heldBack.append(packet)
-                return []
+                return Outcome()
             }
             return Self.receive(packet, &state)
         }
-        finish(endings, pumping: Self.grantsCredits(packet))
+        finish([outcome], pumping: Self.grantsCredits(packet))
     }
 
     private func releaseHeldBack() {
-        let endings = state.withLock { state -> [Ending] in
-            var endings: [Ending] = []
+        let outcomes = state.withLock { state -> [Outcome] in
             let held = state.heldBack
             state.heldBack = []
-            for packet in held { endings += Self.receive(packet, &state) }
-            state.isDirect = true
-            return endings
+            defer { state.isDirect = true }
+            return held.map { Self.receive($0, &state) }
         }
-        finish(endings)
+        finish(outcomes)
     }
 
-    /// Matches a Command Complete or Command Status to its command, or routes the packet.
+    /// Matches a Command Complete or Command Status to its command, gives a Number Of Completed
+    /// Packets event to its handler, or routes the packet.
     func receive(_ packet: HCIPacket) {
-        finish(state.withLock { Self.receive(packet, &$0) }, pumping: Self.grantsCredits(packet))
+        finish([state.withLock { Self.receive(packet, &$0) }], pumping: Self.grantsCredits(packet))
     }
 
-    private static func receive(_ packet: HCIPacket, _ state: inout State) -> [Ending] {
-        if case .event(let event) = packet, let ending = consumeCompletion(event, &state) { return ending }
+    private static func receive(_ packet: HCIPacket, _ state: inout State) -> Outcome {
+        if case .event(let event) = packet {
+            if let endings = consumeCompletion(event, &state) { return Outcome(endings: endings) }
+            if event.code == .numberOfCompletedPackets, let handler = state.completedPacketsHandler,
+               let completed = try? HCIEvent.NumberOfCompletedPackets(decoding: event.parameters[...]) {
+                return Outcome(completed: (handler, completed))
+            }
+        }
         state.router.route(packet)
-        return []
+        return Outcome()
+    }
+
+    /// Gives every later Number Of Completed Packets event that decodes to `handler`, on the
+    /// thread that read it, in order with the other packets, instead of routing it; one that
+    /// does not decode is still routed (and counted when no route takes it).
+    func onNumberOfCompletedPackets(_ handler: @escaping @Sendable (HCIEvent.NumberOfCompletedPackets) -> Void) {
+        state.withLock { $0.completedPacketsHandler = handler }
     }
 
     /// Whether `packet` may grant command credits (a drain may then start).
@@ -183,10 +204,13 @@ final class HCICommandFlowCore: Sendable {
         return command.waiter.map { [($0, .success(returnParameters))] } ?? []
     }
 
-    /// Resumes what a change ended, and with `pumping` starts a drain when credits and queued
-    /// commands allow.
-    private func finish(_ endings: [Ending], pumping: Bool = true) {
-        for ending in endings { ending.waiter.resume(returning: ending.result) }
+    /// Resumes what a change ended, hands completed packets to their handler, and with
+    /// `pumping` starts a drain when credits and queued commands allow.
+    private func finish(_ outcomes: [Outcome], pumping: Bool = true) {
+        for outcome in outcomes {
+            for ending in outcome.endings { ending.waiter.resume(returning: ending.result) }
+            if let completed = outcome.completed { completed.handler(completed.event) }
+        }
         if pumping { pump() }
     }
 

@@ -138,7 +138,9 @@ public actor LEConnectionManager {
         sender = LEACLSender(flow: flow, flowControl: ACLFlowControl(buffers: controller.aclBuffers,
                                                                      maximumQueuedPDUsPerLink: configuration.maximumQueuedPDUsPerLink))
         (incomingConnections, incoming) = AsyncStream.makeStream(of: LEConnection.self)
-        let events = await flow.events([.event(.disconnectionComplete), .event(.numberOfCompletedPackets), .event(.hardwareError),
+        // Number Of Completed Packets goes to the sender on the thread that read it.
+        flow.onNumberOfCompletedPackets { [weak sender] completed in sender?.completed(completed.entries) }
+        let events = await flow.events([.event(.disconnectionComplete), .event(.hardwareError),
                                         .leMeta(.connectionComplete), .leMeta(.enhancedConnectionComplete),
                                         .leMeta(.enhancedConnectionCompleteV2), .leMeta(.connectionUpdateComplete),
                                         .leMeta(.dataLengthChange), .leMeta(.phyUpdateComplete)],
@@ -209,8 +211,6 @@ public actor LEConnectionManager {
         case .disconnectionComplete(let complete):
             guard complete.status.isSuccess else { return }
             linkDropped(complete.connectionHandle, reason: complete.reason)
-        case .numberOfCompletedPackets(let completed):
-            sender.completed(completed.entries)
         case .hardwareError(let error):
             end(.hardwareError(error.hardwareCode))
         case .leMeta(let meta):
