@@ -41,7 +41,7 @@ struct GATTPermissionCheck {
             self.cached = security
         }
 
-        mutating func security() async -> ATTSecurity {
+        nonisolated(nonsending) mutating func security() async -> ATTSecurity {
             if let cached { return cached }
             let security = await engine?.security ?? ATTSecurity.none
             cached = security
@@ -50,7 +50,7 @@ struct GATTPermissionCheck {
     }
 
     /// The error for accessing an attribute with `permissions` on `link`; nil when allowed.
-    static func error(_ permissions: GATTPermissions, _ access: Access, link: inout Link) async -> ATTErrorCode? {
+    nonisolated(nonsending) static func error(_ permissions: GATTPermissions, _ access: Access, link: inout Link) async -> ATTErrorCode? {
         let requirement = access == .read ? permissions.read : permissions.write
         guard let requirement else { return access == .read ? .readNotPermitted : .writeNotPermitted }
         if requirement.isOpen { return nil }
