@@ -26,24 +26,14 @@ extension LEConnectionManager {
 
     // MARK: Receiving
 
-    /// One delivery of the link's ACL route: reassembled, then dispatched by channel.
-    func receive(_ delivery: HCIRouted<HCIACLDataPacket>, on handle: UInt16) {
-        guard var link = links[handle] else { return }
-        let outcome: ACLReassemblyOutcome
-        switch delivery {
-        case .overflow(let dropped):
-            let abandoned = link.reassembler.reset(handle: handle)
-            links[handle] = link
-            note("handle 0x\(String(handle, radix: 16)): \(dropped) ACL packets lost to a full queue"
-                 + (abandoned.map { "; \($0.reason)" } ?? ""))
-            return
-        case .packet(let packet):
-            outcome = link.reassembler.push(packet)
-            links[handle] = link
+    /// One item of the link's receiver (``LELinkReceiver``): a frame on a channel other than ATT,
+    /// or a problem for the diagnostics.
+    func receive(_ item: LELinkReceiver.Item, on handle: UInt16) {
+        guard let link = links[handle] else { return }
+        switch item {
+        case .problem(let problem): note(problem)
+        case .frame(let frame): dispatch(frame, on: handle, link: link)
         }
-        for problem in outcome.diagnostics { note(problem.description) }
-        guard let pdu = outcome.pdu else { return }
-        dispatch(pdu.frame, on: handle, link: link)
     }
 
     private func note(_ problem: String) {

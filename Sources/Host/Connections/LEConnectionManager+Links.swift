@@ -6,7 +6,8 @@ extension LEConnectionManager {
     /// One link's state on the manager's actor.
     struct Link {
         let connection: LEConnection
-        var reassembler: ACLReassembler
+        /// Takes the link's ACL data on the routing thread, once its reader has claimed the route.
+        var receiver: LELinkReceiver?
         /// The Disconnection Complete's Reason, once it came.
         var dropped: HCIStatus?
         /// Whether the link's ACL route has finished (all data before the disconnection read).
@@ -33,9 +34,7 @@ extension LEConnectionManager {
         let connection = LEConnection(handle: handle, role: role, peerAddress: peerAddress, peerAddressType: peerAddressType,
                                       state: state, manager: self, attMTU: configuration.attMTU)
         sender.open(handle)
-        links[handle] = Link(connection: connection,
-                             reassembler: ACLReassembler(configuration: .init(maximumPayloadLength: Int(configuration.attMTU),
-                                                                              maximumPendingHandles: 1)))
+        links[handle] = Link(connection: connection)
         links[handle]?.reader = Task(executorPreference: executor) { [weak self] in await self?.readLink(handle) }
         if role == .central, let pending = pendingConnect {
             pendingConnect = nil
@@ -76,6 +75,7 @@ extension LEConnectionManager {
         guard let link = links.removeValue(forKey: handle) else { return }
         sender.forget(handle)
         diagnosticsValue.droppedATTPDUs += link.connection.att.droppedPDUs
+        diagnosticsValue.droppedLinkItems += link.receiver?.droppedItems ?? 0
         link.connection.att.end()
         link.reader?.cancel()
     }
@@ -110,15 +110,19 @@ extension LEConnectionManager {
         links[c.connectionHandle] = link
     }
 
-    /// Reads the link's ACL route until it ends, on the manager's actor: the route's iterator
-    /// resumes on the actor (``HCIACLRoute/AsyncIterator/next(isolation:)``), so each packet
-    /// reaches ``receive(_:on:)`` without passing through the task's executor on the way in
-    /// and out.
+    /// Takes the link's ACL route until it ends: its packets go to an ``LELinkReceiver`` on the
+    /// thread that routes them (ATT PDUs straight to the link's bearer), and this loop, on the
+    /// manager's actor, handles the receiver's other frames and problems in order.
     /// The route ends with the link (its Disconnection Complete), the transport, or the reader's
     /// cancellation in ``tearDown(_:)``, and the loop with it; the manager lives as long.
     func readLink(_ handle: UInt16) async {
         guard let route = await flow.acl(handle: handle) else { return }
-        for await delivery in route { receive(delivery, on: handle) }
+        guard let connection = links[handle]?.connection else { return }
+        let receiver = LELinkReceiver(handle: handle, bearer: connection.att, maximumPayloadLength: Int(configuration.attMTU))
+        links[handle]?.receiver = receiver
+        route.consume(receiver.receive)
+        while let item = await receiver.items.next() { receive(item, on: handle) }
+        withExtendedLifetime(route) {}
         aclEnded(handle)
     }
 }

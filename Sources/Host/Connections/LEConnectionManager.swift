@@ -94,6 +94,9 @@ public actor LEConnectionManager {
         public var droppedATTPDUs = 0
         /// Number Of Completed Packets beyond a link's outstanding packets, and for unknown handles.
         public var excessCompletions = 0
+        /// Signaling, SMP and other non-ATT frames (and reassembly reports) dropped because the
+        /// manager had 256 of a link's waiting (a peer that floods).
+        public var droppedLinkItems = 0
 
         /// Nothing dropped.
         public init() {}
@@ -168,6 +171,7 @@ public actor LEConnectionManager {
         var current = diagnosticsValue
         current.excessCompletions = sender.excessCompletions
         current.droppedATTPDUs += links.values.reduce(0) { $0 + $1.connection.att.droppedPDUs }
+        current.droppedLinkItems += links.values.reduce(0) { $0 + ($1.receiver?.droppedItems ?? 0) }
         return current
     }
 

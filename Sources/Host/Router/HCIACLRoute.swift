@@ -35,6 +35,23 @@ public struct HCIACLRoute: AsyncSequence, Sendable {
     }
 
     /// An iterator over the route.
+    /// Hands the route's elements to `receive` on the thread that routes them (the one that
+    /// read the transport), instead of through an iterator: first what the route holds, in
+    /// order, then each packet as it comes, with no task between the router and the receiver;
+    /// nil once, when the route finishes. Each packet handed over counts as taken (its buffer
+    /// goes back to the controller as with the iterator). `receive` must return quickly and
+    /// must not call back into the flow or the transport. Keep the route while it runs:
+    /// dropping the route (its reader) stops it.
+    public func consume(_ receive: @escaping @Sendable (Element?) -> Void) {
+        let link = self.link, bufferReturn = self.bufferReturn
+        reader.channel.consume { element in
+            if case .packet? = element, let entries = bufferReturn.taken(link: link) {
+                Task { await bufferReturn.send(entries) }
+            }
+            receive(element)
+        }
+    }
+
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(reader: reader, link: link, bufferReturn: bufferReturn)
     }

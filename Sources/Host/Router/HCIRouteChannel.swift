@@ -32,8 +32,23 @@ final class HCIRouteChannel<Element: Sendable>: Sendable {
         var isFinished = false
         var isTerminated = false
         var onTermination: (@Sendable () -> Void)?
+        /// Takes each element on the yielding thread, once ``consume(_:)`` has handed it what
+        /// was queued (``draining`` until then).
+        var consumer: (@Sendable (Element?) -> Void)?
+        var draining = false
+        /// Whether the consumer has been given the end (nil), which it gets once.
+        var endGiven = false
 
         var count: Int { buffer.count - head }
+
+        /// Everything queued, in order; the queue is then empty.
+        mutating func takeAll() -> [Element] {
+            defer {
+                buffer.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            return Array(buffer[head...])
+        }
 
         /// The next element (`.some(element)`), the end (`.some(nil)`), or nothing yet (nil).
         mutating func take() -> Element?? {
@@ -62,16 +77,19 @@ final class HCIRouteChannel<Element: Sendable>: Sendable {
 
     /// Queues `element` for the reader, or hands it to the reader waiting for it.
     func yield(_ element: Element) -> YieldResult {
-        let (result, waiter) = state.withLock { state -> (YieldResult, UnsafeContinuation<Element?, Never>?) in
-            if state.isTerminated || state.isFinished { return (.terminated, nil) }
+        let (result, waiter, consumer) = state.withLock {
+            state -> (YieldResult, UnsafeContinuation<Element?, Never>?, (@Sendable (Element?) -> Void)?) in
+            if state.isTerminated || state.isFinished { return (.terminated, nil, nil) }
+            if let consumer = state.consumer, !state.draining { return (.enqueued, nil, consumer) }
             if let waiter = state.waiter {
                 state.waiter = nil
-                return (.enqueued, waiter)
+                return (.enqueued, waiter, nil)
             }
-            guard state.count < capacity else { return (.dropped, nil) }
+            guard state.count < capacity else { return (.dropped, nil, nil) }
             state.buffer.append(element)
-            return (.enqueued, nil)
+            return (.enqueued, nil, nil)
         }
+        consumer?(element)
         waiter?.resume(returning: element)
         return result
     }
@@ -79,12 +97,45 @@ final class HCIRouteChannel<Element: Sendable>: Sendable {
     /// Ends the route: the reader takes what the queue holds, then nil. Later yields are
     /// terminated.
     func finish() {
-        let waiter = state.withLock { state -> UnsafeContinuation<Element?, Never>? in
+        let (waiter, consumer) = state.withLock { state -> (UnsafeContinuation<Element?, Never>?, (@Sendable (Element?) -> Void)?) in
+            guard !state.isFinished else { return (nil, nil) }
             state.isFinished = true
             defer { state.waiter = nil }
-            return state.waiter
+            guard let consumer = state.consumer, !state.draining, !state.isTerminated else { return (state.waiter, nil) }
+            state.endGiven = true
+            return (state.waiter, consumer)
         }
         waiter?.resume(returning: nil)
+        consumer?(nil)
+    }
+
+    /// From now on, hands every element to `consumer` on the thread that yields it, instead of
+    /// queuing it for ``next(isolation:)``: first what the queue holds, in order (elements
+    /// yielded meanwhile wait behind them), then each as it comes; nil once, at the end. The
+    /// queue's bound no longer applies (nothing waits). ``terminate()`` stops it.
+    func consume(_ consumer: @escaping @Sendable (Element?) -> Void) {
+        var batch = state.withLock { state -> [Element] in
+            state.consumer = consumer
+            state.draining = true
+            return state.takeAll()
+        }
+        while true {
+            for element in batch { consumer(element) }
+            let (rest, givesEnd) = state.withLock { state -> ([Element], Bool) in
+                let rest = state.takeAll()
+                guard rest.isEmpty else { return (rest, false) }
+                state.draining = false
+                // A finish while the queue was being handed over is this method's to give.
+                guard state.isFinished, !state.isTerminated, !state.endGiven else { return ([], false) }
+                state.endGiven = true
+                return ([], true)
+            }
+            if rest.isEmpty {
+                if givesEnd { consumer(nil) }
+                return
+            }
+            batch = rest
+        }
     }
 
     /// Runs `action` once when the reader goes (cancelled, or its last ``HCIRouteReader``
@@ -109,6 +160,7 @@ final class HCIRouteChannel<Element: Sendable>: Sendable {
             defer {
                 state.waiter = nil
                 state.onTermination = nil
+                state.consumer = nil
             }
             return (state.waiter, state.onTermination)
         }
