@@ -20,6 +20,59 @@ struct HCIRouteChannelTests {
         #expect(await channel.next() == nil)
     }
 
+    @Test("a consumer gets what was queued, then each element as it is yielded, in order, and the end once")
+    func consumer() async {
+        let channel = HCIRouteChannel<Int>(capacity: 2)
+        _ = channel.yield(1)
+        _ = channel.yield(2)
+        let taken = Mutex<[Int?]>([])
+        channel.consume { element in taken.withLock { $0.append(element) } }
+        #expect(taken.withLock { $0 } == [1, 2])
+        #expect((3...5).map { channel.yield($0) } == [.enqueued, .enqueued, .enqueued])   // no bound now
+        channel.finish()
+        channel.finish()
+        #expect(channel.yield(6) == .terminated)
+        #expect(taken.withLock { $0 } == [1, 2, 3, 4, 5, nil])
+    }
+
+    @Test("a route finished before its consumer came gives the consumer what it held, then the end")
+    func consumerAfterFinish() async {
+        let channel = HCIRouteChannel<Int>(capacity: 4)
+        _ = channel.yield(1)
+        channel.finish()
+        let taken = Mutex<[Int?]>([])
+        channel.consume { element in taken.withLock { $0.append(element) } }
+        #expect(taken.withLock { $0 } == [1, nil])
+    }
+
+    @Test("elements yielded from another thread while the queue is handed to the consumer keep their order")
+    func consumerRace() async {
+        for _ in 0..<50 {
+            let channel = HCIRouteChannel<Int>(capacity: 10_000)
+            for element in 0..<100 { _ = channel.yield(element) }
+            let taken = Mutex<[Int?]>([])
+            let producer = Task.detached {
+                for element in 100..<2_000 { _ = channel.yield(element) }
+                channel.finish()
+            }
+            channel.consume { element in taken.withLock { $0.append(element) } }
+            await producer.value
+            #expect(taken.withLock { $0 } == (0..<2_000).map { Optional($0) } + [nil])
+        }
+    }
+
+    @Test("terminate stops the consumer: later elements are refused and it gets no end")
+    func consumerTerminated() async {
+        let channel = HCIRouteChannel<Int>(capacity: 2)
+        let taken = Mutex<[Int?]>([])
+        channel.consume { element in taken.withLock { $0.append(element) } }
+        #expect(channel.yield(1) == .enqueued)
+        channel.terminate()
+        #expect(channel.yield(2) == .terminated)
+        channel.finish()
+        #expect(taken.withLock { $0 } == [1])
+    }
+
     @Test("a waiting reader gets the next element handed to it, and nil at the finish")
     func waitingReader() async {
         let channel = HCIRouteChannel<Int>(capacity: 1)
