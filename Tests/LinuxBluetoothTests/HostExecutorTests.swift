@@ -81,6 +81,32 @@ struct HostExecutorTests {
         executor.stopWatching(secondWatch)
     }
 
+    @Test("a job a descriptor's handler queues runs in the same wake-up: one wake-up per arrival, not one more for the job")
+    func handlerJobsNeedNoWake() async throws {
+        let executor = HostExecutor(name: "test handler jobs")
+        let fds = try streamPair()
+        defer { for fd in fds { close(fd) } }
+        let (ran, runs) = AsyncStream.makeStream(of: Bool.self)
+        let watch = executor.watch(fds[0]) { [executor] in
+            var octet: UInt8 = 0
+            while read(fds[0], &octet, 1) == 1 {}
+            Task(executorPreference: executor) { runs.yield(executor.isCurrent) }
+        }
+        var iterator = ran.makeAsyncIterator()
+        #expect(await Task(executorPreference: executor) { true }.value)     // the thread is up
+        let arrivals = 20
+        let before = executor.wakeUps
+        for _ in 0..<arrivals {
+            writeAll(fds[1], [0x01])
+            #expect(await iterator.next() == true)
+        }
+        // Each arrival wakes the thread once (the descriptor), and this test's own task, which
+        // waits on another executor, adds no wake-up of this one; a handler's job that signalled
+        // the eventfd would wake it a second time per arrival.
+        #expect(executor.wakeUps - before <= arrivals + 2)
+        executor.stopWatching(watch)
+    }
+
     @Test("the thread ends once the executor is released and nothing is watched")
     func threadEnds() async throws {
         let (exits, exited) = AsyncStream.makeStream(of: Void.self)

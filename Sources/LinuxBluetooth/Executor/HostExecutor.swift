@@ -273,18 +273,24 @@ public final class HostExecutor: TaskExecutor, Sendable {
                 }
                 batchesSincePoll = 0
                 guard locked({ sleeping }) else { continue }      // the watches changed: rebuild first
-                serve(&polled, ids, timeout: -1)
-                locked {
-                    sleeping = false
-                    wakeCount += 1
+                // Awake as soon as poll(2) returns: what the descriptors' handlers enqueue then
+                // is run by this loop next, with no signal on the eventfd (which would only wake
+                // the next poll(2) at once, for nothing).
+                serve(&polled, ids, timeout: -1) {
+                    locked {
+                        sleeping = false
+                        wakeCount += 1
+                    }
                 }
             }
         }
 
-        /// poll(2) on the wake eventfd and the watched descriptors; calls the handler of each
-        /// one that is ready and still watched, and drains the eventfd.
-        private func serve(_ polled: inout [pollfd], _ ids: [UInt64], timeout: Int32) {
+        /// poll(2) on the wake eventfd and the watched descriptors; calls `awake` once poll(2)
+        /// returns, then the handler of each descriptor that is ready and still watched, and
+        /// drains the eventfd.
+        private func serve(_ polled: inout [pollfd], _ ids: [UInt64], timeout: Int32, awake: () -> Void = {}) {
             let ready = polled.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
+            awake()
             guard ready > 0 else { return }
             if polled[0].revents != 0 {
                 var count: UInt64 = 0
