@@ -74,7 +74,7 @@ final class HCICommandFlowCore: Sendable {
         self.clock = clock
         self.commandTimeout = commandTimeout
         self.executor = executor
-        bufferReturn = HCIHostBufferReturn(transport: transport)
+        bufferReturn = HCIHostBufferReturn(transport: transport, executor: executor)
         state = Mutex(State(router: HCIRouter(bufferReturn: bufferReturn)))
     }
 

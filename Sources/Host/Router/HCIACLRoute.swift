@@ -45,9 +45,7 @@ public struct HCIACLRoute: AsyncSequence, Sendable {
     public func consume(_ receive: @escaping @Sendable (Element?) -> Void) {
         let link = self.link, bufferReturn = self.bufferReturn
         reader.channel.consume { element in
-            if case .packet? = element, let entries = bufferReturn.taken(link: link) {
-                Task { await bufferReturn.send(entries) }
-            }
+            if case .packet? = element, let entries = bufferReturn.taken(link: link) { bufferReturn.sendSoon(entries) }
             receive(element)
         }
     }

@@ -29,8 +29,13 @@ final class HCIHostBufferReturn: Sendable {
 
     private let state = Mutex(State())
     private let transport: any HCITransport
+    /// Where a batch due on the routing thread is sent from: the stack's executor, or the pool.
+    private let executor: (any TaskExecutor)?
 
-    init(transport: any HCITransport) { self.transport = transport }
+    init(transport: any HCITransport, executor: (any TaskExecutor)? = nil) {
+        self.transport = transport
+        self.executor = executor
+    }
 
     /// Starts counting: the controller now holds back ACL data once `hostTotal` packets are
     /// the host's. Returns buffers in batches of an eighth of that (at least 1), so that at most
@@ -105,6 +110,12 @@ final class HCIHostBufferReturn: Sendable {
     /// and no answer awaited. A transport that has closed has no controller left to return to.
     func send(_ entries: [HCIHostNumberOfCompletedPackets.Entry]) async {
         try? await transport.send(.command(HCIHostNumberOfCompletedPackets(entries: entries).packet))
+    }
+
+    /// ``send(_:)`` from a task on the stack's executor, for a batch that fell due where no
+    /// task can wait (the routing thread).
+    func sendSoon(_ entries: [HCIHostNumberOfCompletedPackets.Entry]) {
+        Task(executorPreference: executor) { await self.send(entries) }
     }
 }
 

@@ -192,8 +192,7 @@ struct HCIRouter {
     /// Sends a due batch of returned buffers (rare: packets no reader takes).
     private func returnBuffers(_ entries: [HCIHostNumberOfCompletedPackets.Entry]?) {
         guard let entries else { return }
-        let bufferReturn = self.bufferReturn
-        Task { await bufferReturn.send(entries) }
+        bufferReturn.sendSoon(entries)
     }
 
     private mutating func record<P>(_ queue: HCIRouteQueue<P>) {
