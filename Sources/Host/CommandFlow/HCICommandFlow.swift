@@ -44,15 +44,14 @@ public actor HCICommandFlow {
     public static let defaultCommandTimeout: Duration = .seconds(2)
 
     /// How long a command may wait for its Command Complete or Command Status, from the call.
-    public let commandTimeout: Duration
+    public nonisolated var commandTimeout: Duration { core.commandTimeout }
     /// Where the flow's tasks run (its reading loop, command timers, the sender), and the tasks
     /// of the layers on it (the connection manager, the links' ATT engines, GATT clients and
     /// servers): a task executor such as LinuxBluetooth's `HostExecutor`, or the cooperative
     /// pool when nil.
-    public nonisolated let executor: (any TaskExecutor)?
+    public nonisolated var executor: (any TaskExecutor)? { core.executor }
 
     private let core: HCICommandFlowCore
-    private let transport: any HCITransport
 
     /// A flow over `transport`, which it reads from now on (it is the transport's one reader),
     /// until the transport ends.
@@ -64,9 +63,6 @@ public actor HCICommandFlow {
     public init(transport: any HCITransport, clock: any Clock<Duration> = ContinuousClock(),
                 commandTimeout: Duration = HCICommandFlow.defaultCommandTimeout,
                 executor: (any TaskExecutor)? = nil) {
-        self.transport = transport
-        self.commandTimeout = commandTimeout
-        self.executor = executor
         core = HCICommandFlowCore(transport: transport, clock: clock, commandTimeout: commandTimeout, executor: executor)
         // Reading keeps the core until the transport ends (``close()`` ends it).
         core.startReading()
@@ -135,7 +131,7 @@ public actor HCICommandFlow {
     /// - Throws: the transport's error (``HCITransportError/closed`` once the flow has closed
     ///   its transport, or the transport has ended).
     public nonisolated(nonsending) func send(acl packet: HCIACLDataPacket) async throws(HCITransportError) {
-        try await transport.send(.acl(packet))
+        try await core.transport.send(.acl(packet))
     }
 
     // MARK: Inbound
@@ -206,6 +202,6 @@ public actor HCICommandFlow {
     /// throw ``HCICommandError/closed(opcode:)`` at once.
     public func close() async {
         core.shutDown()
-        await transport.close()
+        await core.transport.close()
     }
 }
