@@ -30,10 +30,6 @@ final class HCICommandFlowCore: Sendable {
         var isClosed = false
         var nextID: UInt64 = 0
         var router: HCIRouter
-        /// Packets a direct transport handed over while its backlog in `packets` was still
-        /// being read: routed after it, in order.
-        var heldBack: [HCIPacket] = []
-        var isDirect = false
         /// Takes every Number Of Completed Packets event, on the thread that read it, instead
         /// of the routes (the connection layer's ACL credits).
         var completedPacketsHandler: (@Sendable (HCIEvent.NumberOfCompletedPackets) -> Void)?
@@ -80,56 +76,15 @@ final class HCICommandFlowCore: Sendable {
 
     // MARK: Reading the transport
 
-    /// Starts reading the transport. A direct transport hands each packet to ``receive(_:)`` on
-    /// the thread that read it (after the packets it had already put in its stream); any other
-    /// is read in a task. Either way the core is kept until the transport ends, and then shuts
-    /// down.
+    /// Starts reading the transport: an ``HCIPacketHandover`` gives each packet to
+    /// ``receive(_:)``, on the thread that read it when the transport is direct. The core is kept
+    /// until the transport ends, and then shuts down.
     func startReading() {
-        let packets = transport.packets
-        guard let direct = transport as? any HCIDirectTransport else {
-            Task(executorPreference: executor) {
-                for await packet in packets { self.receive(packet) }
-                self.shutDown()
-            }
-            return
-        }
-        let backlog = direct.redirectPackets { [weak self] packet in self?.receiveDirect(packet) }
-        if backlog == 0 { state.withLock { $0.isDirect = true } }
+        let handover = HCIPacketHandover(from: transport) { packet in self.receive(packet) }
         Task(executorPreference: executor) {
-            var iterator = packets.makeAsyncIterator()
-            var ended = false
-            if backlog > 0 {
-                for _ in 0..<backlog {
-                    guard let packet = await iterator.next() else { ended = true; break }
-                    self.receive(packet)
-                }
-                self.releaseHeldBack()
-            }
-            // The stream carries no more packets; it finishes when the transport ends.
-            if !ended { while await iterator.next() != nil {} }
+            await handover.run()
             self.shutDown()
         }
-    }
-
-    private func receiveDirect(_ packet: HCIPacket) {
-        let outcome = state.withLock { state -> Outcome in
-            guard state.isDirect else {
-                state.heldBack.append(packet)
-                return Outcome()
-            }
-            return Self.receive(packet, &state)
-        }
-        finish([outcome], pumping: Self.grantsCredits(packet))
-    }
-
-    private func releaseHeldBack() {
-        let outcomes = state.withLock { state -> [Outcome] in
-            let held = state.heldBack
-            state.heldBack = []
-            defer { state.isDirect = true }
-            return held.map { Self.receive($0, &state) }
-        }
-        finish(outcomes)
     }
 
     /// Matches a Command Complete or Command Status to its command, gives a Number Of Completed

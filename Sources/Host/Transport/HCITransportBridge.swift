@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Joins a host-side ``HCITransport`` to a controller-side one, packet for packet, both ways:
 /// what the host sends reaches the controller, what the controller sends reaches the host
 /// (Core v5.4, Vol 4, Part A: the HCI transport carries packets unchanged).
@@ -72,17 +74,27 @@ public enum HCITransportBridge {
     }
 
     private static func runDirect(host: any HCIDirectTransport, controller: any HCIDirectTransport) async -> Counts {
-        let up = HCIDirectForwarder(to: controller), down = HCIDirectForwarder(to: host)
-        let upBacklog = host.redirectPackets(to: up.receive)
-        let downBacklog = controller.redirectPackets(to: down.receive)
-        async let upDone: Void = up.run(backlog: upBacklog, of: host)
-        async let downDone: Void = down.run(backlog: downBacklog, of: controller)
+        let counts = Mutex(Counts())
+        let up = HCIPacketHandover(from: host) { packet in
+            let sent = controller.sendNow(packet)
+            counts.withLock { sent ? ($0.hostToController += 1) : ($0.undelivered += 1) }
+        }
+        let down = HCIPacketHandover(from: controller) { packet in
+            let sent = host.sendNow(packet)
+            counts.withLock { sent ? ($0.controllerToHost += 1) : ($0.undelivered += 1) }
+        }
         // Whichever side ends first closes both, so the other ends too.
+        async let upDone: Void = pass(up, to: controller)
+        async let downDone: Void = pass(down, to: host)
         await upDone
-        await controller.close()
-        await host.close()
         await downDone
-        return Counts(hostToController: up.delivered, controllerToHost: down.delivered,
-                      undelivered: up.undelivered + down.undelivered)
+        return counts.withLock { $0 }
+    }
+
+    /// Runs `handover` until its source ends, then closes both sides.
+    private static func pass(_ handover: HCIPacketHandover, to destination: any HCITransport) async {
+        await handover.run()
+        await destination.close()
+        await handover.source.close()
     }
 }
