@@ -49,11 +49,12 @@ final class HCIPacketHandover: Sendable {
     /// finishes. Call it once.
     func run() async {
         var packets = source.packets.makeAsyncIterator()
-        guard let backlog = state.withLock({ $0.isDirect ? 0 : $0.backlog }) else {
+        guard let backlog = state.withLock({ $0.backlog }) else {
             while let packet = await packets.next() { state.withLock { _ in deliver(packet) } }
             return
         }
         var ended = false
+        // A backlog of 0 went direct when the handover was made.
         if backlog > 0 {
             for _ in 0..<backlog {
                 guard let packet = await packets.next() else { ended = true; break }
