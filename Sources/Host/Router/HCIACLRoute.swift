@@ -34,7 +34,6 @@ public struct HCIACLRoute: AsyncSequence, Sendable {
         }
     }
 
-    /// An iterator over the route.
     /// Hands the route's elements to `receive` on the thread that routes them (the one that
     /// read the transport), instead of through an iterator: first what the route holds, in
     /// order, then each packet as it comes, with no task between the router and the receiver;
@@ -50,6 +49,7 @@ public struct HCIACLRoute: AsyncSequence, Sendable {
         }
     }
 
+    /// An iterator over the route.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(reader: reader, link: link, bufferReturn: bufferReturn)
     }
