@@ -1,5 +1,6 @@
 import Testing
 import BLECore
+import Synchronization
 @testable import ATT
 @testable import GATT
 
@@ -240,6 +241,29 @@ struct ClientCachingTests {
         #expect(await measurementIterator.next() == nil)
         #expect(await rig.client.configurations.keys.sorted() == [h.serviceChangedCCCD])
         await rig.close()
+    }
+
+    @Test("a Service Changed indication handled after the bearer closed ends without re-enabling indications")
+    func serviceChangedAfterClose() async throws {
+        // A fuzzer's finding: the indication's task reached the re-enable step after the client
+        // had closed; it registered a subscriber and waited for a write no task would make, so
+        // the task, and the client with it, lived for ever.
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table)
+        _ = try await rig.client.discoverDatabase()
+        await rig.close()
+        #expect(await ClientTest.eventually { await rig.client.isClosed })
+        rig.clearTranscript()
+
+        let ended = Mutex(false)
+        Task {
+            await rig.client.serviceChanged(0x0019...0xFFFF)   // Generic Attribute stays
+            ended.withLock { $0 = true }
+        }
+        #expect(await ClientTest.eventually { ended.withLock { $0 } })
+        #expect(await rig.client.serviceChangedSubscriber == nil)
+        #expect(await rig.client.configurations[h.serviceChangedCCCD] == nil)
+        #expect(rig.transcript.isEmpty)
     }
 
     @Test("a Service Changed indication with a malformed value is confirmed and ignored")

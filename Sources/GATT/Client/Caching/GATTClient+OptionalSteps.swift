@@ -90,6 +90,8 @@ extension GATTClient {
     /// subscriptions to the same CCCD never clear its bit. A Service Changed without a CCCD, or
     /// a failed CCCD write, is a diagnostic, and indications are not enabled again.
     func enableServiceChangedIndications() async throws(GATTClientError) {
+        // Also reached from a Service Changed indication's task, which can run after the close.
+        guard !isClosed else { throw .closed }
         guard configuration.enablesServiceChangedIndications, serviceChangedSubscriber == nil, !serviceChangedIndicationsOff,
               let characteristic = genericAttributeCharacteristic(GATTProfileUUID.serviceChanged) else { return }
         guard let descriptor = characteristic.clientCharacteristicConfiguration else {

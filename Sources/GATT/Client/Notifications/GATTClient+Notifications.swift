@@ -180,17 +180,22 @@ extension GATTClient {
 
     /// Waits until CCCD `handle` holds what its subscribers want.
     ///
-    /// - Returns: nil when settled with `needs` written; the write's failure otherwise (the
-    ///   waiting `subscriber` has then been dropped).
+    /// A closed client writes nothing more, so it answers at once: a waiter queued after the
+    /// bearer closed would wait for ever.
+    ///
+    /// - Returns: nil when settled with `needs` written; ``GATTClientError/closed`` when the
+    ///   client has closed; the write's failure otherwise (the waiting `subscriber` has then
+    ///   been dropped).
     func settled(_ handle: UInt16, needs: UInt16, subscriber: UInt64?) async -> GATTClientError? {
-        guard let state = configurations[handle] else { return isClosed ? .closed : nil }
+        guard !isClosed else { return .closed }
+        guard let state = configurations[handle] else { return nil }
         if !state.isSettling, state.written == state.desired {
             forgetIfIdle(handle)
             return nil
         }
         return await withCheckedContinuation { (continuation: CheckedContinuation<GATTClientError?, Never>) in
             guard configurations[handle] != nil else {
-                continuation.resume(returning: isClosed ? .closed : nil)
+                continuation.resume(returning: nil)
                 return
             }
             configurations[handle]?.waiters.append(ClientConfigurationWaiter(needs: needs, subscriber: subscriber,
