@@ -126,4 +126,17 @@ struct ManagerStateTests {
         await central.close()
         await rig.close()
     }
+
+    @Test("a closed manager keeps the state it closed in: a bring-up or reset ending after the close changes nothing")
+    func stateAfterClose() async throws {
+        let broadcast = StateBroadcast()
+        broadcast.set(.resetting)
+        broadcast.set(.poweredOff)
+        broadcast.finish()
+        broadcast.set(.poweredOn)
+        #expect(broadcast.current == .poweredOff)
+        broadcast.set(.resetting)
+        #expect(broadcast.current == .poweredOff)
+        await #expect(throws: BLEError.poweredOff) { try await broadcast.poweredOn() }
+    }
 }

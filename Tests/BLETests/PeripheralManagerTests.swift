@@ -1,6 +1,8 @@
 @testable import BLE
 import BLECore
 import Foundation
+import GATT
+import Synchronization
 import Testing
 import VirtualRadio
 
@@ -268,4 +270,54 @@ struct PeripheralManagerTests {
         #expect(try await peripheral.discoverServices([Self.heartRate]).count == 1)
         await pair.shutDown()
     }
+
+    // Requests and streams that come after an end (found by review after the GATT client's
+    // fuzzing finding of the same kind): each gets its answer at once rather than waiting for ever.
+
+    @Test("a request of a link that has ended finds no central: the lookup does not wait for a link no one will accept")
+    func centralLookupAfterLinkEnded() async throws {
+        let pair = try await Pair.make(seed: 107)
+        let (peripheral, _) = try await pair.connect()
+        let id = try #require(await pair.manager.core.links.keys.first)
+        var events = pair.manager.events.makeAsyncIterator()
+        await pair.central.cancelPeripheralConnection(peripheral)
+        while let event = await events.next() {
+            if case .disconnected = event { break }
+        }
+        #expect(await pair.manager.core.links.isEmpty)
+        // What the server's value handler asks for a read that was already on its way.
+        let core = pair.manager.core
+        let lookup = await returnsPromptly { await core.central(for: GATTPeer(connectionID: id)) }
+        #expect(lookup.map { $0 == nil } == true, "returned, and nil")
+        #expect(await core.centralWaiters.isEmpty)
+        await pair.shutDown()
+    }
+
+    @Test("after close, a central lookup gets nil and readyToUpdateSubscribers is finished")
+    func lookupsAfterClose() async throws {
+        let pair = try await Pair.make(seed: 108)
+        await pair.manager.close()
+        let core = pair.manager.core
+        let lookup = await returnsPromptly { await core.central(for: GATTPeer(connectionID: 99)) }
+        #expect(lookup.map { $0 == nil } == true, "returned, and nil")
+        let ready = pair.manager.readyToUpdateSubscribers
+        let next = await returnsPromptly {
+            var iterator = ready.makeAsyncIterator()
+            return await iterator.next() == nil
+        }
+        #expect(next == true, "finished")
+        await pair.shutDown()
+    }
+}
+
+/// What `body` returns, or nil when it has not returned within `attempts` yields of the caller:
+/// a regression to waiting for ever fails the test instead of hanging the run.
+private func returnsPromptly<T: Sendable>(attempts: Int = 200_000, _ body: @escaping @Sendable () async -> T) async -> T? {
+    let result = Mutex<T?>(nil)
+    Task { let value = await body(); result.withLock { $0 = value } }
+    for _ in 0..<attempts {
+        if let value = result.withLock({ $0 }) { return value }
+        await Task.yield()
+    }
+    return result.withLock { $0 }
 }

@@ -20,9 +20,12 @@ final class StateBroadcast: Sendable {
     var current: ManagerState { state.withLock { $0.current } }
 
     /// Moves to `next` (each subscriber gets it once), with `failure` as what calls throw
-    /// unless `next` is ``ManagerState/poweredOn``.
+    /// unless `next` is ``ManagerState/poweredOn``. After ``finish()`` it does nothing: a closed
+    /// manager keeps the state it closed in, even when a bring-up or a reset still running
+    /// reaches its end (a `resetting` then would leave ``poweredOn()`` waiting for ever).
     func set(_ next: ManagerState, failure: BLEError = .poweredOff) {
         let (subscribers, waiters) = state.withLock { state -> ([AsyncStream<ManagerState>.Continuation], [CheckedContinuation<Void, Never>]) in
+            guard !state.finished else { return ([], []) }
             guard state.current != next || state.failure != failure else { return ([], []) }
             let changed = state.current != next
             state.current = next

@@ -176,6 +176,7 @@ actor PeripheralManagerCore {
     func close() async {
         guard !closed else { return }
         closed = true
+        for id in Array(centralWaiters.keys) { resumeCentralWaiters(of: id, with: nil) }
         restoration?.writer.freeze()
         let backend = self.backend
         self.backend = nil
@@ -206,7 +207,7 @@ actor PeripheralManagerCore {
         let central = Central(address: link.peerAddress, type: Peripheral.AddressType(link.peerAddressType))
         let id = connection.peer.connectionID
         links[id] = Link(central: central, connection: connection)
-        for waiter in centralWaiters.removeValue(forKey: id) ?? [] { waiter.resume(returning: central) }
+        resumeCentralWaiters(of: id, with: central)
         eventInput.yield(.connected(central))
         await tellReadvertisingErrors()
         Task {
@@ -234,15 +235,40 @@ actor PeripheralManagerCore {
             subscriptionInput.yield(.unsubscribed(link.central, characteristic))
         }
         await link.connection.detach()
+        // A request of the link that reached central(for:) after the link left `links` waits:
+        // nothing will accept the link again.
+        resumeCentralWaiters(of: id, with: nil)
         eventInput.yield(.disconnected(link.central, reason))
         await tellReadvertisingErrors()
     }
 
     /// The central of the server's connection `peer`, waiting for its link to be registered
-    /// (a request can come before ``accept(_:on:clock:)`` has stored it).
+    /// (a request can come before ``accept(_:on:clock:)`` has stored it); nil once the link has
+    /// ended or the manager has closed.
+    ///
+    /// A request can also come after ``linkEnded(_:reason:)`` took its link out of `links`:
+    /// then nothing will store it. Such a waiter ends at the end of `linkEnded` when that is
+    /// still running, and otherwise at once, by the server, which no longer holds the
+    /// connection (``GATTServer/hasConnection(_:)``) once `linkEnded` has detached it.
     func central(for peer: GATTPeer) async -> Central? {
-        if let link = links[peer.connectionID] { return link.central }
-        return await withCheckedContinuation { centralWaiters[peer.connectionID, default: []].append($0) }
+        let id = peer.connectionID
+        if let link = links[id] { return link.central }
+        guard !closed, let server else { return nil }
+        return await withCheckedContinuation { waiter in
+            centralWaiters[id, default: []].append(waiter)
+            Task { await self.endCentralWaitersIfGone(id, on: server) }
+        }
+    }
+
+    /// Ends the waiters for connection `id` when `server` no longer holds it and no link was stored.
+    private func endCentralWaitersIfGone(_ id: UInt64, on server: GATTServer) async {
+        guard await !server.hasConnection(GATTPeer(connectionID: id)), links[id] == nil else { return }
+        resumeCentralWaiters(of: id, with: nil)
+    }
+
+    /// Resumes, and forgets, the waiters for connection `id`.
+    private func resumeCentralWaiters(of id: UInt64, with central: Central?) {
+        for waiter in centralWaiters.removeValue(forKey: id) ?? [] { waiter.resume(returning: central) }
     }
 
     // MARK: Subscriptions

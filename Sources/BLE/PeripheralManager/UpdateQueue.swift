@@ -25,6 +25,8 @@ final class UpdateQueue: Sendable {
         var refused = false
         var readiness: [UInt64: AsyncStream<Void>.Continuation] = [:]
         var nextID: UInt64 = 0
+        /// Whether ``finish()`` ran: streams asked for later finish at once.
+        var finished = false
     }
 
     private let state = Mutex(State())
@@ -67,13 +69,19 @@ final class UpdateQueue: Sendable {
         }
     }
 
-    /// A stream that yields each time the queue has room after refusing an update.
+    /// A stream that yields each time the queue has room after refusing an update; finished
+    /// already when ``finish()`` has run.
     func readinessUpdates() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let id = state.withLock { state -> UInt64 in
+        let id = state.withLock { state -> UInt64? in
+            guard !state.finished else { return nil }
             state.nextID &+= 1
             state.readiness[state.nextID] = continuation
             return state.nextID
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
         }
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.readiness.removeValue(forKey: id) }
@@ -81,9 +89,10 @@ final class UpdateQueue: Sendable {
         return stream
     }
 
-    /// Finishes the readiness streams.
+    /// Finishes the readiness streams, and those asked for from now on.
     func finish() {
         let streams = state.withLock { state -> [AsyncStream<Void>.Continuation] in
+            state.finished = true
             defer { state.readiness = [:] }
             return Array(state.readiness.values)
         }

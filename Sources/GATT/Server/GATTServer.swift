@@ -148,6 +148,11 @@ public actor GATTServer {
         }
     }
 
+    /// Whether connection `peer` holds state: attached, and neither detached nor dropped after
+    /// its engine ended. A handler that waits on something of its own for a request of `peer`
+    /// can ask it to tell a connection not yet fully set up from one already gone.
+    public func hasConnection(_ peer: GATTPeer) -> Bool { states[peer.connectionID] != nil }
+
     /// How many connections hold state now (closed ones not yet noticed included); for tests and
     /// diagnostics.
     public var connectionStateCount: Int { states.count }
