@@ -32,6 +32,9 @@ public actor ClientDevice: PDUScriptDevice {
     var notifications: [RemoteNotification] = []
     var notificationWaiter: CheckedContinuation<RemoteNotification?, Never>?
     var subscriptionTasks: [Task<Void, Never>] = []
+    /// Subscriptions whose values still come: with none and nothing buffered,
+    /// `next-notification` answers "none" rather than waiting for ever.
+    var liveSubscriptions = 0
     /// The live subscriptions per value handle, oldest first (for `unsubscribe`).
     var subscriptions: [UInt16: [GATTClientSubscription]] = [:]
     var serviceChanges: [ClosedRange<UInt16>] = []
@@ -146,8 +149,10 @@ public actor ClientDevice: PDUScriptDevice {
             let kind: GATTClientSubscription.Kind = (a.count > 1 && a[1] == "indicate") ? .indication : .notification
             let subscription = try await client.notifications(for: characteristic, kind: kind)
             subscriptions[characteristic.valueHandle, default: []].append(subscription)
+            liveSubscriptions += 1
             subscriptionTasks.append(Task { [weak self] in
                 for await value in subscription { await self?.received(value) }
+                await self?.subscriptionEnded()
             })
             return "ok"
         case "unsubscribe":
@@ -208,8 +213,20 @@ public actor ClientDevice: PDUScriptDevice {
         }
     }
 
+    /// A subscription's values ended (unsubscribed, or the bearer closed): with none left, a
+    /// waiting `next-notification` gets nil.
+    func subscriptionEnded() {
+        liveSubscriptions -= 1
+        guard liveSubscriptions == 0, let waiter = notificationWaiter else { return }
+        notificationWaiter = nil
+        waiter.resume(returning: nil)
+    }
+
+    /// The next value any subscription received, in order; nil when none is buffered and no
+    /// subscription is live.
     func nextNotification() async -> RemoteNotification? {
         if !notifications.isEmpty { return notifications.removeFirst() }
+        guard liveSubscriptions > 0 else { return nil }
         return await withCheckedContinuation { notificationWaiter = $0 }
     }
 
