@@ -252,7 +252,13 @@ struct ClientCachingTests {
         let rig = ClientRig(table)
         _ = try await rig.client.discoverDatabase()
         await rig.close()
-        #expect(await ClientTest.eventually { await rig.client.isClosed })
+        // The close has run its course: Service Changed's subscriber and CCCD state are gone.
+        #expect(await ClientTest.eventually {
+            let closed = await rig.client.isClosed
+            let subscriber = await rig.client.serviceChangedSubscriber
+            let configurations = await rig.client.configurations
+            return closed && subscriber == nil && configurations.isEmpty
+        })
         rig.clearTranscript()
 
         let ended = Mutex(false)

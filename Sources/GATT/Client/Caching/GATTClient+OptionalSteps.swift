@@ -90,8 +90,6 @@ extension GATTClient {
     /// subscriptions to the same CCCD never clear its bit. A Service Changed without a CCCD, or
     /// a failed CCCD write, is a diagnostic, and indications are not enabled again.
     func enableServiceChangedIndications() async throws(GATTClientError) {
-        // Also reached from a Service Changed indication's task, which can run after the close.
-        guard !isClosed else { throw .closed }
         guard configuration.enablesServiceChangedIndications, serviceChangedSubscriber == nil, !serviceChangedIndicationsOff,
               let characteristic = genericAttributeCharacteristic(GATTProfileUUID.serviceChanged) else { return }
         guard let descriptor = characteristic.clientCharacteristicConfiguration else {
@@ -100,6 +98,9 @@ extension GATTClient {
                                         consequence: .serviceChangedIndicationsOff))
             return
         }
+        // Also reached from a Service Changed indication's task, which can run after the close:
+        // nothing is registered then (the close has ended the subscribers already).
+        guard !isClosed else { throw .closed }
         let id = register(valueHandle: characteristic.valueHandle, configurationHandle: descriptor.handle,
                           kind: .indication, delivery: nil)
         serviceChangedSubscriber = id

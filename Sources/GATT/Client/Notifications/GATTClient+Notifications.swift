@@ -181,10 +181,10 @@ extension GATTClient {
     /// Waits until CCCD `handle` holds what its subscribers want.
     ///
     /// A closed client writes nothing more, so it answers at once: a waiter queued after the
-    /// bearer closed would wait for ever.
+    /// bearer closed would wait for ever. (Waiters queued before get the close's cause.)
     ///
-    /// - Returns: nil when settled with `needs` written; ``GATTClientError/closed`` when the
-    ///   client has closed; the write's failure otherwise (the waiting `subscriber` has then
+    /// - Returns: nil when settled with `needs` written; ``GATTClientError/closed`` when called
+    ///   on a closed client; the write's failure otherwise (the waiting `subscriber` has then
     ///   been dropped).
     func settled(_ handle: UInt16, needs: UInt16, subscriber: UInt64?) async -> GATTClientError? {
         guard !isClosed else { return .closed }
@@ -194,10 +194,6 @@ extension GATTClient {
             return nil
         }
         return await withCheckedContinuation { (continuation: CheckedContinuation<GATTClientError?, Never>) in
-            guard configurations[handle] != nil else {
-                continuation.resume(returning: nil)
-                return
-            }
             configurations[handle]?.waiters.append(ClientConfigurationWaiter(needs: needs, subscriber: subscriber,
                                                                        continuation: continuation))
             startSettling(handle)
