@@ -1,6 +1,7 @@
 @testable import BLE
 import BLECore
 import Foundation
+import ATT
 import GATT
 import Synchronization
 import Testing
@@ -290,6 +291,28 @@ struct PeripheralManagerTests {
         let lookup = await returnsPromptly { await core.central(for: GATTPeer(connectionID: id)) }
         #expect(lookup.map { $0 == nil } == true, "returned, and nil")
         #expect(await core.centralWaiters.isEmpty)
+        await pair.shutDown()
+    }
+
+    @Test("close ends a central lookup that was waiting for its link to be accepted")
+    func lookupWaitingAtClose() async throws {
+        let pair = try await Pair.make(seed: 109)
+        let core = pair.manager.core
+        let server = try #require(await core.server)
+        // A connection the server holds and the manager has not accepted: a lookup waits.
+        let (bearer, _) = InMemoryATTBearer.pair(maximumMTU: (517, 517))
+        let connection = await server.connect(bearer)
+        let peer = connection.peer
+        let lookup = Task { await core.central(for: peer) }
+        var queued = false
+        for _ in 0..<200_000 where !queued {
+            queued = await !core.centralWaiters.isEmpty
+            await Task.yield()
+        }
+        #expect(queued)
+        await pair.manager.close()
+        let result = await returnsPromptly { await lookup.value }
+        #expect(result.map { $0 == nil } == true, "returned, and nil")
         await pair.shutDown()
     }
 

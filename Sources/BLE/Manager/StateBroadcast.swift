@@ -21,8 +21,8 @@ final class StateBroadcast: Sendable {
 
     /// Moves to `next` (each subscriber gets it once), with `failure` as what calls throw
     /// unless `next` is ``ManagerState/poweredOn``. After ``finish()`` it does nothing: a closed
-    /// manager keeps the state it closed in, even when a bring-up or a reset still running
-    /// reaches its end (a `resetting` then would leave ``poweredOn()`` waiting for ever).
+    /// manager keeps the state it closed in, even when a bring-up still running reaches its end
+    /// (and a `resetting` set after it would leave ``poweredOn()`` waiting for ever).
     func set(_ next: ManagerState, failure: BLEError = .poweredOff) {
         let (subscribers, waiters) = state.withLock { state -> ([AsyncStream<ManagerState>.Continuation], [CheckedContinuation<Void, Never>]) in
             guard !state.finished else { return ([], []) }

@@ -96,6 +96,7 @@ actor PeripheralManagerCore {
             guard let self else { throw GATTQueuedWriteRefusal(handle: parts.first?.handle ?? 0, code: .unlikelyError) }
             try await self.ask(queuedWrites: parts, peer: peer)
         }
+        guard !closed else { return }   // close() came meanwhile: it has closed `started`
         serve(started, on: server)
         Task { [weak self] in
             for await event in server.events { await self?.serverEvent(event) }
