@@ -13,7 +13,8 @@ import GATT
 /// `write H HEX`, `write-command H HEX`, `write-long H HEX`, `write-long-offset H OFFSET HEX`,
 /// `reliable-write H HEX [H HEX...]`;
 /// `subscribe VALUE-HANDLE notify|indicate`, `unsubscribe VALUE-HANDLE`, `next-notification`
-/// (waits for the next value of any subscription); `discover-database` (robust caching, Part G,
+/// (the next value of any subscription, waiting for it; `none` when none is buffered and no
+/// subscription is live); `discover-database` (robust caching, Part G,
 /// 2.5.2), `read-database-hash`, `known-services` (the tree the client holds, no PDU),
 /// `next-service-change` (Part G, 7.1); `signing-key CSRK [SIGNCOUNTER]`, `signed-write H HEX`
 /// (Part G, 4.9.2); `timed ACTION ARGS...` (runs ACTION, and moves the test clock 30 s once the
