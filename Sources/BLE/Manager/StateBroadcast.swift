@@ -6,13 +6,15 @@ final class StateBroadcast: Sendable {
     private struct State {
         var current: ManagerState = .unknown
         var failure: BLEError = .poweredOff
-        var nextID: UInt64 = 0
-        var subscribers: [UInt64: AsyncStream<ManagerState>.Continuation] = [:]
         var settledWaiters: [CheckedContinuation<Void, Never>] = []
         var finished = false
     }
 
     private let state = Mutex(State())
+    /// The `stateUpdates` streams. Their first state and each change are given under `state`'s
+    /// lock, so that a new stream neither misses a change nor gets one twice, and every stream
+    /// sees the changes in the order they were made.
+    private let subscribers = StreamFanOut<ManagerState>(bufferingNewest: 16)
 
     init() {}
 
@@ -24,40 +26,24 @@ final class StateBroadcast: Sendable {
     /// manager keeps the state it closed in, even when a bring-up still running reaches its end
     /// (and a `resetting` set after it would leave ``poweredOn()`` waiting for ever).
     func set(_ next: ManagerState, failure: BLEError = .poweredOff) {
-        let (subscribers, waiters) = state.withLock { state -> ([AsyncStream<ManagerState>.Continuation], [CheckedContinuation<Void, Never>]) in
-            guard !state.finished else { return ([], []) }
-            guard state.current != next || state.failure != failure else { return ([], []) }
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard !state.finished else { return [] }
+            guard state.current != next || state.failure != failure else { return [] }
             let changed = state.current != next
             state.current = next
             state.failure = failure
-            let settles = next != .unknown && next != .resetting
-            let waiters = settles ? state.settledWaiters : []
-            if settles { state.settledWaiters = [] }
-            return (changed ? Array(state.subscribers.values) : [], waiters)
+            if changed { subscribers.yield(next) }
+            guard next != .unknown && next != .resetting else { return [] }
+            defer { state.settledWaiters = [] }
+            return state.settledWaiters
         }
-        for subscriber in subscribers { subscriber.yield(next) }
         for waiter in waiters { waiter.resume() }
     }
 
     /// A stream that starts with the current state and then gives each change; it finishes
     /// when the manager closes (``finish()``; at once after it), and stops when its iteration ends.
     func updates() -> AsyncStream<ManagerState> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ManagerState.self, bufferingPolicy: .bufferingNewest(16))
-        let id: UInt64? = state.withLock { state in
-            continuation.yield(state.current)
-            guard !state.finished else { return nil }
-            state.nextID &+= 1
-            state.subscribers[state.nextID] = continuation
-            return state.nextID
-        }
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
-        }
-        return stream
+        state.withLock { subscribers.stream(startingWith: $0.current) }
     }
 
     /// Waits while the state is ``ManagerState/unknown`` (bring-up) or ``ManagerState/resetting``
@@ -84,13 +70,9 @@ final class StateBroadcast: Sendable {
         }
     }
 
-    /// Finishes every subscriber's stream.
+    /// Finishes every subscriber's stream; the state stays as it is from now on.
     func finish() {
-        let subscribers = state.withLock { state -> [AsyncStream<ManagerState>.Continuation] in
-            state.finished = true
-            defer { state.subscribers = [:] }
-            return Array(state.subscribers.values)
-        }
-        for subscriber in subscribers { subscriber.finish() }
+        state.withLock { $0.finished = true }
+        subscribers.finish()
     }
 }

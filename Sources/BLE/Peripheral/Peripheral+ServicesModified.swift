@@ -22,10 +22,7 @@ extension Peripheral {
     /// The stream finishes when the link drops (at once when not connected). Each access gives
     /// a stream of its own, which keeps the newest 64 changes for a reader that falls behind.
     public var servicesModified: AsyncStream<[Service]> {
-        if let link = record.withLock({ $0.link }) { return link.modifications.stream() }
-        let (stream, continuation) = AsyncStream.makeStream(of: [Service].self)
-        continuation.finish()
-        return stream
+        record.withLock { $0.link }?.modifications.stream() ?? StreamFanOut.finished()
     }
 
     /// Reads `link`'s Service Changed ranges from its GATT client until the client closes, and

@@ -84,10 +84,7 @@ public final class Peripheral: Sendable, Hashable, CustomStringConvertible {
     /// Yields each time ``canSendWriteWithoutResponse`` becomes true again after being false,
     /// on the current connection; finishes when the link drops (at once when not connected).
     public var readyToSendWriteWithoutResponse: AsyncStream<Void> {
-        if let link = record.withLock({ $0.link }) { return link.window.readinessUpdates() }
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
-        continuation.finish()
-        return stream
+        record.withLock { $0.link }?.window.readinessUpdates() ?? StreamFanOut.finished()
     }
 
     /// The longest value one write of `type` carries, in octets: ATT_MTU - 3 without response

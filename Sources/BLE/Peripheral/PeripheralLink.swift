@@ -28,8 +28,9 @@ final class PeripheralLink: Sendable {
 
     /// The notification streams and subscriptions of the link's characteristics.
     let routes = NotificationRoutes()
-    /// The streams of ``Peripheral/servicesModified`` on this link.
-    let modifications = ServiceModifications()
+    /// The streams of ``Peripheral/servicesModified`` on this link; each keeps the newest 64
+    /// modifications for a reader that falls behind.
+    let modifications = StreamFanOut<[Service]>(bufferingNewest: 64)
     private let terminating = Mutex(false)
 
     /// A connection on `backend`, its ATT transaction timer on `clock`; the client keeps the
@@ -142,6 +143,6 @@ final class PeripheralLink: Sendable {
         calls.end(with: error)
         window.end()
         routes.end(with: error)
-        modifications.end()
+        modifications.finish()
     }
 }

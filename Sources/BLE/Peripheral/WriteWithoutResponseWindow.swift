@@ -15,13 +15,12 @@ final class WriteWithoutResponseWindow: Sendable {
     private struct State {
         var taken = 0
         var waiters: [CheckedContinuation<Bool, Never>] = []
-        var readiness: [UInt64: AsyncStream<Void>.Continuation] = [:]
-        var nextID: UInt64 = 0
         var ended = false
         var fullWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
+    private let readiness = StreamFanOut<Void>(bufferingNewest: 1)
 
     init() {}
 
@@ -52,14 +51,14 @@ final class WriteWithoutResponseWindow: Sendable {
     /// Gives a place back: to the first waiter, else to the window, telling the readiness
     /// streams when the window was full.
     func release() {
-        let (next, ready): (CheckedContinuation<Bool, Never>?, [AsyncStream<Void>.Continuation]) = state.withLock { state in
-            if !state.waiters.isEmpty { return (state.waiters.removeFirst(), []) }
+        let (next, ready): (CheckedContinuation<Bool, Never>?, Bool) = state.withLock { state in
+            if !state.waiters.isEmpty { return (state.waiters.removeFirst(), false) }
             let wasFull = state.taken == Self.places
             state.taken = max(0, state.taken - 1)
-            return (nil, wasFull && !state.ended ? Array(state.readiness.values) : [])
+            return (nil, wasFull && !state.ended)
         }
         next?.resume(returning: true)
-        for stream in ready { stream.yield() }
+        if ready { readiness.yield(()) }
     }
 
     /// Returns once every place is taken (at once when they are, or when the link has ended).
@@ -77,37 +76,21 @@ final class WriteWithoutResponseWindow: Sendable {
     /// A stream that yields each time the window goes from full to having room; it finishes
     /// when the link ends.
     func readinessUpdates() -> AsyncStream<Void> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let id: UInt64? = state.withLock { state in
-            guard !state.ended else { return nil }
-            state.nextID &+= 1
-            state.readiness[state.nextID] = continuation
-            return state.nextID
-        }
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.readiness.removeValue(forKey: id) }
-        }
-        return stream
+        readiness.stream()
     }
 
     /// The link ended: waiters get no place, readiness streams finish.
     func end() {
-        let (waiters, streams, full) = state.withLock { state
-            -> ([CheckedContinuation<Bool, Never>], [AsyncStream<Void>.Continuation], [CheckedContinuation<Void, Never>]) in
+        let (waiters, full) = state.withLock { state -> ([CheckedContinuation<Bool, Never>], [CheckedContinuation<Void, Never>]) in
             state.ended = true
             defer {
                 state.waiters = []
-                state.readiness = [:]
                 state.fullWaiters = []
             }
-            return (state.waiters, Array(state.readiness.values), state.fullWaiters)
+            return (state.waiters, state.fullWaiters)
         }
         for waiter in full { waiter.resume() }
         for waiter in waiters { waiter.resume(returning: false) }
-        for stream in streams { stream.finish() }
+        readiness.finish()
     }
 }

@@ -314,7 +314,7 @@ actor PeripheralManagerCore {
                     _ = try? await link.connection.indicate(update.value, for: update.handle)
                 }
             }
-            for stream in updates.roomMade() { stream.yield() }
+            updates.didSend()
         }
     }
 }

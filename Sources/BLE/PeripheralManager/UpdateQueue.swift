@@ -23,13 +23,10 @@ final class UpdateQueue: Sendable {
         var items: [Update] = []
         var sending = false
         var refused = false
-        var readiness: [UInt64: AsyncStream<Void>.Continuation] = [:]
-        var nextID: UInt64 = 0
-        /// Whether ``finish()`` ran: streams asked for later finish at once.
-        var finished = false
     }
 
     private let state = Mutex(State())
+    private let readiness = StreamFanOut<Void>(bufferingNewest: 1)
 
     init() {}
 
@@ -59,43 +56,25 @@ final class UpdateQueue: Sendable {
         }
     }
 
-    /// After a send: the readiness streams to tell, when an offer was refused and the queue has
+    /// After a send: tells the readiness streams when an offer was refused and the queue has
     /// drained to ``readyLevel`` since.
-    func roomMade() -> [AsyncStream<Void>.Continuation] {
-        state.withLock { state in
-            guard state.refused, state.items.count <= Self.readyLevel else { return [] }
+    func didSend() {
+        let ready = state.withLock { state -> Bool in
+            guard state.refused, state.items.count <= Self.readyLevel else { return false }
             state.refused = false
-            return Array(state.readiness.values)
+            return true
         }
+        if ready { readiness.yield(()) }
     }
 
     /// A stream that yields each time the queue has room after refusing an update; finished
     /// already when ``finish()`` has run.
     func readinessUpdates() -> AsyncStream<Void> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let id = state.withLock { state -> UInt64? in
-            guard !state.finished else { return nil }
-            state.nextID &+= 1
-            state.readiness[state.nextID] = continuation
-            return state.nextID
-        }
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.readiness.removeValue(forKey: id) }
-        }
-        return stream
+        readiness.stream()
     }
 
     /// Finishes the readiness streams, and those asked for from now on.
     func finish() {
-        let streams = state.withLock { state -> [AsyncStream<Void>.Continuation] in
-            state.finished = true
-            defer { state.readiness = [:] }
-            return Array(state.readiness.values)
-        }
-        for stream in streams { stream.finish() }
+        readiness.finish()
     }
 }
