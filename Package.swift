@@ -67,19 +67,19 @@ let package = Package(
         .testTarget(name: "HCITests", dependencies: ["BLECore", "HCI", "Capture", "BLETestSupport"]),
         .testTarget(name: "L2CAPTests", dependencies: ["BLECore", "HCI", "L2CAP", "Capture", "BLETestSupport"]),
         .testTarget(name: "SMPTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "Capture", "BLETestSupport"]),
-        .testTarget(name: "ATTTests", dependencies: ["BLECore", "ATT"]),
-        .testTarget(name: "GATTTests", dependencies: ["BLECore", "ATT", "GATT", "CCrypto"]),
+        .testTarget(name: "ATTTests", dependencies: ["BLECore", "ATT", "BLETestSupport"]),
+        .testTarget(name: "GATTTests", dependencies: ["BLECore", "ATT", "GATT", "CCrypto", "BLETestSupport"]),
         .testTarget(name: "PDUScriptTests", dependencies: ["BLECore", "ATT", "GATT", "PDUScript"]),
         .testTarget(name: "CaptureTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "ATT", "Capture", "BLETestSupport"]),
-        .testTarget(name: "HostTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "Host", "ATT"]),
-        .testTarget(name: "VirtualRadioTests", dependencies: ["BLECore", "HCI", "Host", "VirtualRadio"]),
+        .testTarget(name: "HostTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "Host", "ATT", "BLETestSupport"]),
+        .testTarget(name: "VirtualRadioTests", dependencies: ["BLECore", "HCI", "Host", "VirtualRadio", "BLETestSupport"]),
         // Whole-stack tests of host mode on the virtual radio: bring-up, links, L2CAP, GATT.
         .testTarget(name: "HostModeTests", dependencies: ["BLECore", "HCI", "L2CAP", "SMP", "Host", "ATT", "GATT", "VirtualRadio", "LinuxBluetooth"]),
         // The interop lane: Google Bumble's host (Tests/Interop/*.py, in the venv that `make test`
         // installs) as a peer over H4/TCP on a controller of our virtual radio, in both roles.
         .testTarget(name: "InteropTests", dependencies: ["BLECore", "HCI", "Host", "ATT", "GATT", "VirtualRadio", "LinuxBluetooth"]),
         // The BLE API on the virtual radio: a CentralManager against GATT servers on host-mode stacks.
-        .testTarget(name: "BLETests", dependencies: ["BLE", "BLECore", "HCI", "Host", "ATT", "GATT", "VirtualRadio", "LinuxBluetooth"]),
+        .testTarget(name: "BLETests", dependencies: ["BLE", "BLECore", "HCI", "Host", "ATT", "GATT", "VirtualRadio", "LinuxBluetooth", "BLETestSupport"]),
         .testTarget(name: "BlectlTests", dependencies: ["blectl"]),
         .testTarget(name: "LinuxBluetoothTests", dependencies: ["BLECore", "ATT", "GATT", "LinuxBluetooth", "CBluetoothLinux"]),
     ],

@@ -6,6 +6,7 @@ import GATT
 import Synchronization
 import Testing
 import VirtualRadio
+import BLETestSupport
 
 /// A PeripheralManager and a CentralManager meeting on one virtual radio.
 @Suite("Peripheral manager", .timeLimit(.minutes(1)))
@@ -304,12 +305,7 @@ struct PeripheralManagerTests {
         let connection = await server.connect(bearer)
         let peer = connection.peer
         let lookup = Task { await core.central(for: peer) }
-        var queued = false
-        for _ in 0..<200_000 where !queued {
-            queued = await !core.centralWaiters.isEmpty
-            await Task.yield()
-        }
-        #expect(queued)
+        #expect(await eventually { await !core.centralWaiters.isEmpty })
         await pair.manager.close()
         let result = await returnsPromptly { await lookup.value }
         #expect(result.map { $0 == nil } == true, "returned, and nil")
@@ -338,9 +334,6 @@ struct PeripheralManagerTests {
 private func returnsPromptly<T: Sendable>(attempts: Int = 200_000, _ body: @escaping @Sendable () async -> T) async -> T? {
     let result = Mutex<T?>(nil)
     Task { let value = await body(); result.withLock { $0 = value } }
-    for _ in 0..<attempts {
-        if let value = result.withLock({ $0 }) { return value }
-        await Task.yield()
-    }
+    _ = await eventually(attempts: attempts) { result.withLock { $0 } != nil }
     return result.withLock { $0 }
 }

@@ -3,6 +3,7 @@ import HCI
 import Host
 import Testing
 import VirtualRadio
+import BLETestSupport
 
 /// Flags (LE General Discoverable, BR/EDR not supported) and Complete Local Name "VR1".
 let advertisingData: [UInt8] = [0x02, 0x01, 0x06, 0x04, 0x09, 0x56, 0x52, 0x31]
@@ -322,9 +323,9 @@ struct HostAdvertiserTests {
             #expect(central.leEvents.compactMap(\.connectionComplete).first?.status == .success)
             // Let the advertiser see this connection (its isAdvertising is stale until then) and
             // enable its set again. Manual time: nothing else moves meanwhile.
-            for _ in 0..<200_000 {
-                if await advertiser.connectionHandles.count == index + 1, await advertiser.isAdvertising { break }
-                await Task.yield()
+            _ = await eventually {
+                guard await advertiser.connectionHandles.count == index + 1 else { return false }
+                return await advertiser.isAdvertising
             }
         }
         #expect(peripheralController.connectionHandles.count == 2)

@@ -1,6 +1,7 @@
 import Testing
 import BLECore
 @testable import ATT
+import BLETestSupport
 
 @Suite("ATTEngine, client role: one outstanding request (Part F, 3.3.2)", .timeLimit(.minutes(1)))
 struct ATTEngineClientTests {

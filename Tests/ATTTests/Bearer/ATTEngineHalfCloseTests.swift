@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 @testable import ATT
+import BLETestSupport
 
 /// A bearer whose input ends while its output stays open, as standard input and output do.
 final class HalfClosedBearer: ATTBearer {

@@ -1,6 +1,7 @@
 import Testing
 import BLECore
 @testable import ATT
+import BLETestSupport
 
 @Suite("ATTEngine: the 30 s transaction timeout (Part F, 3.3.3) and closing", .timeLimit(.minutes(1)))
 struct ATTEngineLifetimeTests {

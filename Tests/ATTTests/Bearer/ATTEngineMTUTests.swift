@@ -1,6 +1,7 @@
 import Testing
 import BLECore
 @testable import ATT
+import BLETestSupport
 
 @Suite("ATTEngine: MTU exchange (Part F, 3.4.2)", .timeLimit(.minutes(1)))
 struct ATTEngineMTUTests {

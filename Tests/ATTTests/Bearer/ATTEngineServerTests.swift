@@ -2,6 +2,7 @@ import Testing
 import BLECore
 import Synchronization
 @testable import ATT
+import BLETestSupport
 
 /// A handler that answers every Read Request with the handle's two octets and records every
 /// PDU it is given.

@@ -37,16 +37,6 @@ struct RawPeer {
     }
 }
 
-/// Lets other tasks run until `condition` holds, without sleeping: up to `attempts` yields.
-/// Returns whether it came to hold.
-func eventually(attempts: Int = 200_000, _ condition: () async -> Bool) async -> Bool {
-    for _ in 0..<attempts {
-        if await condition() { return true }
-        await Task.yield()
-    }
-    return await condition()
-}
-
 /// An engine on the first end of a fresh pair, and the raw second end.
 func engineAndPeer(mtu: (UInt16, UInt16) = (517, 517), clock: TestClock? = nil,
                    server: ATTEngine.ServerHandler? = nil) -> (ATTEngine, RawPeer) {

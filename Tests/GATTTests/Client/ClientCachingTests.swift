@@ -3,6 +3,7 @@ import BLECore
 import Synchronization
 @testable import ATT
 @testable import GATT
+import BLETestSupport
 
 /// Robust caching (Core v5.4, Vol 3, Part G, 2.5.2, 7.2, 7.3), Database Out Of Sync recovery
 /// (2.5.2.1) and Service Changed (7.1), against ClientTables.standard (Service Changed value
@@ -253,7 +254,7 @@ struct ClientCachingTests {
         _ = try await rig.client.discoverDatabase()
         await rig.close()
         // The close has run its course: Service Changed's subscriber and CCCD state are gone.
-        #expect(await ClientTest.eventually {
+        #expect(await eventually {
             let closed = await rig.client.isClosed
             let subscriber = await rig.client.serviceChangedSubscriber
             let configurations = await rig.client.configurations
@@ -266,7 +267,7 @@ struct ClientCachingTests {
             await rig.client.serviceChanged(0x0019...0xFFFF)   // Generic Attribute stays
             ended.withLock { $0 = true }
         }
-        #expect(await ClientTest.eventually { ended.withLock { $0 } })
+        #expect(await eventually { ended.withLock { $0 } })
         #expect(await rig.client.serviceChangedSubscriber == nil)
         #expect(await rig.client.configurations[h.serviceChangedCCCD] == nil)
         #expect(rig.transcript.isEmpty)

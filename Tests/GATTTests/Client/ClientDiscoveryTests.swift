@@ -2,6 +2,7 @@ import Testing
 import BLECore
 @testable import ATT
 @testable import GATT
+import BLETestSupport
 
 /// Discovery (Core v5.4, Vol 3, Part G, 4.4-4.7) against the fake server's standard table
 /// (ClientTables.standard), at the default ATT_MTU of 23, PDU by PDU.
@@ -348,7 +349,7 @@ struct ClientDiscoveryTests {
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(30))
         await #expect(throws: GATTClientError.timeout) { try await discovery.value }
-        #expect(await ClientTest.eventually { await client.isClosed })
+        #expect(await eventually { await client.isClosed })
         await #expect(throws: GATTClientError.closed) { try await client.read(0x0003) }
     }
 }

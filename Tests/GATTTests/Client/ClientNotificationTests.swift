@@ -2,6 +2,7 @@ import Testing
 import BLECore
 @testable import ATT
 @testable import GATT
+import BLETestSupport
 
 /// Notifications and indications (Core v5.4, Vol 3, Part G, 4.10, 4.11) and the reference-counted
 /// Client Characteristic Configuration writes (3.3.3.3, 4.12.3).
@@ -256,7 +257,7 @@ struct ClientNotificationTests {
         }
         try await rig.serverEngine.send(.handleValueNotification(ATTHandleValueNotification(handle: 0x0015, value: [0x42])))
         #expect(await reader.value == [0x42])
-        #expect(await ClientTest.eventually { rig.server.writes(to: h.measurementCCCD).count == 2 })
+        #expect(await eventually { rig.server.writes(to: h.measurementCCCD).count == 2 })
         #expect(rig.server.value(at: h.measurementCCCD) == [0x00, 0x00])
         await rig.close()
     }
@@ -274,7 +275,7 @@ struct ClientNotificationTests {
         try await rig.serverEngine.send(.handleValueNotification(ATTHandleValueNotification(handle: 0x0015, value: [0x01])))
         await rig.serverEngine.close()
         #expect(await reader.value == 1)
-        #expect(await ClientTest.eventually { await rig.client.isClosed })
+        #expect(await eventually { await rig.client.isClosed })
         await #expect(throws: GATTClientError.closed) { try await rig.client.notifications(for: measurement) }
     }
 }

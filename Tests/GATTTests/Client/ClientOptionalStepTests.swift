@@ -3,6 +3,7 @@ import BLECore
 import Synchronization
 @testable import ATT
 @testable import GATT
+import BLETestSupport
 
 /// The optional steps of whole-database discovery are best effort (Core v5.4, Vol 3, Part G,
 /// 2.5.2, 7.1-7.3): each of the Database Hash read, the Client Supported Features write and the
@@ -150,9 +151,9 @@ struct ClientOptionalStepTests {
         let bent = SeenFlag()
         let rig = Self.rig(bending: step, with: nil, cache: InMemoryGATTClientCache(), bent: bent)
         let discovery = Task { try await rig.client.discoverDatabase() }
-        #expect(await ClientTest.eventually { bent.isSet })
+        #expect(await eventually { bent.isSet })
         // Only the silent request can be pending now: each 30 s step fires its timer once armed.
-        #expect(await ClientTest.eventually {
+        #expect(await eventually {
             rig.clock.advance(by: .seconds(30))
             return await rig.client.engine.didTimeOut
         })

@@ -2,6 +2,7 @@ import Testing
 import BLECore
 @testable import ATT
 @testable import GATT
+import BLETestSupport
 
 /// Reads (Core v5.4, Vol 3, Part G, 4.8) at ATT_MTU 23 against ClientTables.standard:
 /// 0x0003 Device Name "LinuxBLE", 0x0005 Appearance 4103, 0x0018 Body Sensor Location 01,
@@ -233,6 +234,6 @@ struct ClientReadTests {
         await peer.expect("0c 0300 1600")
         await client.close()
         await #expect(throws: GATTClientError.closed) { try await pending.value }
-        #expect(await ClientTest.eventually { await client.isClosed })
+        #expect(await eventually { await client.isClosed })
     }
 }

@@ -2,6 +2,7 @@ import Testing
 import BLECore
 @testable import ATT
 @testable import GATT
+import BLETestSupport
 
 /// Writes (Core v5.4, Vol 3, Part G, 4.9) at ATT_MTU 23 against ClientTables.standard:
 /// 0x001a the Heart Rate Control Point (1 octet), 0x001d the 40-octet vendor value.
@@ -15,7 +16,7 @@ struct ClientWriteTests {
         let (table, h) = ClientTables.standard()
         let rig = ClientRig(table)
         try await rig.client.writeWithoutResponse([0x01], to: h.controlPoint)
-        #expect(await ClientTest.eventually { rig.server.value(at: h.controlPoint) == [0x01] })
+        #expect(await eventually { rig.server.value(at: h.controlPoint) == [0x01] })
         rig.expectTranscript(["> 52 1a00 01"])   // Write Command, handle 0x001a, value 01
 
         await #expect(throws: GATTClientError.pduTooLarge(size: 24, mtu: 23)) {
@@ -202,7 +203,7 @@ struct ClientWriteTests {
         try await rig.client.signedWriteWithoutResponse([0x13, 0x37], to: 0x0012)
         rig.expectTranscript(["> d2 1200 1337 01000000 f1871e933c900ff2"])   // the specification's example, byte for byte
         #expect(await rig.client.signCounter == 2)
-        #expect(await ClientTest.eventually { rig.server.count(.signedWriteCommand) == 1 })
+        #expect(await eventually { rig.server.count(.signedWriteCommand) == 1 })
 
         try await rig.client.signedWriteWithoutResponse([0x13, 0x37], to: 0x0012)
         let second = try ATTSignedWriteCommand(decoding: try #require(rig.link.transcript.last?.pdu))

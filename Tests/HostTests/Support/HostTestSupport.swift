@@ -2,18 +2,17 @@ import BLECore
 import HCI
 import Host
 import Testing
+import BLETestSupport
 
 /// An H4 frame from hexadecimal (indicator first; spaces and `#` comments allowed).
 func h4(_ hex: String) throws -> HCIPacket {
     try ScriptedHCITransport.packet(h4: hex)
 }
 
-/// Suspends (yielding, never sleeping) until `condition` holds; records an issue after many tries.
+/// Suspends (yielding, never sleeping) until `condition` holds; records an issue naming `what`
+/// when it never does.
 func eventually(_ what: String, _ condition: () async -> Bool) async {
-    for _ in 0..<100_000 {
-        if await condition() { return }
-        await Task.yield()
-    }
+    if await BLETestSupport.eventually(attempts: 100_000, condition) { return }
     Issue.record("never: \(what)")
 }
 

@@ -13,15 +13,6 @@ enum ClientTest {
         }
         return bytes
     }
-
-    /// Lets other tasks run until `condition` holds, without sleeping: up to `attempts` yields.
-    static func eventually(attempts: Int = 100_000, _ condition: () async -> Bool) async -> Bool {
-        for _ in 0..<attempts {
-            if await condition() { return true }
-            await Task.yield()
-        }
-        return await condition()
-    }
 }
 
 /// A client wired to a ``FakeGATTServer`` over an in-memory pair that records every PDU.
