@@ -1,3 +1,4 @@
+import BLECore
 import Synchronization
 
 /// A manager's ``ManagerState``, the error its calls throw when it is not powered on, and every

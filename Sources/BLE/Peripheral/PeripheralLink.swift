@@ -1,4 +1,5 @@
 import ATT
+import BLECore
 import Foundation
 import GATT
 import Host

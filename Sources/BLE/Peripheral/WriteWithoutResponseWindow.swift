@@ -1,3 +1,4 @@
+import BLECore
 import Synchronization
 
 /// The writes without response one link lets wait for the controller at once, and the

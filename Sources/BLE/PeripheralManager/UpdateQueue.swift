@@ -1,3 +1,4 @@
+import BLECore
 import Synchronization
 
 /// The values ``PeripheralManager/updateValue(_:for:onSubscribedCentrals:)`` has accepted and

@@ -1,7 +1,6 @@
 import BLECore
 import CBluetoothLinux
 import Dispatch
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,13 +48,8 @@ public actor ManagementChannel {
     /// One event that answers no command, with the index of the controller it is about.
     public typealias IndexedEvent = (controllerIndex: UInt16, event: ManagementEvent)
 
-    /// The subscribers of ``events()``, and whether the channel has closed (then new ones start finished).
-    private struct Subscribers {
-        var continuations: [UInt64: AsyncStream<IndexedEvent>.Continuation] = [:]
-        var lastID: UInt64 = 0
-        var isClosed = false
-    }
-    private nonisolated let subscribers = Mutex(Subscribers())
+    /// The subscribers of ``events()``; each keeps the newest 64 events while its reader lags.
+    private nonisolated let subscribers = StreamFanOut<IndexedEvent>(bufferingNewest: 64)
     /// How the outstanding command ended.
     private enum Outcome {
         case returned([UInt8])
@@ -182,12 +176,7 @@ public actor ManagementChannel {
         isClosed = true
         channel.close()
         finish(.closed)
-        let continuations = subscribers.withLock { subscribers in
-            subscribers.isClosed = true
-            defer { subscribers.continuations = [:] }
-            return Array(subscribers.continuations.values)
-        }
-        for continuation in continuations { continuation.finish() }
+        subscribers.finish()
     }
 
     /// A new stream of the events that answer no command (New Settings, User Confirmation
@@ -196,21 +185,7 @@ public actor ManagementChannel {
     /// others. Keeps the newest 64 while its reader lags; finishes when the channel closes (at
     /// once after).
     public nonisolated func events() -> AsyncStream<IndexedEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: IndexedEvent.self, bufferingPolicy: .bufferingNewest(64))
-        let id: UInt64? = subscribers.withLock { subscribers in
-            guard !subscribers.isClosed else { return nil }
-            subscribers.lastID &+= 1
-            subscribers.continuations[subscribers.lastID] = continuation
-            return subscribers.lastID
-        }
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [weak self] _ in
-            self?.subscribers.withLock { _ = $0.continuations.removeValue(forKey: id) }
-        }
-        return stream
+        subscribers.stream()
     }
 
     private func receive(_ packet: ManagementPacket) {
@@ -221,8 +196,7 @@ public actor ManagementChannel {
         switch event {
         case .commandComplete, .commandStatus: break
         default:
-            let continuations = subscribers.withLock { Array($0.continuations.values) }
-            for continuation in continuations { continuation.yield((packet.controllerIndex, event)) }
+            subscribers.yield((packet.controllerIndex, event))
             return
         }
         guard let current = pending, packet.controllerIndex == current.index else { return }

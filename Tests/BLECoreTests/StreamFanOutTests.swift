@@ -1,4 +1,4 @@
-@testable import BLE
+import BLECore
 import Testing
 
 /// The fan-out behind the public streams: every open stream gets each element, all end
