@@ -95,6 +95,20 @@ struct JSONReaderTests {
         #expect(try Self.parse(#"[{"a":1},{"a":2}]"#) == .array([.object([("a", .int(1))]), .object([("a", .int(2))])]))
     }
 
+    @Test("a duplicate is found in a large object too, whether its first use came early or late")
+    func duplicateNamesInLargeObjects() throws {
+        // Past 16 names the parser keeps them in a table instead of a list; both must find a repeat.
+        let names = (0..<40).map { "member\($0)" }
+        let members = names.enumerated().map { #""\#($1)":\#($0)"# }
+        let object = try Self.parse("{" + members.joined(separator: ",") + "}")
+        #expect(object == .object(names.enumerated().map { ($1, .int($0)) }))
+        for (count, repeated) in [(10, "member3"), (17, "member16"), (40, "member2"), (40, "member39")] {
+            let text = "{" + members.prefix(count).joined(separator: ",") + #","\#(repeated)":0}"#
+            let error = try #require(Self.error(text), "\(repeated) after \(count) members")
+            #expect(error.reason.hasPrefix("duplicate member \"\(repeated)\""), "\(error)")
+        }
+    }
+
     // MARK: n_: rejected, each with its place and what was expected
 
     struct Rejected: Sendable, CustomTestStringConvertible {

@@ -41,7 +41,33 @@ struct JSONParser {
     private struct OpenObject {
         var members: [(String, JSONValue)] = []
         var name: String
-        var names: [[UInt8]: Mark]
+        var names: SeenNames
+    }
+
+    /// The member names of one object so far, as octets, each with where it was. A short list
+    /// while the object is small (most are: no hashing, one allocation), a table once it holds
+    /// more than `listLimit` names (so a large object stays linear).
+    private struct SeenNames {
+        static let listLimit = 16
+        private var list: [(octets: [UInt8], mark: Mark)] = []
+        private var table: [[UInt8]: Mark] = [:]
+
+        /// Records `octets` at `mark`; returns where the same name was before, if it was.
+        mutating func insert(_ octets: [UInt8], at mark: Mark) -> Mark? {
+            if table.isEmpty {
+                if let earlier = list.first(where: { $0.octets == octets }) { return earlier.mark }
+                if list.count < Self.listLimit {
+                    if list.isEmpty { list.reserveCapacity(Self.listLimit) }
+                    list.append((octets, mark))
+                    return nil
+                }
+                for (name, at) in list { table[name] = at }
+                list = []
+            }
+            if let earlier = table[octets] { return earlier }
+            table[octets] = mark
+            return nil
+        }
     }
 
     /// What came before the value about to be read, for the error when there is none.
@@ -91,7 +117,7 @@ struct JSONParser {
                     index += 1
                     value = .object([])
                 } else {
-                    var names: [[UInt8]: Mark] = [:]
+                    var names = SeenNames()
                     let name = try memberName(afterComma: false, names: &names)
                     open.kinds.append(.object)
                     open.objects.append(OpenObject(name: name, names: names))
@@ -160,7 +186,7 @@ struct JSONParser {
     }
 
     /// A member's name and the colon after it; the name must not repeat one in `names`.
-    private mutating func memberName(afterComma: Bool, names: inout [[UInt8]: Mark]) throws(JSONSyntaxError) -> String {
+    private mutating func memberName(afterComma: Bool, names: inout SeenNames) throws(JSONSyntaxError) -> String {
         skipWhitespace()
         guard peek == UInt8(ascii: "\"") else {
             if afterComma && peek == UInt8(ascii: "}") {
@@ -171,10 +197,9 @@ struct JSONParser {
         let start = mark()
         let (name, octets) = try string()
         if rejectsDuplicateNames {
-            if let first = names[octets] {
+            if let first = names.insert(octets, at: start) {
                 throw failure("duplicate member \"\(name)\" in one object (the first is at \(position(first)))", at: start)
             }
-            names[octets] = start
         }
         skipWhitespace()
         guard peek == UInt8(ascii: ":") else { throw expected("':' after the member name") }
@@ -284,10 +309,18 @@ struct JSONParser {
             case 0x80...:
                 try utf8Sequence(into: &out)
             default:
-                out.append(octet)
+                // A run of printable ASCII, the common case, is taken whole.
+                let run = index
                 index += 1
+                while index < text.count, Self.isPlainASCII(text[index]) { index += 1 }
+                out.append(contentsOf: text[run..<index])
             }
         }
+    }
+
+    /// An octet a string holds as itself: printable ASCII other than '"' and '\\'.
+    private static func isPlainASCII(_ octet: UInt8) -> Bool {
+        octet >= 0x20 && octet < 0x80 && octet != UInt8(ascii: "\"") && octet != UInt8(ascii: "\\")
     }
 
     /// One escape, from its backslash.

@@ -47,6 +47,13 @@ public indirect enum JSONValue: Equatable, Sendable, CustomStringConvertible {
 
     static func writeString(_ s: String, to out: inout String) {
         out += "\""
+        // Most strings need no escape: append them whole. Only ASCII octets are escaped, and
+        // every octet of a multi-octet UTF-8 sequence is 0x80 or above, so the octets decide.
+        guard s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
