@@ -30,6 +30,10 @@ public enum LEConnectionError: Error, Hashable, Sendable, CustomStringConvertibl
     /// an L2CAP signaling request (Vol 3, Part A, 6.2.1: RTX, 1-60 s), or the controller sent
     /// no completion event for a command.
     case procedureTimeout(String)
+    /// All 255 L2CAP signaling Identifiers (0x01-0xFF) of the link belong to requests still
+    /// waiting for their answers, so no request can be sent without two sharing an Identifier
+    /// (Vol 3, Part A, 4). A request's Identifier is free again once it is answered or times out.
+    case signalingIdentifiersInUse
     /// The manager ended, for the reason given; it starts nothing new.
     case ended(LEConnectionManager.EndCause)
 
@@ -45,6 +49,7 @@ public enum LEConnectionError: Error, Hashable, Sendable, CustomStringConvertibl
         case .parametersRejected: return "the central rejected the connection parameters"
         case .invalidParameters(let why): return "invalid connection parameters: \(why)"
         case .procedureTimeout(let what): return "\(what): no answer within the procedure timeout"
+        case .signalingIdentifiersInUse: return "all 255 L2CAP signaling Identifiers wait for answers"
         case .ended(let cause): return "the host stack has ended: \(cause)"
         }
     }

@@ -109,11 +109,12 @@ extension LEConnectionManager {
 
     /// Sends a signaling request on CID 0x0005 and waits for the peer's answer (a response or a
     /// Command Reject with its Identifier), bounded by the procedure timeout.
+    ///
+    /// - Throws: ``LEConnectionError/signalingIdentifiersInUse`` when all 255 Identifiers wait
+    ///   for answers; the link's errors (``usable(_:)``); `.procedureTimeout` with no answer.
     private func signalingRequest(_ command: LESignalingCommand, on handle: UInt16, what: String) async throws(LEConnectionError) -> LESignalingCommand {
         try usable(handle)
-        let next = links[handle]!.nextSignalingIdentifier
-        let identifier = next == 0 ? 1 : next          // 0x00 is never a valid Identifier
-        links[handle]!.nextSignalingIdentifier = identifier &+ 1
+        guard let identifier = takeSignalingIdentifier(on: handle) else { throw .signalingIdentifiersInUse }
         let packet = LESignalingPacket(identifier: identifier, command: command)
         let clock = self.clock, timeout = configuration.procedureTimeout
         let timer = Task { [weak self] in
@@ -132,6 +133,20 @@ extension LEConnectionManager {
             }
         }
         return try result.get()
+    }
+
+    /// The Identifier for the next request on `handle`'s signaling channel, or nil when all 255
+    /// wait for answers. Identifiers go round 0x01...0xFF, a different one for each successive
+    /// command, and 0x00 is never used (Core v5.4, Vol 3, Part A, 4); one whose request still
+    /// waits is skipped, so no two requests waiting at once share one, and an answer always
+    /// finds its own request. `handle` must name a link.
+    private func takeSignalingIdentifier(on handle: UInt16) -> UInt8? {
+        let waiting = links[handle]!.signalingWaiters
+        guard waiting.count < 255 else { return nil }
+        var identifier = links[handle]!.nextSignalingIdentifier
+        while identifier == 0 || waiting[identifier] != nil { identifier &+= 1 }
+        links[handle]!.nextSignalingIdentifier = identifier &+ 1
+        return identifier
     }
 
     private func endSignaling(_ handle: UInt16, _ identifier: UInt8, with result: Result<LESignalingCommand, LEConnectionError>) {

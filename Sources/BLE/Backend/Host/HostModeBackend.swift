@@ -196,7 +196,7 @@ final class HostModeBackend: CentralBackend, PeripheralBackend {
         case .cancelled, .command(.cancelled): return .cancelled
         case .command(.closed): return .poweredOff
         case .command(let command): return .controllerError(command.description)
-        case .wrongRole, .parametersRejected, .procedureTimeout: return .controllerError(error.description)
+        case .wrongRole, .parametersRejected, .procedureTimeout, .signalingIdentifiersInUse: return .controllerError(error.description)
         case .invalidParameters(let why): return .invalidArgument(why)
         case .ended: return .poweredOff
         }
