@@ -78,7 +78,8 @@ public final class LEConnection: Sendable, CustomStringConvertible {
     ///
     /// - Throws: ``LEConnectionError/invalidParameters(_:)`` before anything is sent;
     ///   ``LEConnectionError/parametersRejected``; ``LEConnectionError/procedureTimeout(_:)``;
-    ///   ``LEConnectionError/command(_:)``; ``LEConnectionError/connectionFailed(_:)`` with the
+    ///   ``LEConnectionError/signalingIdentifiersInUse`` as peripheral when 255 requests already
+    ///   wait for the central's answers; ``LEConnectionError/command(_:)``; ``LEConnectionError/connectionFailed(_:)`` with the
     ///   update's failing Status; ``LEConnectionError/disconnected(reason:)``.
     public func updateParameters(_ parameters: LEConnectionParametersRequest) async throws(LEConnectionError) {
         try await manager.updateParameters(self, parameters)
