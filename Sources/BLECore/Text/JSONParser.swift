@@ -318,9 +318,9 @@ struct JSONParser {
         }
     }
 
-    /// An octet a string holds as itself: printable ASCII other than '"' and '\\'.
+    /// An octet a string holds as itself: ASCII that needs no escape (``JSONValue/mustEscape(_:)``).
     private static func isPlainASCII(_ octet: UInt8) -> Bool {
-        octet >= 0x20 && octet < 0x80 && octet != UInt8(ascii: "\"") && octet != UInt8(ascii: "\\")
+        octet < 0x80 && !JSONValue.mustEscape(octet)
     }
 
     /// One escape, from its backslash.

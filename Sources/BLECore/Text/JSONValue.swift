@@ -45,11 +45,18 @@ public indirect enum JSONValue: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether a string's octet must be written as an escape: '"', '\\' and the control
+    /// characters U+0000-U+001F (RFC 8259, 7). Every other octet, multi-octet UTF-8 included,
+    /// may stand as itself. The writer escapes these, and the parser reads the rest in runs.
+    static func mustEscape(_ octet: UInt8) -> Bool {
+        octet < 0x20 || octet == UInt8(ascii: "\"") || octet == UInt8(ascii: "\\")
+    }
+
     static func writeString(_ s: String, to out: inout String) {
         out += "\""
         // Most strings need no escape: append them whole. Only ASCII octets are escaped, and
         // every octet of a multi-octet UTF-8 sequence is 0x80 or above, so the octets decide.
-        guard s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+        guard s.utf8.contains(where: mustEscape) else {
             out += s
             out += "\""
             return
