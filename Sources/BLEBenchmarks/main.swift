@@ -100,6 +100,18 @@ results.append(await Bench.measure("capture records dissected and printed as lin
     while let record = try? reader.next() { n &+= dissector.dissect(record).line.utf8.count }
     return n
 })
+results.append(await Bench.measure("capture records dissected and printed as JSON", unit: "records/s", operations: recordCount) {
+    var dissector = Dissector()
+    var reader = captureFile.makeReader()
+    var n = 0
+    var json = JSONWriter()
+    while let record = try? reader.next() {
+        json.removeAll()
+        dissector.dissect(record).writeJSON(to: &json)
+        n &+= json.output.count
+    }
+    return n
+})
 
 if only != "decoder" {
     results.append(try await GATTBench.requestRate(connections: 1, perConnection: 20_000))

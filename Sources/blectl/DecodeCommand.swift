@@ -36,6 +36,7 @@ enum DecodeCommand {
         var reader = file.makeReader()
         var dissector = Dissector()
         var failure: CaptureError?
+        var packetJSON = JSONWriter()
         while !output.isClosed {
             let record: CaptureRecord?
             do { record = try reader.next() } catch {
@@ -45,9 +46,10 @@ enum DecodeCommand {
             guard let record else { break }
             let packet = dissector.dissect(record)
             if json {
-                var text = ""
-                packet.json.write(to: &text)
-                output.line(text)
+                packetJSON.removeAll()
+                packet.writeJSON(to: &packetJSON)
+                output.pending.write(packetJSON.output)
+                output.endLine()
             } else {
                 packet.writeLine(to: &output.pending)
                 output.endLine()

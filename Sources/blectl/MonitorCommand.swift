@@ -67,9 +67,7 @@ enum MonitorCommand {
             }
             let packet = dissector.dissect(record)
             if json {
-                var text = ""
-                packet.json.write(to: &text)
-                output.line(text)
+                output.line(packet.jsonText)
             } else {
                 output.line(packet.line)
             }

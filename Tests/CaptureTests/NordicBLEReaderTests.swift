@@ -231,7 +231,7 @@ struct NordicBLEReaderTests {
         bytes[8] = 0x1D   // CRC OK, encrypted, MIC OK, LE 2M
         var dissector = Dissector()
         let packet = dissector.dissect(try #require(try CaptureFile(bytes: pcap([bytes])).readAll().records.first))
-        let text = packet.json.description
+        let text = packet.jsonText
         #expect(text.contains(#""link_layer":{"access_address":1348815399,"stage":"l2cap","channel_index":12,"rssi":-55,"phy":"LE 2M","crc_valid":true,"mic_valid":true}"#))
     }
 

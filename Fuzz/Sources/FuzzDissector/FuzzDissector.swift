@@ -27,7 +27,7 @@ enum DissectorHarness {
             FuzzProperty.require(!packet.line.isEmpty, "record \(record.index) has an empty line")
             // The summary is read from the JSON parsed back, which holds it, rather than made a
             // third time (the line and the JSON each make it).
-            let json = packet.json.description
+            let json = packet.jsonText
             guard case .object(let members)? = try? JSONReader().value(parsing: json) else {
                 FuzzProperty.fail("record \(record.index): its JSON does not parse as an object: \(json)")
             }

@@ -80,11 +80,11 @@ struct DemoCaptureDissectionTests {
     func json() throws {
         let (packets, _) = try DemoCapture.dissected()
         let write = try #require(packets.first { $0.summary.contains("Write Request handle 0x0015") })
-        let text = write.json.description
+        let text = write.jsonText
         #expect(text.contains(#""att":{"opcode":18,"name":"Write Request","handle":21,"value":"01","handle_names":{"0x0015":"Heart Rate Control Point"}}"#))
         #expect(text.contains(#""direction":"host_to_controller""#))
         #expect(text.contains(#""l2cap":{"cid":4,"length":4}"#))
-        let reset = packets[0].json.description
+        let reset = packets[0].jsonText
         #expect(reset.hasPrefix(#"{"index":0,"frame":1,"time":0.0,"timestamp_us":"#))
         #expect(reset.contains(#""hci":{"type":"command","opcode":3075,"name":"Reset"}"#))
         #expect(!reset.contains("\"att\""))

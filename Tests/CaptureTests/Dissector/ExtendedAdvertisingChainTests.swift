@@ -92,7 +92,7 @@ struct ExtendedAdvertisingChainTests {
         #expect(summary.disposition == .truncated)
         #expect(summary.data.bytes == [0x02, 0x01, 0x06, 0x07, 0x09, 0x54, 0x72, 0x75])
         #expect(packets[1].line.hasSuffix("(joined from 2 fragments, truncated)"))
-        let json = packets[1].json.description
+        let json = packets[1].jsonText
         #expect(json.contains(#""chain":"truncated","fragments":2,"report_data":"7275""#))
         #expect(json.contains(#""data":"0201060709547275""#))
     }

@@ -14,8 +14,8 @@ struct MalformedInputTests {
         // ACL handle 0x0040 | L2CAP length 1, CID 0x0004 | ATT 02 (Exchange MTU Request, no Client Rx MTU)
         let bad = dissector.dissect(aclRecord(0, [0x02], direction: .hostToController))
         #expect(bad.summary == "ACL 0x0040 ATT malformed (1 octets): Exchange MTU Request (0x02): Client Rx MTU at offset 1 needs 2 octets, 0 available")
-        #expect(bad.json.description.contains(#""att":{"opcode":2,"name":"Exchange MTU Request","malformed":true}"#))
-        #expect(bad.json.description.contains(#""offset":1"#))
+        #expect(bad.jsonText.contains(#""att":{"opcode":2,"name":"Exchange MTU Request","malformed":true}"#))
+        #expect(bad.jsonText.contains(#""offset":1"#))
         // 03 0001: Exchange MTU Response, Server Rx MTU 256, decodes as usual afterwards.
         let good = dissector.dissect(aclRecord(1, [0x03, 0x00, 0x01]))
         #expect(good.summary == "ACL 0x0040 ATT Exchange MTU Response Server Rx MTU 256")
@@ -138,7 +138,7 @@ struct MalformedInputTests {
             let packet = dissector.dissect(hciRecord(i, type, payload, direction: rng.next() % 2 == 0 ? .hostToController : .controllerToHost))
             #expect(packet.index == i)
             _ = packet.line
-            _ = packet.json.description
+            _ = packet.jsonText
         }
         #expect(dissector.report.recordCount == 20_000)
         #expect(!dissector.report.renderedLines.isEmpty)

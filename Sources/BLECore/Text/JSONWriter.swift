@@ -1,0 +1,252 @@
+/// JSON text written token by token into a ``TextOutput``, with no ``JSONValue`` tree in
+/// between: for output that makes one object per record (`blectl decode --json`), where a tree
+/// of arrays and strings per record costs more than the text (RFC 8259).
+///
+/// The writer places the commas: a member or element after another gets one. It does not check
+/// the nesting; each `begin` needs its `end`, and an object's values each follow a ``key(_:)-(StaticString)``.
+/// Strings are escaped as ``JSONValue`` writes them ('"', '\\' and U+0000-U+001F), so text from
+/// the air cannot end a string or a line.
+///
+/// ```swift
+/// var json = JSONWriter()
+/// json.object {
+///     $0.member("handle", 3)
+///     $0.member("name", "Device Name")
+/// }
+/// json.output.string   // {"handle":3,"name":"Device Name"}
+/// ```
+public struct JSONWriter: Sendable {
+    /// The text written so far.
+    public var output: TextOutput
+    /// Whether the next member or element follows another one in its container, so needs a comma.
+    private var followsValue = false
+
+    /// A writer that appends to `output`.
+    public init(output: TextOutput = TextOutput()) {
+        self.output = output
+    }
+
+    /// Forgets the text, keeping the storage (the next record's object).
+    public mutating func removeAll() {
+        output.removeAll()
+        followsValue = false
+    }
+
+    /// The comma before a member or element that follows another.
+    @inline(__always) private mutating func separate() {
+        if followsValue { output.write(octet: UInt8(ascii: ",")) }
+    }
+
+    // MARK: Containers
+
+    /// Writes "{" (after a comma when it follows a value).
+    public mutating func beginObject() {
+        separate()
+        output.write(octet: UInt8(ascii: "{"))
+        followsValue = false
+    }
+
+    /// Writes "}".
+    public mutating func endObject() {
+        output.write(octet: UInt8(ascii: "}"))
+        followsValue = true
+    }
+
+    /// Writes "[" (after a comma when it follows a value).
+    public mutating func beginArray() {
+        separate()
+        output.write(octet: UInt8(ascii: "["))
+        followsValue = false
+    }
+
+    /// Writes "]".
+    public mutating func endArray() {
+        output.write(octet: UInt8(ascii: "]"))
+        followsValue = true
+    }
+
+    /// An object whose members `body` writes.
+    public mutating func object(_ body: (inout JSONWriter) -> Void) {
+        beginObject()
+        body(&self)
+        endObject()
+    }
+
+    /// An array whose elements `body` writes.
+    public mutating func array(_ body: (inout JSONWriter) -> Void) {
+        beginArray()
+        body(&self)
+        endArray()
+    }
+
+    // MARK: Keys
+
+    /// An object member's name, which the program wrote and which needs no escape ("handle"),
+    /// and its colon; the value comes next.
+    public mutating func key(_ name: StaticString) {
+        separate()
+        output.write(octet: UInt8(ascii: "\""))
+        output.write(name)
+        output.write("\":")
+        followsValue = false
+    }
+
+    /// An object member's name, escaped, and its colon; the value comes next.
+    public mutating func key(_ name: String) {
+        separate()
+        writeEscaped(name)
+        output.write(octet: UInt8(ascii: ":"))
+        followsValue = false
+    }
+
+    // MARK: Values
+
+    /// `null`.
+    public mutating func null() {
+        separate()
+        output.write("null")
+        followsValue = true
+    }
+
+    /// `true` or `false`.
+    public mutating func value(_ b: Bool) {
+        separate()
+        output.write(b ? "true" : "false")
+        followsValue = true
+    }
+
+    /// An integer in decimal.
+    public mutating func value(_ i: Int) {
+        separate()
+        output.writeDecimal(i)
+        followsValue = true
+    }
+
+    /// A number as Swift prints a `Double` (shortest text that reads back the same: "0.5",
+    /// "1e-06"); `null` for infinity and NaN, which JSON cannot hold.
+    public mutating func value(_ d: Double) {
+        separate()
+        if d.isFinite { output.write(string: String(d)) } else { output.write("null") }
+        followsValue = true
+    }
+
+    /// A string, escaped.
+    public mutating func value(_ s: String) {
+        separate()
+        writeEscaped(s)
+        followsValue = true
+    }
+
+    /// A string of two lower-case hexadecimal digits per octet ("0aff"), as ``Hex`` writes them.
+    public mutating func hexValue(_ octets: [UInt8]) {
+        separate()
+        output.write(octet: UInt8(ascii: "\""))
+        output.writeHex(octets)
+        output.write(octet: UInt8(ascii: "\""))
+        followsValue = true
+    }
+
+    /// A string whose text `body` writes into the output (a description that writes itself into
+    /// a ``TextOutput``), escaped afterwards when it holds an octet that must be.
+    public mutating func stringValue(_ body: (inout TextOutput) -> Void) {
+        separate()
+        output.write(octet: UInt8(ascii: "\""))
+        let start = output.count
+        body(&output)
+        let needsEscape = output.withOctets { $0[start...].contains(where: JSONValue.mustEscape) }
+        if needsEscape {
+            let text = output.withOctets { Array($0[start...]) }
+            output.removeLast(text.count)
+            for octet in text { writeEscapedOctet(octet) }
+        }
+        output.write(octet: UInt8(ascii: "\""))
+        followsValue = true
+    }
+
+    /// A value given as a tree.
+    public mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let b): self.value(b)
+        case .int(let i): self.value(i)
+        case .double(let d): self.value(d)
+        case .string(let s): self.value(s)
+        case .array(let items):
+            beginArray()
+            for item in items { self.value(item) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            for (name, item) in members {
+                key(name)
+                self.value(item)
+            }
+            endObject()
+        }
+    }
+
+    // MARK: Members
+
+    /// A member with an integer value.
+    public mutating func member(_ name: StaticString, _ i: Int) {
+        key(name)
+        value(i)
+    }
+
+    /// A member with a string value, escaped.
+    public mutating func member(_ name: StaticString, _ s: String) {
+        key(name)
+        value(s)
+    }
+
+    /// A member with a Boolean value.
+    public mutating func member(_ name: StaticString, _ b: Bool) {
+        key(name)
+        value(b)
+    }
+
+    /// A member whose value is an object with the members `body` writes.
+    public mutating func object(_ name: StaticString, _ body: (inout JSONWriter) -> Void) {
+        key(name)
+        object(body)
+    }
+
+    /// A member whose value is an array with the elements `body` writes.
+    public mutating func array(_ name: StaticString, _ body: (inout JSONWriter) -> Void) {
+        key(name)
+        array(body)
+    }
+
+    // MARK: Escapes
+
+    /// `s` in double quotes, with '"', '\\' and the control characters escaped (RFC 8259, 7).
+    /// Only ASCII octets are escaped, and every octet of a multi-octet UTF-8 sequence is 0x80 or
+    /// above, so the octets decide, and most strings are written whole.
+    private mutating func writeEscaped(_ s: String) {
+        output.write(octet: UInt8(ascii: "\""))
+        if s.utf8.contains(where: JSONValue.mustEscape) {
+            for octet in s.utf8 { writeEscapedOctet(octet) }
+        } else {
+            output.write(string: s)
+        }
+        output.write(octet: UInt8(ascii: "\""))
+    }
+
+    /// One octet of a string's text: as itself, or as its escape ("\\n", "\\u001b").
+    private mutating func writeEscapedOctet(_ octet: UInt8) {
+        guard JSONValue.mustEscape(octet) else {
+            output.write(octet: octet)
+            return
+        }
+        switch octet {
+        case UInt8(ascii: "\""): output.write("\\\"")
+        case UInt8(ascii: "\\"): output.write("\\\\")
+        case UInt8(ascii: "\n"): output.write("\\n")
+        case UInt8(ascii: "\r"): output.write("\\r")
+        case UInt8(ascii: "\t"): output.write("\\t")
+        default:
+            output.write("\\u")
+            output.writeHex(UInt64(octet), digits: 4)
+        }
+    }
+}
