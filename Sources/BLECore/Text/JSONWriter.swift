@@ -40,28 +40,27 @@ public struct JSONWriter: Sendable {
     // MARK: Containers
 
     /// Writes "{" (after a comma when it follows a value).
-    public mutating func beginObject() {
-        separate()
-        output.write(octet: UInt8(ascii: "{"))
-        followsValue = false
-    }
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
 
     /// Writes "}".
-    public mutating func endObject() {
-        output.write(octet: UInt8(ascii: "}"))
-        followsValue = true
-    }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
 
     /// Writes "[" (after a comma when it follows a value).
-    public mutating func beginArray() {
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+
+    /// Writes "]".
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    /// A container's first octet; its first member or element takes no comma.
+    private mutating func open(_ bracket: UInt8) {
         separate()
-        output.write(octet: UInt8(ascii: "["))
+        output.write(octet: bracket)
         followsValue = false
     }
 
-    /// Writes "]".
-    public mutating func endArray() {
-        output.write(octet: UInt8(ascii: "]"))
+    /// A container's last octet; the container is a value that the next one follows.
+    private mutating func close(_ bracket: UInt8) {
+        output.write(octet: bracket)
         followsValue = true
     }
 
