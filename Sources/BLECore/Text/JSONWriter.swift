@@ -155,10 +155,11 @@ public struct JSONWriter: Sendable {
         let needsEscape = output.withOctets { $0[start...].contains(where: JSONValue.mustEscape) }
         if needsEscape {
             let text = output.withOctets { Array($0[start...]) }
-            output.removeLast(text.count)
-            for octet in text { writeEscapedOctet(octet) }
+            output.removeLast(text.count + 1)
+            text.withUnsafeBufferPointer { writeEscaped(octets: $0) }
+        } else {
+            output.write(octet: UInt8(ascii: "\""))
         }
-        output.write(octet: UInt8(ascii: "\""))
         followsValue = true
     }
 
@@ -219,14 +220,20 @@ public struct JSONWriter: Sendable {
     // MARK: Escapes
 
     /// `s` in double quotes, with '"', '\\' and the control characters escaped (RFC 8259, 7).
-    /// Only ASCII octets are escaped, and every octet of a multi-octet UTF-8 sequence is 0x80 or
-    /// above, so the octets decide, and most strings are written whole.
     private mutating func writeEscaped(_ s: String) {
+        var s = s
+        s.withUTF8 { writeEscaped(octets: $0) }
+    }
+
+    /// `text` (UTF-8) in double quotes, escaped. Only ASCII octets are escaped, and every octet
+    /// of a multi-octet UTF-8 sequence is 0x80 or above, so the octets decide, and most text is
+    /// copied whole.
+    private mutating func writeEscaped(octets text: UnsafeBufferPointer<UInt8>) {
         output.write(octet: UInt8(ascii: "\""))
-        if s.utf8.contains(where: JSONValue.mustEscape) {
-            for octet in s.utf8 { writeEscapedOctet(octet) }
+        if text.contains(where: JSONValue.mustEscape) {
+            for octet in text { writeEscapedOctet(octet) }
         } else {
-            output.write(string: s)
+            output.write(octets: text)
         }
         output.write(octet: UInt8(ascii: "\""))
     }
