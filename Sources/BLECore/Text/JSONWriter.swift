@@ -4,8 +4,9 @@
 ///
 /// The writer places the commas: a member or element after another gets one. It does not check
 /// the nesting; each `begin` needs its `end`, and an object's values each follow a ``key(_:)-(StaticString)``.
-/// Strings are escaped as ``JSONValue`` writes them ('"', '\\' and U+0000-U+001F), so text from
-/// the air cannot end a string or a line.
+/// Strings are escaped where RFC 8259, 7 requires it ('"', '\\' and U+0000-U+001F, the short
+/// forms where JSON has them), so text from the air cannot end a string or a line; ``JSONValue``
+/// writes its text through this writer, so both escape alike.
 ///
 /// ```swift
 /// var json = JSONWriter()
