@@ -62,7 +62,7 @@ struct JSONWriterTests {
     func keysAndHex() throws {
         var json = JSONWriter()
         json.object {
-            $0.key("quote\"key")
+            $0.key(escaping: "quote\"key")
             $0.hexValue([0x0A, 0xFF, 0x00])
             $0.key("empty")
             $0.hexValue([])

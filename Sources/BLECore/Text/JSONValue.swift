@@ -1,6 +1,8 @@
 /// A JSON value as a tree (RFC 8259): what ``JSONReader`` reads, and what `blectl` writes for
-/// output made once (a capture's summary, a GATT database, a state file). Output made per record
-/// is written token by token with ``JSONWriter`` instead, which also writes this tree's text.
+/// output made once (a capture's summary, a GATT database, a state file) and for small objects
+/// (`blectl scan --json`'s discoveries, a GATT value update). Each packet of `blectl decode
+/// --json` and `blectl monitor --json` is written token by token with ``JSONWriter`` instead,
+/// which also writes this tree's text.
 ///
 /// Object members keep their insertion order, so output is stable and easy to diff.
 public indirect enum JSONValue: Equatable, Sendable, CustomStringConvertible {

@@ -4,9 +4,12 @@
 ///
 /// The writer places the commas: a member or element after another gets one. It does not check
 /// the nesting; each `begin` needs its `end`, and an object's values each follow a ``key(_:)-(StaticString)``.
-/// Strings are escaped where RFC 8259, 7 requires it ('"', '\\' and U+0000-U+001F, the short
-/// forms where JSON has them), so text from the air cannot end a string or a line; ``JSONValue``
-/// writes its text through this writer, so both escape alike.
+/// Strings are escaped where RFC 8259, 7 requires it ('"', '\\' and U+0000-U+001F: `\"`, `\\`,
+/// `\n`, `\r`, `\t`, and `\u00XX` for the other control characters), so text from the air cannot
+/// end a string or a line; ``JSONValue`` writes its text through this writer, so both escape alike.
+///
+/// A writer holds one top-level value: call ``removeAll()`` before the next record's object (a
+/// second value written after the first would follow a comma).
 ///
 /// ```swift
 /// var json = JSONWriter()
@@ -91,8 +94,9 @@ public struct JSONWriter: Sendable {
         followsValue = false
     }
 
-    /// An object member's name, escaped, and its colon; the value comes next.
-    public mutating func key(_ name: String) {
+    /// An object member's name, escaped (a name from a table or from the air), and its colon;
+    /// the value comes next.
+    public mutating func key(escaping name: String) {
         separate()
         writeEscaped(name)
         output.write(octet: UInt8(ascii: ":"))
@@ -179,7 +183,7 @@ public struct JSONWriter: Sendable {
         case .object(let members):
             beginObject()
             for (name, item) in members {
-                key(name)
+                key(escaping: name)
                 self.value(item)
             }
             endObject()

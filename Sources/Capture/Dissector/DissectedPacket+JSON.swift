@@ -149,13 +149,13 @@ extension DissectedPacket {
                 json.member("opcode", Int(pdu.opcode.rawValue))
                 json.member("name", pdu.opcode.name)
                 for field in pdu.fields {
-                    json.key(field.name)
+                    json.key(escaping: field.name)
                     writeJSON(field.value, to: &json)
                 }
                 if !annotation.handleNames.isEmpty {
                     json.object("handle_names") { json in
                         for (handle, name) in annotation.handleNames.sorted(by: { $0.key < $1.key }) {
-                            json.key(Hex.hex16(handle))
+                            json.key(escaping: Hex.hex16(handle))
                             json.value(name)
                         }
                     }
@@ -204,7 +204,7 @@ extension DissectedPacket {
                 for entry in entries {
                     json.object { json in
                         for field in entry {
-                            json.key(field.name)
+                            json.key(escaping: field.name)
                             writeJSON(field.value, to: &json)
                         }
                     }
