@@ -71,7 +71,15 @@ test: deps $(BUMBLE_VENV)/bin/python
 # Examples/CoreBluetoothTutorials: the scenarios Core Bluetooth tutorials teach, on the BLE API, one
 # package (the library is built once for all of them); its run-examples.sh runs each on the virtual
 # radio and compares its output with expected/ (a few seconds, after the build).
+# SwiftPM keeps the build plan of a package that depends on this checkout by path, and does not
+# see a source file added to the checkout after it was made ("cannot find 'X' in scope" in a
+# checkout that builds): removing the plan (debug.yaml, release.yaml) makes it plan again; the
+# compilation stays incremental.
+replan = rm -f $(1)/debug.yaml $(1)/release.yaml
+
 example-test: deps
+	$(call replan,Examples/LibraryQuickStart/.build)
+	$(call replan,Examples/CoreBluetoothTutorials/.build)
 	$(SWIFT) run -q --package-path Examples/LibraryQuickStart > $(BUILD)/library-quickstart.out
 	diff -u Examples/LibraryQuickStart/expected-output.txt $(BUILD)/library-quickstart.out
 	@echo "example-test: Examples/LibraryQuickStart builds against the checkout and prints what README says"
@@ -129,6 +137,7 @@ static: deps
 # The tutorials, for the kernel lane: the BLE API on real AF_BLUETOOTH sockets in the guest.
 STATIC_EXAMPLES := $(BUILD)/static-examples
 static-examples: deps
+	$(call replan,$(STATIC_EXAMPLES))
 	$(SWIFT) build -c release --static-swift-stdlib --package-path Examples/CoreBluetoothTutorials --scratch-path $(STATIC_EXAMPLES) -Xlinker --strip-all
 
 # Installing replaces the file, which drops capabilities set on the old one: setcap again.
