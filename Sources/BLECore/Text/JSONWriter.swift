@@ -41,6 +41,14 @@ public struct JSONWriter: Sendable {
         if followsValue { output.write(octet: UInt8(ascii: ",")) }
     }
 
+    /// A value that is one token (a number, a literal, a string): after its comma, `write`
+    /// writes it; the next member or element then follows a value.
+    @inline(__always) private mutating func scalar(_ write: (inout TextOutput) -> Void) {
+        separate()
+        write(&output)
+        followsValue = true
+    }
+
     // MARK: Containers
 
     /// Writes "{" (after a comma when it follows a value).
@@ -98,7 +106,7 @@ public struct JSONWriter: Sendable {
     /// the value comes next.
     public mutating func key(escaping name: String) {
         separate()
-        writeEscaped(name)
+        Self.writeEscaped(name, to: &output)
         output.write(octet: UInt8(ascii: ":"))
         followsValue = false
     }
@@ -107,65 +115,55 @@ public struct JSONWriter: Sendable {
 
     /// `null`.
     public mutating func null() {
-        separate()
-        output.write("null")
-        followsValue = true
+        scalar { $0.write("null") }
     }
 
     /// `true` or `false`.
     public mutating func value(_ b: Bool) {
-        separate()
-        output.write(b ? "true" : "false")
-        followsValue = true
+        scalar { $0.write(b ? "true" : "false") }
     }
 
     /// An integer in decimal.
     public mutating func value(_ i: Int) {
-        separate()
-        output.writeDecimal(i)
-        followsValue = true
+        scalar { $0.writeDecimal(i) }
     }
 
     /// A number as Swift prints a `Double` (shortest text that reads back the same: "0.5",
     /// "1e-06"); `null` for infinity and NaN, which JSON cannot hold.
     public mutating func value(_ d: Double) {
-        separate()
-        if d.isFinite { output.write(string: String(d)) } else { output.write("null") }
-        followsValue = true
+        scalar { if d.isFinite { $0.write(string: String(d)) } else { $0.write("null") } }
     }
 
     /// A string, escaped.
     public mutating func value(_ s: String) {
-        separate()
-        writeEscaped(s)
-        followsValue = true
+        scalar { Self.writeEscaped(s, to: &$0) }
     }
 
     /// A string of two lower-case hexadecimal digits per octet ("0aff"), as ``Hex`` writes them.
     public mutating func hexValue(_ octets: [UInt8]) {
-        separate()
-        output.write(octet: UInt8(ascii: "\""))
-        output.writeHex(octets)
-        output.write(octet: UInt8(ascii: "\""))
-        followsValue = true
+        scalar {
+            $0.write(octet: UInt8(ascii: "\""))
+            $0.writeHex(octets)
+            $0.write(octet: UInt8(ascii: "\""))
+        }
     }
 
     /// A string whose text `body` writes into the output (a description that writes itself into
     /// a ``TextOutput``), escaped afterwards when it holds an octet that must be.
     public mutating func stringValue(_ body: (inout TextOutput) -> Void) {
-        separate()
-        output.write(octet: UInt8(ascii: "\""))
-        let start = output.count
-        body(&output)
-        let needsEscape = output.withOctets { $0[start...].contains(where: JSONValue.mustEscape) }
-        if needsEscape {
-            let text = output.withOctets { Array($0[start...]) }
-            output.removeLast(text.count + 1)
-            text.withUnsafeBufferPointer { writeEscaped(octets: $0) }
-        } else {
-            output.write(octet: UInt8(ascii: "\""))
+        scalar { out in
+            out.write(octet: UInt8(ascii: "\""))
+            let start = out.count
+            body(&out)
+            let needsEscape = out.withOctets { $0[start...].contains(where: JSONValue.mustEscape) }
+            if needsEscape {
+                let text = out.withOctets { Array($0[start...]) }
+                out.removeLast(text.count + 1)
+                text.withUnsafeBufferPointer { Self.writeEscaped(octets: $0, to: &out) }
+            } else {
+                out.write(octet: UInt8(ascii: "\""))
+            }
         }
-        followsValue = true
     }
 
     /// A value given as a tree.
@@ -225,39 +223,39 @@ public struct JSONWriter: Sendable {
     // MARK: Escapes
 
     /// `s` in double quotes, with '"', '\\' and the control characters escaped (RFC 8259, 7).
-    private mutating func writeEscaped(_ s: String) {
+    private static func writeEscaped(_ s: String, to out: inout TextOutput) {
         var s = s
-        s.withUTF8 { writeEscaped(octets: $0) }
+        s.withUTF8 { writeEscaped(octets: $0, to: &out) }
     }
 
     /// `text` (UTF-8) in double quotes, escaped. Only ASCII octets are escaped, and every octet
     /// of a multi-octet UTF-8 sequence is 0x80 or above, so the octets decide, and most text is
     /// copied whole.
-    private mutating func writeEscaped(octets text: UnsafeBufferPointer<UInt8>) {
-        output.write(octet: UInt8(ascii: "\""))
+    private static func writeEscaped(octets text: UnsafeBufferPointer<UInt8>, to out: inout TextOutput) {
+        out.write(octet: UInt8(ascii: "\""))
         if text.contains(where: JSONValue.mustEscape) {
-            for octet in text { writeEscapedOctet(octet) }
+            for octet in text { writeEscapedOctet(octet, to: &out) }
         } else {
-            output.write(octets: text)
+            out.write(octets: text)
         }
-        output.write(octet: UInt8(ascii: "\""))
+        out.write(octet: UInt8(ascii: "\""))
     }
 
     /// One octet of a string's text: as itself, or as its escape ("\\n", "\\u001b").
-    private mutating func writeEscapedOctet(_ octet: UInt8) {
+    private static func writeEscapedOctet(_ octet: UInt8, to out: inout TextOutput) {
         guard JSONValue.mustEscape(octet) else {
-            output.write(octet: octet)
+            out.write(octet: octet)
             return
         }
         switch octet {
-        case UInt8(ascii: "\""): output.write("\\\"")
-        case UInt8(ascii: "\\"): output.write("\\\\")
-        case UInt8(ascii: "\n"): output.write("\\n")
-        case UInt8(ascii: "\r"): output.write("\\r")
-        case UInt8(ascii: "\t"): output.write("\\t")
+        case UInt8(ascii: "\""): out.write("\\\"")
+        case UInt8(ascii: "\\"): out.write("\\\\")
+        case UInt8(ascii: "\n"): out.write("\\n")
+        case UInt8(ascii: "\r"): out.write("\\r")
+        case UInt8(ascii: "\t"): out.write("\\t")
         default:
-            output.write("\\u")
-            output.writeHex(UInt64(octet), digits: 4)
+            out.write("\\u")
+            out.writeHex(UInt64(octet), digits: 4)
         }
     }
 }

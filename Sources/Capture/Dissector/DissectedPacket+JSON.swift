@@ -148,10 +148,7 @@ extension DissectedPacket {
             json.object("att") { json in
                 json.member("opcode", Int(pdu.opcode.rawValue))
                 json.member("name", pdu.opcode.name)
-                for field in pdu.fields {
-                    json.key(escaping: field.name)
-                    writeJSON(field.value, to: &json)
-                }
+                writeJSONMembers(pdu.fields, to: &json)
                 if !annotation.handleNames.isEmpty {
                     json.object("handle_names") { json in
                         for (handle, name) in annotation.handleNames.sorted(by: { $0.key < $1.key }) {
@@ -202,14 +199,17 @@ extension DissectedPacket {
         case .list(let entries):
             json.array { json in
                 for entry in entries {
-                    json.object { json in
-                        for field in entry {
-                            json.key(escaping: field.name)
-                            writeJSON(field.value, to: &json)
-                        }
-                    }
+                    json.object { writeJSONMembers(entry, to: &$0) }
                 }
             }
+        }
+    }
+
+    /// ATT fields as members of the object being written: each field's name, then its value.
+    static func writeJSONMembers(_ fields: [ATTField], to json: inout JSONWriter) {
+        for field in fields {
+            json.key(escaping: field.name)
+            writeJSON(field.value, to: &json)
         }
     }
 }
