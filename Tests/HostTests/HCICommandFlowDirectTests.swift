@@ -116,6 +116,25 @@ struct HCICommandFlowDirectTests {
         #expect(taken.withLock { $0.count } == 2)
     }
 
+    @Test("a successful Disconnection Complete reaches its handler on the reading thread, before later packets, and is routed as well")
+    func disconnectionHandler() async throws {
+        let transport = DirectTestTransport()
+        let flow = HCICommandFlow(transport: transport, commandTimeout: .seconds(60))
+        let heard = Mutex<[String]>([])
+        flow.onDisconnectionComplete { event in
+            heard.withLock { $0.append("disconnected \(Hex.hex16(event.connectionHandle)) \(event.reason)") }
+        }
+        flow.onNumberOfCompletedPackets { _ in heard.withLock { $0.append("completed") } }
+        let links = await flow.events([.event(.disconnectionComplete)], label: "links")
+        transport.inject(try h4("04 05 05 00 4000 13 ee"))            // 0x0040, with an octet after the Reason
+        #expect(heard.withLock { $0 } == ["disconnected 0x0040 Remote User Terminated Connection (0x13)"])
+        transport.inject(try h4("04 13 05 01 4000 0100"))
+        transport.inject(try h4("04 05 04 0c 4100 13"))               // Status Command Disallowed: no link ended
+        #expect(heard.withLock { $0 } == ["disconnected 0x0040 Remote User Terminated Connection (0x13)", "completed"])
+        let routed = await HCIRouterTests.take(2, from: links).compactMap(\.packet)
+        #expect(routed.map(\.parameters) == [[0x00, 0x40, 0x00, 0x13, 0xEE], [0x0C, 0x41, 0x00, 0x13]])
+    }
+
     @Test("when the transport ends, routes finish and later commands fail as closed")
     func transportEnds() async throws {
         let transport = DirectTestTransport()

@@ -1,6 +1,7 @@
+import ATT
 import BLECore
 import HCI
-import Host
+@testable import Host
 import L2CAP
 import Testing
 
@@ -49,6 +50,118 @@ struct LEConnectionManagerBadInputTests {
         transport.inject(try h4("04 13 05 01 4000 0500"))                // 5 packets completed on 0x0040
         transport.inject(try h4("04 13 05 01 9900 0200"))                // 2 on a handle with no link
         await eventually("counted") { await manager.diagnostics.excessCompletions == 7 }
+    }
+
+    @Test("answers to a flood of signaling requests hold no state once they have left")
+    func signalingFloodAnswersHoldNothing() async throws {
+        let transport = ScriptedHCITransport()
+        let flow = patientFlow(transport)
+        let manager = await LEConnectionManager(flow: flow, controller: Self.information(buffers: 64))
+        transport.inject(try h4(Self.incoming))
+        _ = try #require(await Self.firstIncoming(manager))
+        // Command code 0x7F on CID 5, Identifiers 1...40: each gets a Command Reject
+        // (Command Not Understood) that nobody awaits.
+        let requests = 40
+        for identifier in 1...requests {
+            let hex = String(UInt8(identifier), radix: 16)
+            transport.inject(try h4("02 4020 0800 0400 0500 7f \(hex.count == 1 ? "0" + hex : hex) 0000"))
+            await transport.waitForSent(identifier)
+        }
+        let answers = transport.sent.compactMap { packet -> [UInt8]? in
+            guard case .acl(let acl) = packet else { return nil }
+            return Array(acl.data)
+        }
+        #expect(answers.count == requests)
+        #expect(answers.first == [0x06, 0x00, 0x05, 0x00, 0x01, 0x01, 0x02, 0x00, 0x00, 0x00])
+        #expect(await manager.diagnostics.signalingAnswers == requests)
+        await eventually("every answer's outcome let go") { manager.sender.heldTickets == 0 }
+    }
+
+    /// A link on 0x0040 that dropped (Remote User Terminated Connection), and the newer link the
+    /// controller then gave the same handle.
+    static func handleReused() async throws -> (ScriptedHCITransport, LEConnectionManager, gone: LEConnection, newer: LEConnection) {
+        let transport = ScriptedHCITransport()
+        let manager = await LEConnectionManager(flow: patientFlow(transport), controller: Self.information())
+        var incoming = manager.incomingConnections.makeAsyncIterator()
+        transport.inject(try h4(Self.incoming))
+        let gone = try #require(await incoming.next())
+        transport.inject(try h4("04 05 04 00 4000 13"))                   // Disconnection Complete: Remote User Terminated Connection
+        #expect(await gone.disconnected() == .remoteUserTerminatedConnection)
+        transport.inject(try h4(Self.incoming))                          // the controller gives 0x0040 to a new link
+        let newer = try #require(await incoming.next())
+        #expect(newer.handle == gone.handle && newer !== gone)
+        return (transport, manager, gone, newer)
+    }
+
+    @Test("a call on a connection whose link has gone fails, even when a newer link has its handle")
+    func goneConnectionNeverActsOnNewerLink() async throws {
+        let (transport, _, gone, _) = try await Self.handleReused()
+        let expected = LEConnectionError.disconnected(reason: .remoteUserTerminatedConnection)
+        #expect(await #expect(throws: LEConnectionError.self) { try await gone.readRSSI() } == expected)
+        #expect(await #expect(throws: LEConnectionError.self) { try await gone.setPHY(.le2M) } == expected)
+        #expect(await #expect(throws: LEConnectionError.self) { try await gone.setDataLength(txOctets: 251) } == expected)
+        #expect(await #expect(throws: LEConnectionError.self) {
+            try await gone.updateParameters(LEConnectionParametersRequest(intervalMin: 24, intervalMax: 40, timeout: 400))
+        } == expected)
+        #expect(transport.sent.isEmpty, "nothing was sent for the gone link, on the newer one's handle")
+    }
+
+    @Test("what the gone link's reader still holds is dropped, not answered on the newer link that took its handle")
+    func goneLinksItemsNeverReachNewerLink() async throws {
+        let (transport, manager, gone, newer) = try await Self.handleReused()
+        // A signaling command of the gone link's peer (code 0x7F, which would get a Command
+        // Reject), read by the gone link's reader after the newer link formed; then its route's end.
+        await manager.receive(.frame(L2CAPBasicFrame(channelID: .leSignaling, payload: [0x7F, 0x01, 0x00, 0x00])), on: 0x0040, of: gone)
+        await manager.aclEnded(0x0040, of: gone)
+        #expect(transport.sent.isEmpty)
+        #expect(await manager.diagnostics.signalingAnswers == 0)
+        #expect(await manager.links[0x0040]?.connection === newer)
+        #expect(await manager.links[0x0040]?.aclEnded == false, "the newer link's route has not ended")
+        // The same items of the newer link's own reader are its own.
+        await manager.receive(.frame(L2CAPBasicFrame(channelID: .leSignaling, payload: [0x7F, 0x01, 0x00, 0x00])), on: 0x0040, of: newer)
+        await transport.waitForSent(1)
+        #expect(await manager.diagnostics.signalingAnswers == 1)
+    }
+
+    @Test("a Number Of Completed Packets and a Disconnection Complete with octets after their last parameter are still acted on")
+    func eventsWithTrailingOctetsActedOn() async throws {
+        let transport = ScriptedHCITransport()
+        let flow = patientFlow(transport)
+        let manager = await LEConnectionManager(flow: flow, controller: Self.information(buffers: 1))
+        transport.inject(try h4(Self.incoming))
+        let connection = try #require(await Self.firstIncoming(manager))
+        try await connection.att.send([0x52, 0x03, 0x00, 0x01])        // Write Command: the one credit
+        let waiting = Task { try await connection.att.send([0x52, 0x03, 0x00, 0x02]) }
+        transport.inject(try h4("04 13 06 01 4000 0100 ee"))             // its credit back, and one octet more
+        await transport.waitForSent(2)
+        try await waiting.value
+        #expect(await manager.diagnostics.excessCompletions == 0)
+        transport.inject(try h4("04 05 05 00 4000 13 ee"))               // Disconnection Complete, one octet more
+        #expect(await connection.disconnected() == .remoteUserTerminatedConnection)
+        await #expect(throws: ATTBearerError.closed) { try await connection.att.send([0x52, 0x03, 0x00, 0x03]) }
+    }
+
+    @Test("a PDU still queued when its link's Disconnection Complete is read is dropped there, never sent on the handle")
+    func queuedPDUStopsAtDisconnection() async throws {
+        // A transport that hands each packet to the flow on the injecting thread: what the
+        // sender does with the Disconnection Complete is done when `inject` returns.
+        let transport = DirectTestTransport()
+        let flow = HCICommandFlow(transport: transport, commandTimeout: .seconds(60))
+        let manager = await LEConnectionManager(flow: flow, controller: Self.information(buffers: 1))
+        transport.inject(try h4(Self.incoming))
+        let connection = try #require(await Self.firstIncoming(manager))
+        try await connection.att.send([0x52, 0x03, 0x00, 0x01])        // Write Command: the one credit
+        let waiting = Task { try await connection.att.send([0x52, 0x03, 0x00, 0x02]) }
+        await eventually("the second PDU queued") { manager.sender.heldTickets == 1 }
+        transport.inject(try h4("04 05 04 00 4000 13"))
+        #expect(manager.sender.heldTickets == 0, "dropped on the reading thread, before the manager's turn")
+        // A completion on the handle after it (a controller that reports the flushed packet
+        // anyway): the credit must not carry the old link's PDU out.
+        transport.inject(try h4("04 13 05 01 4000 0100"))
+        await #expect(throws: ATTBearerError.closed) { try await waiting.value }
+        #expect(await connection.disconnected() == .remoteUserTerminatedConnection)
+        #expect(transport.sent.count == 1, "only the first PDU left")
+        #expect(manager.sender.heldTickets == 0)
     }
 
     @Test("a transport that closes ends the link, a send waiting for credits and a connect attempt, each once")

@@ -21,6 +21,9 @@ final class LEACLSender: Sendable {
         var ticketWaiters: [ACLFlowControl.Ticket: Waiter] = [:]
         /// Outcomes of sends that finished while their sender was draining the queue itself.
         var finishedTickets: [ACLFlowControl.Ticket: Result<Void, LEConnectionError>] = [:]
+        /// Sends that nobody waits for (``trySend(channel:payload:on:)``): their outcomes are
+        /// let go when they finish, not kept, so answers to a flood of requests hold nothing.
+        var unawaitedTickets: Set<ACLFlowControl.Ticket> = []
         var roomWaiters: [UInt16: [CheckedContinuation<Void, Never>]] = [:]
         var pumping = false
 
@@ -33,10 +36,12 @@ final class LEACLSender: Sendable {
         }
 
         /// Ends the send of `ticket` with `outcome`: returns its waiter, or keeps the outcome for
-        /// a sender that drained the queue itself and has not started waiting.
+        /// a sender that drained the queue itself and has not started waiting (an unawaited
+        /// send's outcome is let go).
         mutating func complete(_ ticket: ACLFlowControl.Ticket, _ outcome: Result<Void, LEConnectionError>)
             -> (Waiter, Result<Void, LEConnectionError>)? {
             if let waiter = ticketWaiters.removeValue(forKey: ticket) { return (waiter, outcome) }
+            if unawaitedTickets.remove(ticket) != nil { return nil }
             finishedTickets[ticket] = outcome
             return nil
         }
@@ -114,8 +119,11 @@ final class LEACLSender: Sendable {
     /// the link is gone (signaling and SMP answers, which must not block the reader).
     func trySend(channel: L2CAPChannelID, payload: [UInt8], on handle: UInt16) -> Bool {
         let queued = state.withLock { state -> Bool in
-            guard state.refusal(handle) == nil else { return false }
-            return state.flowControl.enqueue(L2CAPBasicFrame(channelID: channel, payload: payload).encoded, on: handle) != nil
+            guard state.refusal(handle) == nil,
+                  let ticket = state.flowControl.enqueue(L2CAPBasicFrame(channelID: channel, payload: payload).encoded, on: handle)
+            else { return false }
+            state.unawaitedTickets.insert(ticket)
+            return true
         }
         if queued { pump() }
         return queued
@@ -225,6 +233,12 @@ final class LEACLSender: Sendable {
         state.endCause = cause
         defer { state.roomWaiters = [:] }
         return state.roomWaiters.values.flatMap { $0 }
+    }
+
+    /// Send outcomes held for senders, and unawaited sends not yet finished: both go back to
+    /// zero once every send has left or dropped (what keeps a flood of answers bounded).
+    var heldTickets: Int {
+        state.withLock { $0.finishedTickets.count + $0.ticketWaiters.count + $0.unawaitedTickets.count }
     }
 
     /// Completions beyond what a link had outstanding, and for handles with no link.

@@ -195,6 +195,17 @@ public actor HCICommandFlow {
         core.onNumberOfCompletedPackets(handler)
     }
 
+    /// Calls `handler` with every later successful Disconnection Complete on the thread that
+    /// read it, before any packet that came after it, and routes the event as before. The
+    /// connection layer stops the link's outgoing ACL there: once the controller has reported
+    /// the disconnection, it may give the handle to a new link, and nothing queued for the old
+    /// one may reach the new one (Core v5.4, Vol 4, Part E, 4.3 and 7.7.5). One handler; a
+    /// later call replaces it. Octets after the Reason are left out
+    /// (``HCIEvent/decodingPastTrailingOctets(_:)``).
+    nonisolated func onDisconnectionComplete(_ handler: @escaping @Sendable (HCIEvent.DisconnectionComplete) -> Void) {
+        core.onDisconnectionComplete(handler)
+    }
+
     // MARK: Closing
 
     /// Ends the flow: closes the transport, resumes every waiting command with

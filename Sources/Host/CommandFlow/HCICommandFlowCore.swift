@@ -33,6 +33,10 @@ final class HCICommandFlowCore: Sendable {
         /// Takes every Number Of Completed Packets event, on the thread that read it, instead
         /// of the routes (the connection layer's ACL credits).
         var completedPacketsHandler: (@Sendable (HCIEvent.NumberOfCompletedPackets) -> Void)?
+        /// Hears every successful Disconnection Complete, on the thread that read it, before
+        /// the packets after it (the connection layer's ACL queues stop at once); the event is
+        /// still routed.
+        var disconnectionHandler: (@Sendable (HCIEvent.DisconnectionComplete) -> Void)?
 
         mutating func take(_ id: UInt64) -> Command? {
             if let index = inFlight.firstIndex(where: { $0.id == id }) { return inFlight.remove(at: index) }
@@ -55,6 +59,7 @@ final class HCICommandFlowCore: Sendable {
     private struct Outcome {
         var endings: [Ending] = []
         var completed: (handler: @Sendable (HCIEvent.NumberOfCompletedPackets) -> Void, event: HCIEvent.NumberOfCompletedPackets)?
+        var disconnected: (handler: @Sendable (HCIEvent.DisconnectionComplete) -> Void, event: HCIEvent.DisconnectionComplete)?
     }
 
     let transport: any HCITransport
@@ -97,8 +102,14 @@ final class HCICommandFlowCore: Sendable {
         if case .event(let event) = packet {
             if let endings = consumeCompletion(event, &state) { return Outcome(endings: endings) }
             if event.code == .numberOfCompletedPackets, let handler = state.completedPacketsHandler,
-               let completed = try? HCIEvent.NumberOfCompletedPackets(decoding: event.parameters[...]) {
+               case .numberOfCompletedPackets(let completed)? = try? HCIEvent.decodingPastTrailingOctets(event).event {
                 return Outcome(completed: (handler, completed))
+            }
+            if event.code == .disconnectionComplete, let handler = state.disconnectionHandler,
+               case .disconnectionComplete(let complete)? = try? HCIEvent.decodingPastTrailingOctets(event).event,
+               complete.status.isSuccess {
+                state.router.route(packet)
+                return Outcome(disconnected: (handler, complete))
             }
         }
         state.router.route(packet)
@@ -106,10 +117,18 @@ final class HCICommandFlowCore: Sendable {
     }
 
     /// Gives every later Number Of Completed Packets event that decodes to `handler`, on the
-    /// thread that read it, in order with the other packets, instead of routing it; one that
-    /// does not decode is still routed (and counted when no route takes it).
+    /// thread that read it, in order with the other packets, instead of routing it. Octets after
+    /// its last entry are left out (``HCIEvent/decodingPastTrailingOctets(_:)``), so that no
+    /// credit is lost to them; one that does not decode is still routed (and counted when no
+    /// route takes it).
     func onNumberOfCompletedPackets(_ handler: @escaping @Sendable (HCIEvent.NumberOfCompletedPackets) -> Void) {
         state.withLock { $0.completedPacketsHandler = handler }
+    }
+
+    /// Calls `handler` with every later successful Disconnection Complete, on the thread that
+    /// read it, before any later packet; the event is routed as well.
+    func onDisconnectionComplete(_ handler: @escaping @Sendable (HCIEvent.DisconnectionComplete) -> Void) {
+        state.withLock { $0.disconnectionHandler = handler }
     }
 
     /// Whether `packet` may grant command credits (a drain may then start).
@@ -165,6 +184,7 @@ final class HCICommandFlowCore: Sendable {
         for outcome in outcomes {
             for ending in outcome.endings { ending.waiter.resume(returning: ending.result) }
             if let completed = outcome.completed { completed.handler(completed.event) }
+            if let disconnected = outcome.disconnected { disconnected.handler(disconnected.event) }
         }
         if pumping { pump() }
     }

@@ -17,19 +17,24 @@ extension LEConnectionManager {
         sender.trySend(channel: channel, payload: payload, on: handle)
     }
 
-    /// Throws unless the link on `handle` is up and the manager runs.
-    func usable(_ handle: UInt16) throws(LEConnectionError) {
+    /// Throws unless `connection`'s link is up and the manager runs. A connection whose link
+    /// has gone stays gone when the controller gives its handle to a newer link: a call on it
+    /// never acts on that other link.
+    func usable(_ connection: LEConnection) throws(LEConnectionError) {
         if let endCause { throw .ended(endCause) }
-        guard let link = links[handle] else { throw .disconnected(reason: .unknownConnectionIdentifier) }
+        guard let link = links[connection.handle], link.connection === connection else {
+            throw .disconnected(reason: connection.disconnectionReason ?? .unknownConnectionIdentifier)
+        }
         if let reason = link.dropped { throw .disconnected(reason: reason) }
     }
 
     // MARK: Receiving
 
-    /// One item of the link's receiver (``LELinkReceiver``): a frame on a channel other than ATT,
-    /// or a problem for the diagnostics.
-    func receive(_ item: LELinkReceiver.Item, on handle: UInt16) {
-        guard let link = links[handle] else { return }
+    /// One item of `connection`'s receiver (``LELinkReceiver``): a frame on a channel other than
+    /// ATT, or a problem for the diagnostics. Nothing when `connection`'s link has gone from the
+    /// manager: a link that took its handle since never answers for it.
+    func receive(_ item: LELinkReceiver.Item, on handle: UInt16, of connection: LEConnection) {
+        guard let link = links[handle], link.connection === connection else { return }
         switch item {
         case .problem(let problem): note(problem)
         case .frame(let frame): dispatch(frame, on: handle, link: link)

@@ -35,7 +35,7 @@ extension LEConnectionManager {
                                       state: state, manager: self, attMTU: configuration.attMTU)
         sender.open(handle)
         links[handle] = Link(connection: connection)
-        links[handle]?.reader = Task(executorPreference: executor) { [weak self] in await self?.readLink(handle) }
+        links[handle]?.reader = Task(executorPreference: executor) { [weak self] in await self?.readLink(handle, of: connection) }
         if role == .central, let pending = pendingConnect {
             pendingConnect = nil
             pending.finish(.success(connection))
@@ -63,9 +63,11 @@ extension LEConnectionManager {
         if link.aclEnded { tearDown(handle) }
     }
 
-    /// The link's ACL route finished: everything received before the disconnection was read.
-    func aclEnded(_ handle: UInt16) {
-        guard links[handle] != nil else { return }
+    /// `connection`'s ACL route finished: everything received before the disconnection was
+    /// read. Nothing when its link has gone already (a newer link on the handle has a route of
+    /// its own).
+    func aclEnded(_ handle: UInt16, of connection: LEConnection) {
+        guard links[handle]?.connection === connection else { return }
         links[handle]?.aclEnded = true
         if links[handle]?.dropped != nil { tearDown(handle) }
     }
@@ -115,14 +117,18 @@ extension LEConnectionManager {
     /// manager's actor, handles the receiver's other frames and problems in order.
     /// The route ends with the link (its Disconnection Complete), the transport, or the reader's
     /// cancellation in ``tearDown(_:)``, and the loop with it; the manager lives as long.
-    func readLink(_ handle: UInt16) async {
+    ///
+    /// Everything it does is for `connection` alone: when the controller gives the handle to a
+    /// new link while this loop still has items of the old one (both events can wait in the
+    /// manager's queue together), those items are dropped, not answered on the new link.
+    func readLink(_ handle: UInt16, of connection: LEConnection) async {
         guard let route = await flow.acl(handle: handle) else { return }
-        guard let connection = links[handle]?.connection else { return }
+        guard links[handle]?.connection === connection else { return }
         let receiver = LELinkReceiver(handle: handle, bearer: connection.att, maximumPayloadLength: Int(configuration.attMTU))
         links[handle]?.receiver = receiver
         route.consume(receiver.receive)
-        while let item = await receiver.items.next() { receive(item, on: handle) }
+        while let item = await receiver.items.next() { receive(item, on: handle, of: connection) }
         withExtendedLifetime(route) {}
-        aclEnded(handle)
+        aclEnded(handle, of: connection)
     }
 }

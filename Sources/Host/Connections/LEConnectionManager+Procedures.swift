@@ -17,10 +17,10 @@ extension LEConnectionManager {
 
     func updateParameters(_ connection: LEConnection, _ parameters: LEConnectionParametersRequest) async throws(LEConnectionError) {
         if let violation = parameters.violation { throw .invalidParameters(violation) }
-        try usable(connection.handle)
+        try usable(connection)
         switch connection.role {
         case .peripheral:
-            let answer = try await signalingRequest(.connectionParameterUpdateRequest(parameters.l2capRequest), on: connection.handle,
+            let answer = try await signalingRequest(.connectionParameterUpdateRequest(parameters.l2capRequest), on: connection,
                                                     what: "L2CAP Connection Parameter Update Request")
             guard case .connectionParameterUpdateResponse(let response) = answer, response.result == .accepted else {
                 throw .parametersRejected
@@ -35,7 +35,7 @@ extension LEConnectionManager {
     }
 
     func readRSSI(_ connection: LEConnection) async throws(LEConnectionError) -> Int8 {
-        try usable(connection.handle)
+        try usable(connection)
         do {
             return try await flow.send(HCIReadRSSI(handle: connection.handle)).rssi
         } catch {
@@ -49,7 +49,7 @@ extension LEConnectionManager {
         // The time of txOctets on LE 1M: (octets + 14) × 8 µs (Vol 6, Part B, 4.5.10).
         let time = txTime ?? (txOctets + 14) * 8
         guard (328...17040).contains(time) else { throw .invalidParameters("TX time \(time) µs is outside 328...17040") }
-        try usable(connection.handle)
+        try usable(connection)
         do {
             try await flow.send(HCILESetDataLength(connectionHandle: connection.handle, txOctets: txOctets, txTime: .init(rawValue: time)))
         } catch {
@@ -59,7 +59,7 @@ extension LEConnectionManager {
     }
 
     func setPHY(_ connection: LEConnection, _ phys: LEPHYs) async throws(LEConnectionError) -> (tx: LEPHY, rx: LEPHY) {
-        try usable(connection.handle)
+        try usable(connection)
         return try await procedure(on: connection.handle, what: "LE Set PHY",
                                    register: { link, id, waiter in link.phyWaiters[id] = waiter },
                                    unregister: { link, id in link.phyWaiters.removeValue(forKey: id) },
@@ -112,8 +112,9 @@ extension LEConnectionManager {
     ///
     /// - Throws: ``LEConnectionError/signalingIdentifiersInUse`` when all 255 Identifiers wait
     ///   for answers; the link's errors (``usable(_:)``); `.procedureTimeout` with no answer.
-    private func signalingRequest(_ command: LESignalingCommand, on handle: UInt16, what: String) async throws(LEConnectionError) -> LESignalingCommand {
-        try usable(handle)
+    private func signalingRequest(_ command: LESignalingCommand, on connection: LEConnection, what: String) async throws(LEConnectionError) -> LESignalingCommand {
+        try usable(connection)
+        let handle = connection.handle
         guard let identifier = takeSignalingIdentifier(on: handle) else { throw .signalingIdentifiersInUse }
         let packet = LESignalingPacket(identifier: identifier, command: command)
         let clock = self.clock, timeout = configuration.procedureTimeout

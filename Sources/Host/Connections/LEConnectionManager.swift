@@ -19,7 +19,13 @@ import L2CAP
 ///   mode has its own SMP. Frames for other channels are dropped and counted (``diagnostics``).
 /// - Ends: a Disconnection Complete ends its link's pending operations once, with its Reason;
 ///   a Hardware Error or the transport closing ends every link and every pending call once
-///   (links with 0x03 Hardware Failure, calls with ``LEConnectionError/ended(_:)``).
+///   (links with 0x03 Hardware Failure, calls with ``LEConnectionError/ended(_:)``). The link's
+///   queued PDUs are dropped on the thread that read the Disconnection Complete (Vol 4, Part E,
+///   4.3), before the handle can serve a new link.
+/// - A link is its ``LEConnection``, not its handle: calls on a connection whose link has gone
+///   throw ``LEConnectionError/disconnected(reason:)`` even when a newer link has the handle.
+/// - Events it acts on are read past octets after their last parameter
+///   (``HCIEvent/decodingPastTrailingOctets(_:)``); events that do not decode are skipped.
 ///
 /// ```swift
 /// let flow = HCICommandFlow(transport: transport)
@@ -143,6 +149,9 @@ public actor LEConnectionManager {
         (incomingConnections, incoming) = AsyncStream.makeStream(of: LEConnection.self)
         // Number Of Completed Packets goes to the sender on the thread that read it.
         flow.onNumberOfCompletedPackets { [weak sender] completed in sender?.completed(completed.entries) }
+        // And a link's outgoing ACL stops with its Disconnection Complete, before the packets
+        // after it: a new link on the handle never gets the old link's queue.
+        flow.onDisconnectionComplete { [weak sender] complete in sender?.drop(complete.connectionHandle, reason: complete.reason) }
         let events = await flow.events([.event(.disconnectionComplete), .event(.hardwareError),
                                         .leMeta(.connectionComplete), .leMeta(.enhancedConnectionComplete),
                                         .leMeta(.enhancedConnectionCompleteV2), .leMeta(.connectionUpdateComplete),
@@ -210,7 +219,9 @@ public actor LEConnectionManager {
             if case .overflow(let dropped) = delivery { end(.eventsLost(dropped)) }
             return
         }
-        guard let event = try? HCIEvent(packet: packet) else { return }
+        // Octets after an event's last parameter are left out: a Disconnection Complete that
+        // carries them still ends its link.
+        guard let event = try? HCIEvent.decodingPastTrailingOctets(packet).event else { return }
         switch event {
         case .disconnectionComplete(let complete):
             guard complete.status.isSuccess else { return }

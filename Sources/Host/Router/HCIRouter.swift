@@ -126,7 +126,7 @@ struct HCIRouter {
             else { statistics.unroutedEvents[event.code, default: 0] += 1 }
         }
         if event.code == .disconnectionComplete,
-           case .disconnectionComplete(let complete)? = try? HCIEvent(packet: event), complete.status.isSuccess {
+           case .disconnectionComplete(let complete)? = try? HCIEvent.decodingPastTrailingOctets(event).event, complete.status.isSuccess {
             closeLink(complete.connectionHandle)
         }
     }
@@ -135,7 +135,7 @@ struct HCIRouter {
     private func openedHandle(_ event: HCIEventPacket, subevent: LEMetaSubeventCode?) -> UInt16? {
         guard let subevent, subevent == .connectionComplete || subevent == .enhancedConnectionComplete
                 || subevent == .enhancedConnectionCompleteV2,
-              case .leMeta(let meta)? = try? HCIEvent(packet: event) else { return nil }
+              case .leMeta(let meta)? = try? HCIEvent.decodingPastTrailingOctets(event).event else { return nil }
         switch meta {
         case .connectionComplete(let c): return c.status.isSuccess ? c.connectionHandle : nil
         case .enhancedConnectionComplete(let c): return c.status.isSuccess ? c.connectionHandle : nil
