@@ -227,6 +227,33 @@ struct LEAdvertiserTests {
         expectScriptPlayed(transport)   // one enable only: 0x0050's disconnection sent nothing
     }
 
+    @Test("a connection and its disconnection with octets after their last parameter are seen as the connection manager sees them")
+    func eventsWithTrailingOctets() async throws {
+        let transport = ScriptedHCITransport(script: try legacyStart())
+        let flow = patientFlow(transport)
+        let advertiser = LEAdvertiser(flow: flow, capabilities: legacyCapabilities)
+        try await advertiser.start(heartRate)
+        transport.append(try [
+            // LE Connection Complete: Success, 0x0040, Role peripheral, then one octet more
+            .inject(h4: "04 3e 14 01 00 4000 01 00 554433221100 1800 0000 4800 00 ee"),
+        ])
+        await eventually("the connection stops the advertising") { await advertiser.isAdvertising == false }
+        #expect(await advertiser.connectionHandles == [0x0040])
+        transport.append(try [
+            .inject(h4: "04 05 05 00 4000 13 ee"),               // Disconnection Complete 0x0040, one octet more
+            .expect(h4: "01 0a 20 01 01"),                       // LE Set Advertising Enable: enable again
+            .inject(h4: "04 0e 04 01 0a 20 00"),
+        ])
+        await eventually("advertising again") { await advertiser.isAdvertising }
+        #expect(await advertiser.connectionHandles == [])
+        transport.append(try [
+            .expect(h4: "01 0a 20 01 00"),
+            .inject(h4: "04 0e 04 01 0a 20 00"),
+        ])
+        try await advertiser.stop()
+        expectScriptPlayed(transport)
+    }
+
     @Test("readvertiseAfterConnection: advertising again at each connection, so many centrals can connect; a refusal is kept")
     func readvertiseAfterConnection() async throws {
         var parameters = heartRate

@@ -224,7 +224,10 @@ public actor LEAdvertiser {
             guard generation == current else { return }   // stopped meanwhile: nothing sent yet
             monitor = Task { [weak self] in
                 for await delivery in events {
-                    guard case .packet(let eventPacket) = delivery, let event = try? HCIEvent(packet: eventPacket) else { continue }
+                    // Read as the connection manager reads them (octets after the last parameter
+                    // left out), so both agree on which links formed and ended.
+                    guard case .packet(let eventPacket) = delivery,
+                          let event = try? HCIEvent.decodingPastTrailingOctets(eventPacket).event else { continue }
                     await self?.observe(event)
                 }
             }

@@ -157,7 +157,8 @@ final class KernelModeBackend: CentralBackend, PeripheralBackend {
         Task { [weak self] in
             for await delivery in events {
                 guard let self else { return }
-                guard case .packet(let packet) = delivery, let event = try? HCIEvent(packet: packet) else { continue }
+                // Read as the kernel reads it: octets after the last parameter are left out.
+                guard case .packet(let packet) = delivery, let event = try? HCIEvent.decodingPastTrailingOctets(packet).event else { continue }
                 switch event {
                 case .disconnectionComplete(let complete) where complete.status.isSuccess:
                     self.linkDropped(complete.connectionHandle, reason: complete.reason)
