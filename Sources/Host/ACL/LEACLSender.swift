@@ -13,10 +13,22 @@ import Synchronization
 final class LEACLSender: Sendable {
     private typealias Waiter = CheckedContinuation<Result<Void, LEConnectionError>, Never>
 
+    /// One link the manager told of.
+    private struct Link {
+        /// Which link on its handle this is: each ``open(_:)`` makes a new one, so a sender that
+        /// waited through a link's end never queues on the link that took its handle.
+        var generation: UInt64
+        /// Its Disconnection Complete's Reason, once it dropped.
+        var dropped: HCIStatus?
+        /// The Reason of the link before it on the handle, for that link's late senders.
+        var previousReason: HCIStatus?
+    }
+
     private struct State {
         var flowControl: ACLFlowControl
-        /// The links the manager knows, and the reason of those that dropped.
-        var links: [UInt16: HCIStatus?] = [:]
+        /// The links the manager knows, dropped ones until the manager forgets them.
+        var links: [UInt16: Link] = [:]
+        var generations: UInt64 = 0
         var endCause: LEConnectionManager.EndCause?
         var ticketWaiters: [ACLFlowControl.Ticket: Waiter] = [:]
         /// Outcomes of sends that finished while their sender was draining the queue itself.
@@ -27,11 +39,15 @@ final class LEACLSender: Sendable {
         var roomWaiters: [UInt16: [CheckedContinuation<Void, Never>]] = [:]
         var pumping = false
 
-        /// Why `handle` cannot take a PDU, or nil when it can.
-        func refusal(_ handle: UInt16) -> LEConnectionError? {
+        /// Why `handle` cannot take a PDU, or nil when it can; with `generation`, for that link
+        /// on the handle only.
+        func refusal(_ handle: UInt16, of generation: UInt64? = nil) -> LEConnectionError? {
             if let endCause { return .ended(endCause) }
             guard let link = links[handle] else { return .disconnected(reason: .unknownConnectionIdentifier) }
-            if let reason = link { return .disconnected(reason: reason) }
+            if let generation, generation != link.generation {
+                return .disconnected(reason: link.previousReason ?? .unknownConnectionIdentifier)
+            }
+            if let reason = link.dropped { return .disconnected(reason: reason) }
             return nil
         }
 
@@ -76,9 +92,13 @@ final class LEACLSender: Sendable {
         let pdu = L2CAPBasicFrame(channelID: channel, payload: payload).encoded
         let ticket: ACLFlowControl.Ticket
         let drains: Bool
+        // The link this send is for: a wait for room that outlives it ends, rather than queue
+        // the PDU on a newer link with the same handle.
+        var generation: UInt64?
         while true {
             let step: Result<(ACLFlowControl.Ticket, Bool)?, LEConnectionError> = state.withLock { state in
-                if let refusal = state.refusal(handle) { return .failure(refusal) }
+                if generation == nil { generation = state.links[handle]?.generation }
+                if let refusal = state.refusal(handle, of: generation) { return .failure(refusal) }
                 guard state.flowControl.hasRoom(on: handle) else { return .success(nil) }
                 guard let ticket = state.flowControl.enqueue(pdu, on: handle) else {
                     return .failure(.disconnected(reason: .unknownConnectionIdentifier))
@@ -95,7 +115,7 @@ final class LEACLSender: Sendable {
             }
             await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
                 let ready = state.withLock { state -> Bool in
-                    if state.refusal(handle) != nil || state.flowControl.hasRoom(on: handle) { return true }
+                    if state.refusal(handle, of: generation) != nil || state.flowControl.hasRoom(on: handle) { return true }
                     state.roomWaiters[handle, default: []].append(waiter)
                     return false
                 }
@@ -184,7 +204,8 @@ final class LEACLSender: Sendable {
     func open(_ handle: UInt16) {
         state.withLock { state in
             state.flowControl.open(handle: handle)
-            state.links[handle] = .some(nil)
+            state.generations &+= 1
+            state.links[handle] = Link(generation: state.generations, previousReason: state.links[handle]?.dropped)
         }
     }
 
@@ -195,7 +216,7 @@ final class LEACLSender: Sendable {
         let error = LEConnectionError.disconnected(reason: reason)
         let (endings, waiters) = state.withLock { state in
             guard state.links[handle] != nil else { return ([(Waiter, Result<Void, LEConnectionError>)](), [CheckedContinuation<Void, Never>]()) }
-            state.links[handle] = .some(reason)
+            state.links[handle]?.dropped = reason
             let dropped = state.flowControl.close(handle: handle)?.droppedTickets ?? []
             return (dropped.compactMap { state.complete($0, .failure(error)) }, state.roomWaiters.removeValue(forKey: handle) ?? [])
         }
@@ -207,7 +228,7 @@ final class LEACLSender: Sendable {
     /// The link on `handle` is gone from the manager: later sends on it find no link.
     func forget(_ handle: UInt16) {
         state.withLock { state in
-            if case .some(.some) = state.links[handle] { state.links[handle] = nil }
+            if state.links[handle]?.dropped != nil { state.links[handle] = nil }
         }
     }
 
@@ -240,6 +261,9 @@ final class LEACLSender: Sendable {
     var heldTickets: Int {
         state.withLock { $0.finishedTickets.count + $0.ticketWaiters.count + $0.unawaitedTickets.count }
     }
+
+    /// Senders waiting for room in their link's queue.
+    var waitingForRoom: Int { state.withLock { $0.roomWaiters.values.reduce(0) { $0 + $1.count } } }
 
     /// Completions beyond what a link had outstanding, and for handles with no link.
     var excessCompletions: Int {

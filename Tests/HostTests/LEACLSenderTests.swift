@@ -1,0 +1,62 @@
+import BLECore
+import HCI
+@testable import Host
+import L2CAP
+import Testing
+
+/// The links' outgoing PDUs (``LEACLSender``) when links drop and handles are given again.
+@Suite("LEACLSender: sends stay with their link")
+struct LEACLSenderTests {
+    /// A sender with one ACL credit and room for one queued PDU per link, on a transport that
+    /// takes each packet at once.
+    static func sender() -> (DirectTestTransport, LEACLSender) {
+        let transport = DirectTestTransport()
+        let flow = HCICommandFlow(transport: transport, commandTimeout: .seconds(60))
+        let control = ACLFlowControl(buffers: ACLBufferSize(length: 27, count: 1, source: .leV1), maximumQueuedPDUsPerLink: 1)
+        return (transport, LEACLSender(flow: flow, flowControl: control))
+    }
+
+    @Test("a send waiting for room on a link that drops ends with its Reason, never queued on the newer link with its handle")
+    func waitingSendStaysWithItsLink() async throws {
+        let (transport, sender) = Self.sender()
+        sender.open(0x0040)
+        try await sender.send(channel: .att, payload: [0x52, 0x03, 0x00, 0x01], on: 0x0040)    // the one credit
+        let queued = Task { try await sender.send(channel: .att, payload: [0x52, 0x03, 0x00, 0x02], on: 0x0040) }
+        await eventually("the second PDU queued") { sender.heldTickets == 1 }
+        let waiting = Task { try await sender.send(channel: .att, payload: [0x52, 0x03, 0x00, 0x03], on: 0x0040) }
+        await eventually("the third waiting for room") { sender.waitingForRoom == 1 }
+        // The link drops and the handle serves a new link before the waiting sender runs again.
+        sender.drop(0x0040, reason: .remoteUserTerminatedConnection)
+        sender.open(0x0040)
+        let gone = LEConnectionError.disconnected(reason: .remoteUserTerminatedConnection)
+        await #expect(throws: gone) { try await queued.value }
+        await #expect(throws: gone) { try await waiting.value }
+        #expect(sender.heldTickets == 0 && sender.waitingForRoom == 0)
+        // The dropped link's credit came back (Vol 4, Part E, 4.3); only the newer link's own PDU
+        // goes out with it.
+        try await sender.send(channel: .att, payload: [0x52, 0x03, 0x00, 0x04], on: 0x0040)
+        let sent = transport.sent.compactMap { packet -> [UInt8]? in
+            guard case .acl(let acl) = packet else { return nil }
+            return Array(acl.data.suffix(4))
+        }
+        #expect(sent == [[0x52, 0x03, 0x00, 0x01], [0x52, 0x03, 0x00, 0x04]])
+    }
+
+    @Test("a link dropped twice (from the reading thread, then by the manager) and forgotten refuses sends; a new link on the handle takes them")
+    func dropTwiceThenForget() async throws {
+        let (transport, sender) = Self.sender()
+        sender.open(0x0040)
+        sender.drop(0x0040, reason: .connectionTimeout)
+        sender.drop(0x0040, reason: .connectionTimeout)
+        await #expect(throws: LEConnectionError.disconnected(reason: .connectionTimeout)) {
+            try await sender.send(channel: .att, payload: [0x52, 0x03, 0x00, 0x01], on: 0x0040)
+        }
+        sender.forget(0x0040)
+        await #expect(throws: LEConnectionError.disconnected(reason: .unknownConnectionIdentifier)) {
+            try await sender.send(channel: .att, payload: [0x52, 0x03, 0x00, 0x01], on: 0x0040)
+        }
+        sender.open(0x0040)
+        try await sender.send(channel: .att, payload: [0x52, 0x03, 0x00, 0x02], on: 0x0040)
+        #expect(transport.sent.count == 1)
+    }
+}
