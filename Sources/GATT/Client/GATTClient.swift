@@ -36,6 +36,9 @@ import BLECore
 /// **Database Out Of Sync (0x12).** When a request fails with it, the client reads the
 /// Database Hash (which makes it change-aware again, 2.5.2.1), rediscovers ``services`` if the
 /// hash changed, and repeats the request once; a discovery procedure is restarted once instead.
+/// A Write Long or Reliable Write that meets it at a prepare or at the execute clears the
+/// server's queue and runs whole once more: the execute alone is never repeated, since a server
+/// that discarded its stale queue would then report success for values it never wrote.
 public actor GATTClient {
     /// How a client caches, subscribes and signs.
     public struct Configuration: Sendable {

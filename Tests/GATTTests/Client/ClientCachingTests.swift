@@ -205,6 +205,99 @@ struct ClientCachingTests {
         await rig.close()
     }
 
+    /// The Prepare Writes of a 20-octet Write Long at 0x001d (ATT_MTU 23: parts of 18 and 2
+    /// octets), each answered with its echo.
+    static let writeLongParts = [
+        "> 16 1d00 0000 808182838485868788898a8b8c8d8e8f9091", "< 17 1d00 0000 808182838485868788898a8b8c8d8e8f9091",
+        "> 16 1d00 1200 9293", "< 17 1d00 1200 9293",
+    ]
+
+    @Test("0x12 to the Execute Write: recover, cancel the queue, and run the whole write again; the execute is never repeated alone")
+    func outOfSyncAtExecute() async throws {
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table)
+        let value = Array(UInt8(0x80)..<UInt8(0x94))
+        rig.server.inject(.errorResponse(ATTErrorResponse(requestOpcodeInError: .executeWriteRequest, attributeHandleInError: 0,
+                                                          errorCode: .databaseOutOfSync))) {
+            if case .executeWriteRequest(let request) = $0 { return request.flags == .immediatelyWriteAllPendingPreparedValues }
+            return false
+        }
+        try await rig.client.writeLong(value, to: h.vendorValue)
+        rig.expectTranscript(Self.writeLongParts + [
+            "> 18 01", "< 01 18 0000 12",                         // Execute Write: Database Out Of Sync
+            "> 08 0100 ffff 2a2b", "< 09 12 0d00 \(hashA)",      // the hash: change-aware again
+            "> 18 00", "< 19",                                    // whatever is still queued, cancelled
+        ] + Self.writeLongParts + [
+            "> 18 01", "< 19",                                    // the whole write, once more
+        ])
+        #expect(rig.server.value(at: h.vendorValue)?.prefix(20) == value[...])
+        await rig.close()
+    }
+
+    @Test("0x12 to a Prepare Write: the parts queued before it are cancelled and the whole write runs again")
+    func outOfSyncAtPrepare() async throws {
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table)
+        let value = Array(UInt8(0x80)..<UInt8(0x94))
+        rig.server.inject(.errorResponse(ATTErrorResponse(requestOpcodeInError: .prepareWriteRequest, attributeHandleInError: h.vendorValue,
+                                                          errorCode: .databaseOutOfSync))) {
+            if case .prepareWriteRequest(let request) = $0 { return request.valueOffset == 18 }
+            return false
+        }
+        try await rig.client.writeLong(value, to: h.vendorValue)
+        rig.expectTranscript(Array(Self.writeLongParts.prefix(2)) + [
+            "> 16 1d00 1200 9293", "< 01 16 1d00 12",
+            "> 08 0100 ffff 2a2b", "< 09 12 0d00 \(hashA)",
+            "> 18 00", "< 19",
+        ] + Self.writeLongParts + ["> 18 01", "< 19"])
+        #expect(rig.server.value(at: h.vendorValue)?.prefix(20) == value[...])
+        await rig.close()
+    }
+
+    @Test("0x12 to a queued write twice: the second is the caller's error, and the queue is cancelled")
+    func outOfSyncAtExecuteTwice() async throws {
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table)
+        let before = rig.server.value(at: h.vendorValue)
+        rig.server.inject(.errorResponse(ATTErrorResponse(requestOpcodeInError: .executeWriteRequest, attributeHandleInError: 0,
+                                                          errorCode: .databaseOutOfSync)), times: 2) {
+            if case .executeWriteRequest(let request) = $0 { return request.flags == .immediatelyWriteAllPendingPreparedValues }
+            return false
+        }
+        await #expect(throws: GATTClientError.errorResponse(request: .executeWriteRequest, handle: 0, code: .databaseOutOfSync)) {
+            try await rig.client.writeLong(Array(UInt8(0x80)..<UInt8(0x94)), to: h.vendorValue)
+        }
+        #expect(rig.transcript.filter { $0 == "> 1801" }.count == 2)
+        #expect(rig.server.value(at: h.vendorValue) == before)
+        await rig.close()
+    }
+
+    @Test("0x12 to a queued write after a change that moved its handle: the queue is cancelled, nothing is written again")
+    func outOfSyncQueuedWriteMoved() async throws {
+        func table(swapped: Bool, hash: [UInt8]) -> FakeGATTTable {
+            var t = FakeGATTTable()
+            t.primaryService(BluetoothUUID(0x1800))
+            t.characteristic(BluetoothUUID(swapped ? 0x2A01 : 0x2A00), properties: 0x0A, value: [0x01])   // value 0x0003
+            t.characteristic(BluetoothUUID(swapped ? 0x2A00 : 0x2A01), properties: 0x0A, value: [0x02])   // value 0x0005
+            t.primaryService(BluetoothUUID(0x1801))
+            t.characteristic(BluetoothUUID(0x2B2A), properties: 0x02, value: hash)                        // value 0x0008
+            return t
+        }
+        let rig = ClientRig(table(swapped: false, hash: ClientTables.hashA),
+                            configuration: .init(enablesServiceChangedIndications: false, clientSupportedFeatures: []))
+        _ = try await rig.client.discoverDatabase()
+        rig.server.replaceTable(table(swapped: true, hash: ClientTables.hashB))
+        rig.server.fail(.executeWriteRequest, code: .databaseOutOfSync)
+        rig.clearTranscript()
+        await #expect(throws: GATTClientError.databaseChanged(handle: 0x0003)) {
+            try await rig.client.writeLong(Array(repeating: 0x55, count: 20), to: 0x0003)
+        }
+        #expect(rig.transcript.filter { $0.hasPrefix("> 18") } == ["> 1801", "> 1800"])
+        #expect(rig.transcript.filter { $0.hasPrefix("> 16") }.count == 2, "the parts were sent once")
+        #expect(rig.server.value(at: 0x0003) == [0x01])
+        await rig.close()
+    }
+
     // MARK: Service Changed (7.1)
 
     @Test("a Service Changed indication: the range is rediscovered, its subscriptions end, the change is published")

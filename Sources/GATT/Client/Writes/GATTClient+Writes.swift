@@ -86,6 +86,15 @@ extension GATTClient {
     }
 
     /// Prepares every write in parts, then executes; cancels on a mismatch or an error.
+    ///
+    /// A Database Out Of Sync answer (0x12) to a prepare or to the execute (Part G, 2.5.2.1)
+    /// means the server processed nothing of that request, and what it queued before may be
+    /// stale (this server, for one, discards it). The request alone is never repeated, since an
+    /// execute repeated after the server emptied its queue would report success for values
+    /// never written. Instead the client recovers (reads the Database Hash, rediscovers when it
+    /// changed: ``GATTClientError/databaseChanged(handle:)`` when a handle now designates
+    /// another attribute), cancels whatever is still queued, and runs the whole procedure once
+    /// more; a second 0x12 is the caller's error.
     func queuedWrite(_ writes: [GATTReliableWrite]) async throws(GATTClientError) {
         for write in writes where Int(write.offset) + write.value.count > Int(UInt16.max) {
             throw .invalidArgument("offset \(write.offset) + \(write.value.count) octets passes 65535")
@@ -93,6 +102,35 @@ extension GATTClient {
         await acquire(.queuedWrites)
         defer { release(.queuedWrites) }
 
+        guard try await prepareAndExecute(writes, recoverable: true) == .outOfSync else { return }
+        do {
+            try await recoverFromOutOfSync(handles: writes.map(\.handle))
+        } catch {
+            // Change-aware again (the hash was read): the stale queue is cleared before failing.
+            if case .databaseChanged = error { try await cancelPreparedWrites() }
+            throw error
+        }
+        try await cancelPreparedWrites()
+        _ = try await prepareAndExecute(writes, recoverable: false)
+    }
+
+    /// What one run of the queued-write procedure came to, when it did not throw.
+    enum QueuedWriteOutcome {
+        /// The server executed every prepared value.
+        case written
+        /// The server answered a prepare or the execute with Database Out Of Sync; nothing was
+        /// cancelled yet (a change-unaware client's requests are not processed).
+        case outOfSync
+    }
+
+    /// One run of the procedure: every write's parts, then the execute. With `recoverable`, a
+    /// Database Out Of Sync answer returns ``QueuedWriteOutcome/outOfSync``; without it, it is
+    /// thrown as any other error.
+    private func prepareAndExecute(_ writes: [GATTReliableWrite], recoverable: Bool) async throws(GATTClientError) -> QueuedWriteOutcome {
+        func isOutOfSync(_ response: ATTPDU) -> Bool {
+            guard recoverable, case .errorResponse(let error) = response else { return false }
+            return error.errorCode == .databaseOutOfSync
+        }
         let partLength = max(1, engine.mtu - 5)
         for write in writes {
             var position = 0
@@ -100,7 +138,8 @@ extension GATTClient {
                 let part = Array(write.value[position..<min(position + partLength, write.value.count)])
                 let request = ATTPrepareWriteRequest(handle: write.handle, valueOffset: write.offset + UInt16(position),
                                                      partAttributeValue: part)
-                let response = try await exchange(.prepareWriteRequest(request))
+                let response = try await exchange(.prepareWriteRequest(request), recovering: false)
+                if isOutOfSync(response) { return .outOfSync }
                 switch response {
                 case .prepareWriteResponse(let echo) where echo.echoes(request):
                     break
@@ -116,8 +155,10 @@ extension GATTClient {
             } while position < write.value.count
         }
         let execute = ATTExecuteWriteRequest(flags: .immediatelyWriteAllPendingPreparedValues)
-        let response = try await exchange(.executeWriteRequest(execute))
+        let response = try await exchange(.executeWriteRequest(execute), recovering: false)
+        if isOutOfSync(response) { return .outOfSync }
         guard case .executeWriteResponse = response else { throw Self.failure(response) }
+        return .written
     }
 
     /// ATT_EXECUTE_WRITE_REQ with Flags 0x00: the server discards the queue. Its answer is not
