@@ -4,6 +4,7 @@ import Foundation
 import HCI
 import Testing
 import VirtualRadio
+import BLETestSupport
 
 /// Connecting and disconnecting: events, timeouts, cancellation, retrieval by identifier.
 @Suite("Connecting", .timeLimit(.minutes(1)))
@@ -69,6 +70,63 @@ struct ConnectingTests {
         #expect(absent.state == .disconnected)
         let (peripheral, _) = try await testbed.connect()
         #expect(peripheral.state == .connected)
+        await testbed.shutDown()
+    }
+
+    @Test("cancelling a connect whose ATT MTU exchange the peer leaves unanswered ends it at once: the link is terminated, no 30 s wait")
+    func connectCancelledDuringMTUExchange() async throws {
+        let testbed = try await BLETestbed.make(seed: 44)
+        let held = testbed.sensor.hold { $0.first == 0x02 }          // ATT_EXCHANGE_MTU_REQ, never answered
+        async let sensorLink = testbed.sensor.nextLink()
+        let peripheral = testbed.peripheral
+        let attempt = Task { try await testbed.central.connect(peripheral, options: ConnectOptions(timeout: .seconds(3600))) }
+        _ = await held.reached()
+        let cancelled = testbed.radio.now
+        attempt.cancel()
+        await #expect(throws: BLEError.cancelled) { try await attempt.value }
+        #expect(testbed.radio.now - cancelled < .seconds(30), "ended with the link, not at the ATT timeout")
+        #expect(peripheral.state == .disconnected)
+        #expect(await (try sensorLink).disconnected() == .remoteUserTerminatedConnection)
+        testbed.sensor.release()
+        _ = try await testbed.connect()
+        #expect(peripheral.state == .connected)
+        await testbed.shutDown()
+    }
+
+    @Test("ConnectOptions.timeout bounds the whole connect: an MTU exchange left unanswered ends it with connectionTimeout")
+    func connectTimesOutDuringMTUExchange() async throws {
+        let testbed = try await BLETestbed.make(seed: 45)
+        _ = testbed.sensor.hold { $0.first == 0x02 }
+        let started = testbed.radio.now
+        await #expect(throws: BLEError.connectionTimeout) {
+            try await testbed.central.connect(testbed.peripheral, options: ConnectOptions(timeout: .seconds(4)))
+        }
+        let elapsed = testbed.radio.now - started
+        #expect(elapsed >= .seconds(4) && elapsed < .seconds(30), "\(elapsed)")
+        #expect(testbed.peripheral.state == .disconnected)
+        await testbed.shutDown()
+    }
+
+    @Test("a connect made while another attempts keeps its own timeout and cancellation, and leaves that attempt alone")
+    func joiningConnectKeepsItsOwnBounds() async throws {
+        let testbed = try await BLETestbed.make(seed: 46)
+        let absent = testbed.central.retrievePeripherals(withIdentifiers: [
+            Peripheral.identifier(for: BluetoothAddress("C1:02:03:04:05:08")!, type: .random),
+        ])[0]
+        let first = Task { try await testbed.central.connect(absent, options: ConnectOptions(timeout: .seconds(3600))) }
+        #expect(await eventually { absent.state == .connecting })
+        let started = testbed.radio.now
+        await #expect(throws: BLEError.connectionTimeout) {
+            try await testbed.central.connect(absent, options: ConnectOptions(timeout: .seconds(2)))
+        }
+        #expect(testbed.radio.now - started >= .seconds(2))
+        let third = Task { try await testbed.central.connect(absent, options: ConnectOptions(timeout: .seconds(3600))) }
+        third.cancel()
+        await #expect(throws: BLEError.cancelled) { try await third.value }
+        #expect(absent.state == .connecting, "the first attempt goes on")
+        first.cancel()
+        await #expect(throws: BLEError.cancelled) { try await first.value }
+        #expect(absent.state == .disconnected)
         await testbed.shutDown()
     }
 

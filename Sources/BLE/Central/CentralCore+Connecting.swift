@@ -1,6 +1,7 @@
 import BLECore
 import Foundation
 import GATT
+import Host
 
 extension CentralCore {
     /// Connects `peripheral` (see ``CentralManager/connect(_:options:)``).
@@ -13,7 +14,7 @@ extension CentralCore {
                 return
             case .connecting:
                 guard let attempt = attempts[peripheral.identifier] else { throw .invalidArgument("\(peripheral) is connecting") }
-                try await attempt.value.get()
+                try await join(attempt, timeout: options.timeout, clock: backend.clock)
                 return
             case .disconnecting:
                 await peripheral.record.withLock { $0.link }?.settled.wait()
@@ -37,13 +38,45 @@ extension CentralCore {
         try outcome.get()
     }
 
+    /// Waits for an attempt that is not this call's (another `connect`'s, or restoration's
+    /// reconnection, which waits for the peripheral for as long as it takes), as a `connect`
+    /// made while connecting does: bounded by this call's own `timeout`
+    /// (``BLEError/connectionTimeout``) and its task's cancellation (``BLEError/cancelled``),
+    /// neither of which ends the attempt itself.
+    nonisolated func join(_ attempt: Task<Result<Void, BLEError>, Never>, timeout: Duration,
+                          clock: any Clock<Duration>) async throws(BLEError) {
+        let race = Race<Result<Void, BLEError>>()
+        Task { race.finish(await attempt.value) }
+        let timer = Task {
+            guard (try? await TimeoutSleep.sleep(on: clock, for: timeout)) != nil else { return }
+            race.finish(.failure(.connectionTimeout))
+        }
+        defer { timer.cancel() }
+        let outcome = await withTaskCancellationHandler {
+            await race.value
+        } onCancel: {
+            race.finish(.failure(.cancelled))
+        }
+        try outcome.get()
+    }
+
     /// Makes the link, its GATT client and the ATT MTU exchange (Core v5.4, Vol 3, Part G,
     /// 4.3.1), with restoration the Database Hash read (7.3), then marks `peripheral`
     /// connected; runs as the attempt's task, which a cancel ends. A restoration's reconnection
     /// of other peripherals pauses meanwhile (the controller initiates one link at a time).
+    ///
+    /// `options.timeout` bounds the whole: the link's creation (the backend cancels it), and
+    /// then the steps that wait on the peer, which end at once with the link that the deadline
+    /// (``ConnectDeadline``) or a cancel terminates, rather than at the 30 s ATT timeout.
     nonisolated func establish(_ peripheral: Peripheral, on backend: any CentralBackend,
                                options: ConnectOptions) async -> Result<Void, BLEError> {
         let link: any BackendLink
+        let deadline = ConnectDeadline()
+        let timer = Task { [clock = backend.clock, timeout = options.timeout] in
+            guard (try? await TimeoutSleep.sleep(on: clock, for: timeout)) != nil else { return }
+            await deadline.expire()
+        }
+        defer { timer.cancel() }
         await pauseReconnection()
         await untilScanStopsFinish()
         do {
@@ -57,20 +90,28 @@ extension CentralCore {
         await resumeReconnection()
         let session = await newSession(on: link, clock: backend.clock)
         watch(link, of: peripheral, session: session, backend: backend)
-        var failure: BLEError?
-        var hash: [UInt8]?
-        do {
-            _ = try await session.gatt { (client) async throws(GATTClientError) -> Int in try await client.exchangeMTU() }
-            if restoration != nil {
-                hash = try await session.gatt { (client) async throws(GATTClientError) -> [UInt8]? in try await client.readDatabaseHash() }
+        await deadline.arm(link)
+        let restoring = restoration != nil
+        let steps: Result<[UInt8]?, BLEError> = await withTaskCancellationHandler {
+            do throws(BLEError) {
+                _ = try await session.gatt { (client) async throws(GATTClientError) -> Int in try await client.exchangeMTU() }
+                guard restoring else { return .success(nil) }
+                return .success(try await session.gatt { (client) async throws(GATTClientError) -> [UInt8]? in
+                    try await client.readDatabaseHash()
+                })
+            } catch {
+                return .failure(error)
             }
-        } catch {
-            failure = error
+        } onCancel: {
+            Task { await link.terminate() }
         }
+        var failure: BLEError?
+        if case .failure(let error) = steps { failure = error }
         if Task.isCancelled { failure = .cancelled }
-        if failure == nil, await !connected(peripheral, session: session, mtu: session.client.mtu, databaseHash: hash) {
+        if failure == nil, await !connected(peripheral, session: session, mtu: session.client.mtu, databaseHash: try? steps.get()) {
             failure = .cancelled
         }
+        if failure != nil, !Task.isCancelled, deadline.hasExpired { failure = .connectionTimeout }
         guard let failure else { return .success(()) }
         await link.terminate()
         await session.settled.wait()

@@ -123,12 +123,14 @@ public final class CentralManager: Sendable {
     /// Connects to `peripheral` as central (LE Create Connection, or its extended form, Vol 4,
     /// Part E, 7.8.12 and 7.8.66), then exchanges the ATT MTU (Vol 3, Part G, 4.3.1). A
     /// peripheral retrieved by identifier is connected without scanning. Returns at once when
-    /// already connected; a call made while connecting waits for that attempt. A scan whose
+    /// already connected; a call made while connecting waits for that attempt, within its own
+    /// timeout and cancellation (neither ends the attempt, which is not its own). A scan whose
     /// iteration has just ended is stopped at the controller before the connection starts.
     ///
     /// - Throws: ``BLEError/connectionTimeout`` after ``ConnectOptions/timeout`` (the attempt is
     ///   cancelled with LE Create Connection Cancel, 7.8.13); ``BLEError/cancelled`` when
-    ///   ``cancelPeripheralConnection(_:)`` or the task's cancellation ended it;
+    ///   ``cancelPeripheralConnection(_:)`` or the task's cancellation ended it (at once, also
+    ///   while the MTU exchange waits for the peer: the link is terminated);
     ///   ``BLEError/connectionFailed(_:)``; ``BLEError/disconnected(_:)`` when the link dropped
     ///   before it was ready; ``BLEError/invalidArgument(_:)`` for another manager's
     ///   peripheral; ``BLEError/poweredOff`` (or why the manager is not powered on; waits for

@@ -1,15 +1,15 @@
 /// The sleep of Host's timeout timers (command, connection and procedure timeouts), on an
 /// injected clock.
-enum TimeoutSleep {
+package enum TimeoutSleep {
     /// The longest a timer sleeps: 100 years. A longer timeout (such as `.seconds(Int64.max)`
     /// for "never") is the same wait in practice, and its deadline would pass the seconds a
     /// clock's sleep can hold (the sleep traps).
-    static let longest: Duration = .seconds(100 * 365 * 24 * 3600)
+    package static let longest: Duration = .seconds(100 * 365 * 24 * 3600)
 
     /// Sleeps `duration` (at most ``longest``) on `clock`.
     ///
     /// - Throws: `CancellationError` when the timer's task is cancelled.
-    static func sleep<C: Clock>(on clock: C, for duration: Duration) async throws where C.Duration == Duration {
+    package static func sleep<C: Clock>(on clock: C, for duration: Duration) async throws where C.Duration == Duration {
         try await clock.sleep(until: clock.now.advanced(by: min(duration, longest)), tolerance: nil)
     }
 }
