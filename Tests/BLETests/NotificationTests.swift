@@ -40,6 +40,26 @@ struct NotificationTests {
         await testbed.shutDown()
     }
 
+    @Test("turning notifications off while turning them on is under way waits for it, then turns them off: call order holds")
+    func offWhileTurningOn() async throws {
+        let testbed = try await BLETestbed.make(seed: 74)
+        let (peripheral, _) = try await testbed.connectAndDiscover()
+        let level = try peripheral.characteristic(TestDatabase.batteryLevel)
+        let held = testbed.sensor.hold { $0.first == 0x12 }          // ATT_WRITE_REQ: the CCCD write waits
+        let on = Task { try await peripheral.setNotifyValue(true, for: level) }
+        _ = await held.reached()
+        let off = Task { try await peripheral.setNotifyValue(false, for: level) }
+        for _ in 0..<1000 { await Task.yield() }                      // every chance for "off" to overtake
+        testbed.sensor.release()
+        held.passOn()
+        try await on.value
+        try await off.value
+        #expect(!level.isNotifying)
+        let report = try await testbed.sensor.server.notify([60], for: testbed.gatt.valueHandle(TestDatabase.batteryLevel))
+        #expect(report.delivered.isEmpty, "the CCCD was written back to 0x0000 after the on")
+        await testbed.shutDown()
+    }
+
     @Test("an indication is confirmed before the server's call returns, and delivered")
     func indications() async throws {
         let testbed = try await BLETestbed.make(seed: 72)

@@ -12,6 +12,8 @@ extension PeripheralLink {
     ///   characteristic's properties lack `kind`; as ``gatt(_:)`` otherwise.
     func subscribe(_ characteristic: Characteristic, kind wanted: ValueUpdateKind? = nil) async throws(BLEError) {
         let handle = characteristic.remote.valueHandle
+        await subscriptionTurns.take(handle)
+        defer { subscriptionTurns.leave(handle) }
         let chosen = wanted ?? (characteristic.properties.contains(.notify) ? .notification : .indication)
         guard characteristic.properties.contains(chosen == .notification ? .notify : .indicate) else {
             throw .invalidArgument("\(characteristic) has no \(chosen == .notification ? "Notify" : "Indicate") property")
@@ -46,9 +48,13 @@ extension PeripheralLink {
     }
 
     /// Disables notifications of `characteristic`: its streams finish, and the Client
-    /// Characteristic Configuration is written without its bit before this returns.
+    /// Characteristic Configuration is written without its bit before this returns. Made while
+    /// a ``subscribe(_:kind:)`` of it is under way, it waits for that call, then undoes it.
     func unsubscribe(_ characteristic: Characteristic) async throws(BLEError) {
-        guard let (subscription, pump) = routes.remove(characteristic.remote.valueHandle) else { return }
+        let handle = characteristic.remote.valueHandle
+        await subscriptionTurns.take(handle)
+        defer { subscriptionTurns.leave(handle) }
+        guard let (subscription, pump) = routes.remove(handle) else { return }
         characteristic.setNotifying(false)
         // Cancelled before the pump stops: the pump's iterator, once discarded, would unsubscribe
         // without waiting, and this cancel would then return before the write.

@@ -29,6 +29,9 @@ final class PeripheralLink: Sendable {
 
     /// The notification streams and subscriptions of the link's characteristics.
     let routes = NotificationRoutes()
+    /// Turning one characteristic's notifications on and off, in call order (keyed by value
+    /// handle): an "off" made while an "on" writes the CCCD waits for it, then undoes it.
+    let subscriptionTurns = KeyedTurns<UInt16>()
     /// The streams of ``Peripheral/servicesModified`` on this link; each keeps the newest 64
     /// modifications for a reader that falls behind.
     let modifications = StreamFanOut<[Service]>(bufferingNewest: 64)

@@ -8,14 +8,25 @@ final class HoldRule: Sendable {
     let matches: @Sendable ([UInt8]) -> Bool
     private let held: AsyncStream<[UInt8]>
     private let input: AsyncStream<[UInt8]>.Continuation
+    /// How to hand each PDU held so far to the server after all (``passOn()``).
+    private let forwards = Mutex<[@Sendable () -> Void]>([])
 
     init(_ matches: @escaping @Sendable ([UInt8]) -> Bool) {
         self.matches = matches
         (held, input) = AsyncStream.makeStream(of: [UInt8].self)
     }
 
-    /// Takes a PDU the rule matched.
-    func hold(_ pdu: [UInt8]) { input.yield(pdu) }
+    /// Takes a PDU the rule matched; `forward` hands it to the server after all.
+    func hold(_ pdu: [UInt8], forward: @escaping @Sendable () -> Void) {
+        forwards.withLock { $0.append(forward) }
+        input.yield(pdu)
+    }
+
+    /// Hands the PDUs held so far to the server, in the order they came (a request held for a
+    /// while rather than lost).
+    func passOn() {
+        for forward in forwards.withLock({ held in defer { held = [] }; return held }) { forward() }
+    }
 
     /// Waits for the first PDU held, and returns it.
     func reached() async -> [UInt8]? {
@@ -38,7 +49,7 @@ final class HoldingATTBearer: ATTBearer, Sendable {
             for await pdu in inner.received {
                 log(pdu)
                 if let current = rule(), current.matches(pdu) {
-                    current.hold(pdu)
+                    current.hold(pdu) { continuation.yield(pdu) }
                 } else {
                     continuation.yield(pdu)
                 }
