@@ -98,6 +98,49 @@ struct CentralRestorationTests {
         await testbed.shutDown()
     }
 
+    @Test("a restored peripheral that had subscribed to Service Changed itself, its tree reused, still hears a database change on servicesModified")
+    func restoredServiceChangedSubscription() async throws {
+        let directory = try StateDirectory()
+        defer { directory.remove() }
+        let testbed = try await BLETestbed.make(seed: 126, options: directory.options("gateway"))
+        let (peripheral, link) = try await testbed.connectAndDiscover()
+        let gattService = try #require(peripheral.services?.first { $0.uuid == GATTProfileUUID.genericAttribute })
+        let serviceChanged = try #require(gattService.characteristics?.first { $0.uuid == GATTProfileUUID.serviceChanged })
+        try await peripheral.setNotifyValue(true, for: serviceChanged)
+        await testbed.central.stateWritten()
+        await testbed.central.closeTransportAbruptly()
+        try await link.disconnect(reason: .remoteUserTerminatedConnection)
+
+        let successor = CentralManager(transport: .virtual(testbed.radio), options: directory.options("gateway"))
+        var events = successor.events.makeAsyncIterator()
+        guard case .willRestoreState(let restored) = await events.next() else {
+            Issue.record("the first event is not willRestoreState")
+            return
+        }
+        let restoredPeripheral = restored.peripherals[0]
+        _ = try await BLETestbed.poweredOn(successor)
+        guard case .connected = await events.next() else {
+            Issue.record("the second event is not connected")
+            return
+        }
+        let restoredServiceChanged = try #require(restoredPeripheral.services?.first { $0.uuid == GATTProfileUUID.genericAttribute }?
+            .characteristics?.first { $0.uuid == GATTProfileUUID.serviceChanged })
+        #expect(restoredServiceChanged.isNotifying)
+        let battery = try #require(restoredPeripheral.services?.first { $0.uuid == TestDatabase.battery })
+        var modifications = restoredPeripheral.servicesModified.makeAsyncIterator()
+        let report = try await testbed.sensor.server.replaceDatabase(try GATTDatabase(services: [
+            .primary(TestDatabase.heartRate, characteristics: [
+                GATTCharacteristicDefinition(uuid: TestDatabase.bodySensorLocation, properties: [.read], value: .fixed([0x01])),
+            ]),
+        ]))
+        #expect(report.delivered.count == 1, "the Service Changed indication was confirmed")
+        let invalidated = try #require(await modifications.next())
+        #expect(invalidated.contains { $0 === battery })
+        #expect(restoredPeripheral.services?.contains { $0 === battery } == false)
+        await successor.close()
+        await testbed.shutDown()
+    }
+
     @Test("when the Database Hash changed, the successor rediscovers the database, resubscribes what is still there, and reports what is gone")
     func rediscoversWhenHashChanged() async throws {
         let directory = try StateDirectory()

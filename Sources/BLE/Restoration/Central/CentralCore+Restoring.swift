@@ -85,6 +85,12 @@ extension CentralCore {
             _ = try await session.gatt { (client) async throws(GATTClientError) -> Int in try await client.exchangeMTU() }
             tree = try await session.restoreTree(from: pending.entry)
             if let services = tree.services {
+                // A reused tree was not discovered on this link: the GATT client learns where
+                // Service Changed is, so that its indications (a resubscribed 2A05) still
+                // reach servicesModified.
+                if let valueHandle = PeripheralLink.serviceChangedValueHandle(in: services) {
+                    await session.client.learnServiceChanged(valueHandle: valueHandle)
+                }
                 let refused = try await session.resubscribe(pending.entry.notifyingPlaces, in: services, byHandle: tree.reused)
                 for reason in refused { restoration?.notRestored("\(peripheral.address) (\(peripheral.addressType)): \(reason)") }
             }

@@ -38,6 +38,17 @@ extension PeripheralLink {
         return RestoredTree(services: try await rediscoverTree(), databaseHash: hash, reused: false)
     }
 
+    /// The value handle of Service Changed (2A05) in the Generic Attribute service (1801) of
+    /// `services`, when the tree holds it (Part G, 7.1).
+    static func serviceChangedValueHandle(in services: [Service]) -> UInt16? {
+        for service in services where service.uuid == GATTProfileUUID.genericAttribute {
+            if let characteristic = service.characteristics?.first(where: { $0.uuid == GATTProfileUUID.serviceChanged }) {
+                return characteristic.remote.valueHandle
+            }
+        }
+        return nil
+    }
+
     /// Discovers every primary service (Part G, 4.4.1), then in each its includes (4.5.1), in
     /// each service and included service its characteristics (4.6.1), and in each
     /// characteristic its descriptors (4.7.1): the whole tree, as objects of this connection.

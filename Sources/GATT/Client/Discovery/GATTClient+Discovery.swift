@@ -69,6 +69,17 @@ extension GATTClient {
         return found
     }
 
+    /// Tells the client where the server's Service Changed characteristic is (its value handle,
+    /// Part G, 7.1), from a tree discovered on an earlier connection and confirmed since, as a
+    /// state restoration confirms it by an unchanged Database Hash (7.3), with no discovery on
+    /// this connection. Its indications then start the same handling as after
+    /// ``discoverCharacteristics(of:)`` in the Generic Attribute service: a rediscovery where the
+    /// client holds the tree, and the range on ``serviceChanges``. A whole tree the client
+    /// discovered itself keeps its own.
+    public func learnServiceChanged(valueHandle: UInt16) {
+        learnedServiceChangedValueHandle = valueHandle
+    }
+
     /// Discover Characteristics by UUID (4.6.2): all the service's characteristics, as 4.6.1
     /// finds them, keeping those with `uuid` (their end handles come from the whole list).
     public func discoverCharacteristics(of service: RemoteService, uuid: BluetoothUUID) async throws(GATTClientError) -> [RemoteCharacteristic] {
