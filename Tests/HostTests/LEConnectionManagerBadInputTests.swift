@@ -25,6 +25,16 @@ struct LEConnectionManagerBadInputTests {
         return nil
     }
 
+    /// A manager on a scripted controller with `buffers` ACL buffers, and the link the controller
+    /// then reports (``incoming``).
+    static func linked(buffers: Int = 4) async throws -> (ScriptedHCITransport, LEConnectionManager, LEConnection) {
+        let transport = ScriptedHCITransport()
+        let manager = await LEConnectionManager(flow: patientFlow(transport), controller: Self.information(buffers: buffers))
+        transport.inject(try h4(Self.incoming))
+        let connection = try #require(await Self.firstIncoming(manager))
+        return (transport, manager, connection)
+    }
+
     @Test("an event that does not decode is skipped, and the next link still forms")
     func malformedEventSkipped() async throws {
         let transport = ScriptedHCITransport()
@@ -42,11 +52,7 @@ struct LEConnectionManagerBadInputTests {
 
     @Test("Number Of Completed Packets for packets never sent is ignored and counted")
     func excessCompletionsCounted() async throws {
-        let transport = ScriptedHCITransport()
-        let flow = patientFlow(transport)
-        let manager = await LEConnectionManager(flow: flow, controller: Self.information())
-        transport.inject(try h4(Self.incoming))
-        _ = try #require(await Self.firstIncoming(manager))
+        let (transport, manager, _) = try await Self.linked()
         transport.inject(try h4("04 13 05 01 4000 0500"))                // 5 packets completed on 0x0040
         transport.inject(try h4("04 13 05 01 9900 0200"))                // 2 on a handle with no link
         await eventually("counted") { await manager.diagnostics.excessCompletions == 7 }
@@ -54,11 +60,7 @@ struct LEConnectionManagerBadInputTests {
 
     @Test("answers to a flood of signaling requests hold no state once they have left")
     func signalingFloodAnswersHoldNothing() async throws {
-        let transport = ScriptedHCITransport()
-        let flow = patientFlow(transport)
-        let manager = await LEConnectionManager(flow: flow, controller: Self.information(buffers: 64))
-        transport.inject(try h4(Self.incoming))
-        _ = try #require(await Self.firstIncoming(manager))
+        let (transport, manager, _) = try await Self.linked(buffers: 64)
         // Command code 0x7F on CID 5, Identifiers 1...40: each gets a Command Reject
         // (Command Not Understood) that nobody awaits.
         let requests = 40
@@ -125,11 +127,7 @@ struct LEConnectionManagerBadInputTests {
 
     @Test("a Number Of Completed Packets and a Disconnection Complete with octets after their last parameter are still acted on")
     func eventsWithTrailingOctetsActedOn() async throws {
-        let transport = ScriptedHCITransport()
-        let flow = patientFlow(transport)
-        let manager = await LEConnectionManager(flow: flow, controller: Self.information(buffers: 1))
-        transport.inject(try h4(Self.incoming))
-        let connection = try #require(await Self.firstIncoming(manager))
+        let (transport, manager, connection) = try await Self.linked(buffers: 1)
         try await connection.att.send([0x52, 0x03, 0x00, 0x01])        // Write Command: the one credit
         let waiting = Task { try await connection.att.send([0x52, 0x03, 0x00, 0x02]) }
         transport.inject(try h4("04 13 06 01 4000 0100 ee"))             // its credit back, and one octet more
@@ -166,11 +164,7 @@ struct LEConnectionManagerBadInputTests {
 
     @Test("a transport that closes ends the link, a send waiting for credits and a connect attempt, each once")
     func transportClosesUnderPendingWork() async throws {
-        let transport = ScriptedHCITransport()
-        let flow = patientFlow(transport)
-        let manager = await LEConnectionManager(flow: flow, controller: Self.information(buffers: 1))
-        transport.inject(try h4(Self.incoming))
-        let connection = try #require(await Self.firstIncoming(manager))
+        let (transport, manager, connection) = try await Self.linked(buffers: 1)
         // The one credit goes to the first PDU; the second waits for a completion that never comes.
         try await connection.att.send([0x52, 0x03, 0x00, 0x01])        // Write Command
         let waiting = Task { try await connection.att.send([0x52, 0x03, 0x00, 0x02]) }

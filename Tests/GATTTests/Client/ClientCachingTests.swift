@@ -170,21 +170,24 @@ struct ClientCachingTests {
         await rig.close()
     }
 
+    /// Device Name and Appearance (read, write) at values 0x0003 and 0x0005, swapped in the
+    /// changed database, and the Database Hash `hash` at 0x0008.
+    static func gap(swapped: Bool, hash: [UInt8]) -> FakeGATTTable {
+        var t = FakeGATTTable()
+        t.primaryService(BluetoothUUID(0x1800))
+        t.characteristic(BluetoothUUID(swapped ? 0x2A01 : 0x2A00), properties: 0x0A, value: [0x01])   // value 0x0003
+        t.characteristic(BluetoothUUID(swapped ? 0x2A00 : 0x2A01), properties: 0x0A, value: [0x02])   // value 0x0005
+        t.primaryService(BluetoothUUID(0x1801))
+        t.characteristic(BluetoothUUID(0x2B2A), properties: 0x02, value: hash)                        // value 0x0008
+        return t
+    }
+
     @Test("0x12 after a change that moved the handle: the request is not repeated")
     func outOfSyncMoved() async throws {
-        func gap(swapped: Bool, hash: [UInt8]) -> FakeGATTTable {
-            var t = FakeGATTTable()
-            t.primaryService(BluetoothUUID(0x1800))
-            t.characteristic(BluetoothUUID(swapped ? 0x2A01 : 0x2A00), properties: 0x02, value: [0x01])   // value 0x0003
-            t.characteristic(BluetoothUUID(swapped ? 0x2A00 : 0x2A01), properties: 0x02, value: [0x02])   // value 0x0005
-            t.primaryService(BluetoothUUID(0x1801))
-            t.characteristic(BluetoothUUID(0x2B2A), properties: 0x02, value: hash)                        // value 0x0008
-            return t
-        }
-        let rig = ClientRig(gap(swapped: false, hash: ClientTables.hashA),
+        let rig = ClientRig(Self.gap(swapped: false, hash: ClientTables.hashA),
                             configuration: .init(enablesServiceChangedIndications: false, clientSupportedFeatures: []))
         _ = try await rig.client.discoverDatabase()
-        rig.server.replaceTable(gap(swapped: true, hash: ClientTables.hashB))
+        rig.server.replaceTable(Self.gap(swapped: true, hash: ClientTables.hashB))
         rig.server.fail(.readRequest, handle: 0x0003, code: .databaseOutOfSync)
         rig.clearTranscript()
         await #expect(throws: GATTClientError.databaseChanged(handle: 0x0003)) { try await rig.client.read(0x0003) }
@@ -274,19 +277,10 @@ struct ClientCachingTests {
 
     @Test("0x12 to a queued write after a change that moved its handle: the queue is cancelled, nothing is written again")
     func outOfSyncQueuedWriteMoved() async throws {
-        func table(swapped: Bool, hash: [UInt8]) -> FakeGATTTable {
-            var t = FakeGATTTable()
-            t.primaryService(BluetoothUUID(0x1800))
-            t.characteristic(BluetoothUUID(swapped ? 0x2A01 : 0x2A00), properties: 0x0A, value: [0x01])   // value 0x0003
-            t.characteristic(BluetoothUUID(swapped ? 0x2A00 : 0x2A01), properties: 0x0A, value: [0x02])   // value 0x0005
-            t.primaryService(BluetoothUUID(0x1801))
-            t.characteristic(BluetoothUUID(0x2B2A), properties: 0x02, value: hash)                        // value 0x0008
-            return t
-        }
-        let rig = ClientRig(table(swapped: false, hash: ClientTables.hashA),
+        let rig = ClientRig(Self.gap(swapped: false, hash: ClientTables.hashA),
                             configuration: .init(enablesServiceChangedIndications: false, clientSupportedFeatures: []))
         _ = try await rig.client.discoverDatabase()
-        rig.server.replaceTable(table(swapped: true, hash: ClientTables.hashB))
+        rig.server.replaceTable(Self.gap(swapped: true, hash: ClientTables.hashB))
         rig.server.fail(.executeWriteRequest, code: .databaseOutOfSync)
         rig.clearTranscript()
         await #expect(throws: GATTClientError.databaseChanged(handle: 0x0003)) {
