@@ -49,7 +49,9 @@ extension GATTServer {
     ///    Features) is applied, in order, to a copy: Invalid Offset (0x07) for an offset past the
     ///    value's current end, Invalid Attribute Value Length (0x0D) past its fixed length or 512
     ///    octets; then each resulting value is validated (Value Not Allowed, 0x13);
-    /// 2. the parts for dynamic values go to their write handlers in queue order, each with its
+    /// 2. the parts for dynamic values (each checked first against 512 octets: Invalid Offset
+    ///    for an offset past it, Invalid Attribute Value Length for a part that would pass it)
+    ///    go to their write handlers in queue order, each with its
     ///    offset; the first error stops the execution (3.4.6.3: "The state of the attributes ...
     ///    is not defined in this case", so earlier handler calls stand). With a
     ///    ``setQueuedWriteHandler(_:)`` handler, they go to it together instead, in one call,
@@ -65,7 +67,13 @@ extension GATTServer {
         guard request.flags == .immediatelyWriteAllPendingPreparedValues, !entries.isEmpty else {
             return .executeWriteResponse(ATTExecuteWriteResponse())
         }
-        if let stale = entries.first(where: \.isStale) { return Self.error(opcode, stale.handle, .databaseOutOfSync) }
+        if let stale = entries.first(where: \.isStale) {
+            // The one Database Out Of Sync a change-unaware client gets (Part G, 2.5.2.1): the
+            // dispatcher's check passed an Execute Write, which names no handle, so it is
+            // recorded here, and the client's next request is served.
+            if states[context.id]?.isChangeAware == false { states[context.id]?.outOfSyncSent = true }
+            return Self.error(opcode, stale.handle, .databaseOutOfSync)
+        }
 
         // 1. Values the server holds, applied to copies.
         var copies: [UInt16: [UInt8]] = [:]
@@ -76,6 +84,13 @@ extension GATTServer {
                 return Self.error(opcode, entry.handle, .invalidHandle)
             }
             if case .dynamic = attribute.value {
+                // No value here to check the offset against, but none passes 512 octets (Part
+                // F, 3.2.9): what would go past that never reaches the handler.
+                let offset = Int(entry.offset)
+                if offset > Self.maximumValueLength { return Self.error(opcode, entry.handle, .invalidOffset) }
+                if entry.value.count > Self.maximumValueLength - offset {
+                    return Self.error(opcode, entry.handle, .invalidAttributeValueLength)
+                }
                 dynamic.append((attribute, entry))
                 continue
             }

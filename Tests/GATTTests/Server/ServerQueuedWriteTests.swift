@@ -181,6 +181,21 @@ struct ServerQueuedWriteTests {
         await h.close()
     }
 
+    @Test("a dynamic value's parts are held to 512 octets before its handler runs: Invalid Offset past it, Invalid Attribute Value Length across it")
+    func dynamicValueBounds() async throws {
+        let log = ServerTest.Log()
+        var h = try await ServerHarness.make(try ServerTest.database(log: log))
+        await h.expect(Self.prepare(0x0019, 513, [0x01]), Self.echo(0x0019, 513, [0x01]))
+        await h.expect("18 01", "01 18 1900 07")                    // Invalid Offset
+        await h.expect(Self.prepare(0x0019, 0, [0x01]), Self.echo(0x0019, 0, [0x01]))
+        await h.expect(Self.prepare(0x0019, 500, Array(repeating: 0x02, count: 13)), Self.echo(0x0019, 500, Array(repeating: 0x02, count: 13)))
+        await h.expect("18 01", "01 18 1900 0d")                    // 500 + 13 passes 512
+        #expect(log.writes.isEmpty, "the handler saw none of the parts")
+        await h.expect(Self.prepare(0x0019, 500, Array(repeating: 0x02, count: 12)), Self.echo(0x0019, 500, Array(repeating: 0x02, count: 12)))
+        await h.expect("18 01", "01 18 1900 80")                    // ends at 512: the handler's own answer (past 20)
+        await h.close()
+    }
+
     /// The batches a queued write handler received, and the refusal it gives (none by default).
     final class Batches: Sendable {
         private let state = Mutex<(batches: [[GATTQueuedWrite]], refusal: GATTQueuedWriteRefusal?)>(([], nil))
