@@ -61,7 +61,7 @@ extension ATTEngine {
         }
         switch pdu.kind {
         case .request, .command, .unknown:
-            inbox.yield(.pdu(pdu))
+            if inbox.yield(.pdu(pdu)) == .dropped { droppedInboundPDUs += 1 }
         case .response:
             receivedResponse(.success(pdu))
         case .confirmation:
@@ -83,7 +83,7 @@ extension ATTEngine {
     /// anything else is dropped.
     private func refuse(_ opcode: ATTOpcode, failingResponseWith failure: ATTError) async {
         switch opcode.kind {
-        case .request: inbox.yield(.invalidRequest(opcode))
+        case .request: if inbox.yield(.invalidRequest(opcode)) == .dropped { droppedInboundPDUs += 1 }
         case .response: receivedResponse(.failure(failure))
         case .indication: await confirmIndication()
         case .command, .notification, .confirmation, .unknown: break

@@ -107,7 +107,17 @@ public actor ATTEngine {
     var laneTimers: [ATTLane: Task<Void, Never>] = [:]
     let serverInitiatedInput: AsyncStream<ATTPDU>.Continuation
     let mtuInput: AsyncStream<Int>.Continuation
-    let inbox = ATTQueue<ATTInbound>()
+    /// The peer's requests and commands waiting for the server role, at most
+    /// ``inboundCapacity``: a peer that floods commands (or breaks the one-request rule of
+    /// Part F, 3.3.2) while a handler is slow cannot grow it without bound.
+    let inbox = ATTQueue<ATTInbound>(capacity: ATTEngine.inboundCapacity)
+    /// How many requests and commands wait for the server role at most: 1024. A legal client
+    /// has one request outstanding; the rest is room for its commands.
+    public static let inboundCapacity = 1024
+    /// Requests and commands the peer sent while ``inboundCapacity`` waited already, dropped
+    /// unanswered (a request dropped so can only be one that broke 3.3.2, or came behind a
+    /// flood of commands).
+    public internal(set) var droppedInboundPDUs = 0
     var serverHandler: ServerHandler?
 
     var requestTurns = ATTTurnQueue()

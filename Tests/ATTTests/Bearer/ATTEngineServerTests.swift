@@ -35,6 +35,33 @@ struct ATTEngineServerTests {
         await engine.close()
     }
 
+    @Test("a flood of commands while the handler is busy: at most inboundCapacity wait, the rest are dropped and counted")
+    func inboundQueueBounded() async throws {
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let (started, didStart) = AsyncStream.makeStream(of: Void.self)
+        let served = Mutex(0)
+        let handler: ATTEngine.ServerHandler = { _, _ in
+            let first = served.withLock { count -> Bool in
+                count += 1
+                return count == 1
+            }
+            if first {
+                didStart.yield()
+                for await _ in gate { break }          // the first command holds the handler
+            }
+            return nil
+        }
+        let (engine, peer) = engineAndPeer(server: handler)
+        try peer.inject("52 1000 00")                // Write Command, handle 0x0010
+        for await _ in started { break }
+        for _ in 0..<(ATTEngine.inboundCapacity + 10) { try peer.inject("52 1000 01") }
+        #expect(await eventually { await engine.droppedInboundPDUs == 10 })
+        open.yield()
+        #expect(await eventually { served.withLock { $0 } == 1 + ATTEngine.inboundCapacity })
+        #expect(await engine.droppedInboundPDUs == 10)
+        await engine.close()
+    }
+
     @Test("unknown request 0x3f gets Error Response Request Not Supported naming 0x3f, with or without a handler")
     func unknownRequest() async throws {
         for handler in [nil, RecordingHandler().handler] {
