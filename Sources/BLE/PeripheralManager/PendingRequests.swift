@@ -7,7 +7,8 @@ import Synchronization
 final class PendingRequests: Sendable {
     private struct Entry {
         let answer: FirstResult<ATTErrorCode>
-        let deadline: Task<Void, Never>
+        /// Set once the entry is stored: a timer started before could fire with nothing to answer.
+        var deadline: Task<Void, Never>?
     }
 
     private let table = Mutex<[ObjectIdentifier: Entry]>([:])
@@ -21,11 +22,17 @@ final class PendingRequests: Sendable {
         let key = ObjectIdentifier(request)
         return await withCheckedContinuation { continuation in
             let answer = FirstResult(continuation)
+            table.withLock { $0[key] = Entry(answer: answer) }
             let timer = Task { [weak self] in
                 guard (try? await clock.sleep(for: deadline)) != nil else { return }
                 _ = self?.answer(key, with: .unlikelyError)
             }
-            table.withLock { $0[key] = Entry(answer: answer, deadline: timer) }
+            let pending = table.withLock { table -> Bool in
+                guard table[key] != nil else { return false }
+                table[key]?.deadline = timer
+                return true
+            }
+            if !pending { timer.cancel() }
             deliver()
         }
     }
@@ -38,7 +45,7 @@ final class PendingRequests: Sendable {
 
     private func answer(_ key: ObjectIdentifier, with code: ATTErrorCode) -> Bool {
         guard let entry = table.withLock({ $0.removeValue(forKey: key) }) else { return false }
-        entry.deadline.cancel()
+        entry.deadline?.cancel()
         entry.answer.resume(code)
         return true
     }
