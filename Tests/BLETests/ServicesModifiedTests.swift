@@ -71,6 +71,34 @@ struct ServicesModifiedTests {
         await pair.shutDown()
     }
 
+    @Test("removing a service on the manager's side unsubscribes the centrals of its characteristics; a characteristic before the change keeps its own")
+    func removedServiceUnsubscribesOnTheManagersSide() async throws {
+        let (pair, peripheral, battery) = try await Self.connectedWithBattery(seed: 143)
+        _ = try await peripheral.discoverDatabase()
+        let level = try #require(peripheral.services?.first { $0.uuid == Self.battery }?.characteristics?.first { $0.uuid == Self.level })
+        let measurement = try #require(peripheral.services?.first { $0.uuid == PeripheralManagerTests.heartRate }?
+            .characteristics?.first { $0.uuid == PeripheralManagerTests.measurement })
+        var events = pair.manager.subscriptions.makeAsyncIterator()
+        try await peripheral.setNotifyValue(true, for: measurement)
+        try await peripheral.setNotifyValue(true, for: level)
+        for _ in 0..<2 {
+            guard case .subscribed = await events.next() else { Issue.record("not subscribed"); return }
+        }
+        let mutableLevel = try #require(battery.characteristics.first)
+        #expect(mutableLevel.subscribedCentrals.count == 1)
+
+        await pair.manager.remove(battery)
+        guard case .unsubscribed(_, let gone) = await events.next() else { Issue.record("no unsubscribed event"); return }
+        #expect(gone === mutableLevel)
+        #expect(mutableLevel.subscribedCentrals.isEmpty, "the removed characteristic keeps no subscriber")
+        #expect(pair.measurement.subscribedCentrals.count == 1, "the Heart Rate measurement, before the change, is still subscribed")
+        let values = peripheral.notifications(for: measurement)
+        #expect(pair.manager.updateValue(Data([0x00, 73]), for: pair.measurement, onSubscribedCentrals: nil))
+        var iterator = values.makeAsyncIterator()
+        #expect(try await iterator.next() == Data([0x00, 73]))
+        await pair.shutDown()
+    }
+
     @Test("servicesModified finishes when the link drops, and at once when not connected")
     func finishesWithTheLink() async throws {
         let (pair, peripheral, _) = try await Self.connectedWithBattery(seed: 143)

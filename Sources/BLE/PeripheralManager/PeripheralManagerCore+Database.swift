@@ -51,6 +51,7 @@ extension PeripheralManagerCore {
     /// each characteristic learns its value handle, and the links' subscriptions follow what the
     /// server kept.
     func adopt(_ next: [MutableService], served database: GATTDatabase) async {
+        let before = byHandle
         for characteristic in byHandle.values { characteristic.setValueHandle(nil) }
         var handles: [ObjectIdentifier: UInt16] = [:]
         byHandle = [:]
@@ -62,15 +63,23 @@ extension PeripheralManagerCore {
             }
         }
         valueHandles.withLock { $0 = handles }
-        // The server dropped the configurations the change covered: follow it.
+        // The server dropped the configurations the change covered: follow it. A link's
+        // configurations are keyed by the old handles: each is the characteristic's that was
+        // there, now at its new handle (or gone with its service).
         for (id, link) in links {
+            var kept: [UInt16: GATTClientCharacteristicConfiguration] = [:]
             for (handle, old) in link.configurations where !old.isEmpty {
-                let now = await link.connection.configuration(for: handle)
-                links[id]?.configurations[handle] = now
-                guard now.isEmpty, let characteristic = byHandle[handle] else { continue }
+                guard let characteristic = before[handle] else { continue }
+                var now: GATTClientCharacteristicConfiguration = []
+                if let moved = handles[ObjectIdentifier(characteristic)] {
+                    now = await link.connection.configuration(for: moved)
+                    if !now.isEmpty { kept[moved] = now }
+                }
+                guard now.isEmpty else { continue }
                 characteristic.unsubscribed(link.central)
                 subscriptionInput.yield(.unsubscribed(link.central, characteristic))
             }
+            links[id]?.configurations = kept
         }
     }
 
