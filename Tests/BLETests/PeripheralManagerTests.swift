@@ -219,6 +219,24 @@ struct PeripheralManagerTests {
         await pair.shutDown()
     }
 
+    @Test("updateValue to named centrals reaches those that are subscribed, and no other")
+    func updatesToNamedCentrals() async throws {
+        let pair = try await Pair.make(seed: 104)
+        let (peripheral, characteristics) = try await pair.connect()
+        let measurement = try #require(characteristics[Self.measurement])
+        var subscriptions = pair.manager.subscriptions.makeAsyncIterator()
+        let values = peripheral.notifications(for: measurement)
+        try await peripheral.setNotifyValue(true, for: measurement)
+        guard case .subscribed(let central, _) = await subscriptions.next() else { throw TestSensorError.stopped }
+        let stranger = Central(address: BluetoothAddress("C0:00:00:00:00:09")!, type: .random)
+        #expect(pair.manager.updateValue(Data([0x00, 61]), for: pair.measurement, onSubscribedCentrals: [stranger]))
+        #expect(pair.manager.updateValue(Data([0x00, 62]), for: pair.measurement, onSubscribedCentrals: []))
+        #expect(pair.manager.updateValue(Data([0x00, 63]), for: pair.measurement, onSubscribedCentrals: [stranger, central]))
+        var iterator = values.makeAsyncIterator()
+        #expect(try await iterator.next() == Data([0x00, 63]), "61 and 62 named no subscribed central")
+        await pair.shutDown()
+    }
+
     @Test("updateValue returns false once 32 updates wait; readyToUpdateSubscribers says when 16 have gone; nothing accepted is lost")
     func updateBackpressure() async throws {
         let pair = try await Pair.make(seed: 104)

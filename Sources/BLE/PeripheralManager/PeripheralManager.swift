@@ -158,7 +158,7 @@ public final class PeripheralManager: Sendable {
     ///   published.
     public func updateValue(_ value: Data, for characteristic: MutableCharacteristic, onSubscribedCentrals centrals: [Central]?) -> Bool {
         guard let handle = core.valueHandles.withLock({ $0[ObjectIdentifier(characteristic)] }) else { return false }
-        let update = UpdateQueue.Update(handle: handle, value: [UInt8](value), centrals: centrals.map { Set($0.map(ObjectIdentifier.init)) })
+        let update = UpdateQueue.Update(handle: handle, value: [UInt8](value), centrals: centrals)
         let (accepted, start) = core.updates.offer(update)
         if start {
             let core = self.core

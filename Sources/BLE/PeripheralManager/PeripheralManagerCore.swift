@@ -307,7 +307,7 @@ actor PeripheralManagerCore {
         while let update = updates.next() {
             for link in links.values.sorted(by: { $0.connection.peer.connectionID < $1.connection.peer.connectionID }) {
                 guard let configuration = link.configurations[update.handle], !configuration.isEmpty,
-                      update.centrals?.contains(ObjectIdentifier(link.central)) ?? true else { continue }
+                      update.centrals?.contains(where: { $0 === link.central }) ?? true else { continue }
                 if configuration.contains(.notification) {
                     _ = try? await link.connection.notify(update.value, for: update.handle)
                 } else {

@@ -17,7 +17,9 @@ final class UpdateQueue: Sendable {
     struct Update: Sendable {
         var handle: UInt16
         var value: [UInt8]
-        var centrals: Set<ObjectIdentifier>?
+        /// The centrals named, held (so that none can be freed and its address given to a new
+        /// central while the update waits); nil for every subscriber.
+        var centrals: [Central]?
     }
 
     private struct State {
