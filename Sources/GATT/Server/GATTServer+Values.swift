@@ -27,7 +27,10 @@ extension GATTServer {
         case .clientSupportedFeatures:
             return Self.slice(states[context.id]?.clientSupportedFeatures ?? [], offset: offset, limit: limit)
         case .databaseHash:
-            if var state = states[context.id], !state.isChangeAware {
+            // Only the hash of the database served now counts (a replacement may have come while
+            // an earlier part of the request was awaited): the client would read the old one.
+            if context.served.database.databaseHash == served.database.databaseHash,
+               var state = states[context.id], !state.isChangeAware {
                 state.hashReadWhileUnaware = true
                 states[context.id] = state
             }
@@ -127,6 +130,9 @@ extension GATTServer {
     func commit(_ value: [UInt8], to attribute: GATTAttribute, _ context: GATTRequestContext) {
         switch context.served.roles[attribute.handle] {
         case .clientCharacteristicConfiguration(let valueHandle, _):
+            // The handle is the old database's when a replacement came while a handler was
+            // awaited: not stored then, as for the values below.
+            guard context.served.database.databaseHash == served.database.databaseHash else { return }
             let bits = Self.littleEndian16(value)
             guard var state = states[context.id] else { return }
             let old = state.configuration(attribute.handle).rawValue

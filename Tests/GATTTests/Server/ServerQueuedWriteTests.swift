@@ -285,3 +285,41 @@ struct ServerQueuedWriteTests {
         await b.close()
     }
 }
+
+/// Queued writes that straddle a database replacement.
+@Suite("GATT server: queued writes across a database replacement", .timeLimit(.minutes(1)))
+struct ServerQueuedWriteReplacementTests {
+    /// 0x0001 Primary Service `service`; 0x0003 notify (CCCD 0x0004); 0x0006 write, dynamic,
+    /// Reliable Write, its handler held by `gate` (each call yields to `reached` first).
+    static func database(_ service: UInt16, gate: AsyncStream<Void>? = nil, reached: AsyncStream<Void>.Continuation? = nil) throws -> GATTDatabase {
+        let write: GATTValueHandlers.Write = { (_: [UInt8], _: Int, _: GATTPeer) throws(ATTErrorCode) in
+            reached?.yield()
+            if let gate { for await _ in gate { break } }
+        }
+        var held = GATTCharacteristicDefinition(uuid: BluetoothUUID(0xBBB2), properties: [.write],
+                                                value: .dynamic(GATTValueHandlers(name: "held", write: write)))
+        held.extendedProperties = .reliableWrite                 // may share the queue with the CCCD
+        return try GATTDatabase(services: [
+            .primary(BluetoothUUID(service), characteristics: [
+                GATTCharacteristicDefinition(uuid: BluetoothUUID(0xBBB1), properties: [.notify], value: .fixed([])),
+                held,
+            ]),
+        ])
+    }
+
+    @Test("a CCCD part executed while the database was replaced under a dynamic part is not stored at its old handle in the new database")
+    func cccdNotStoredAcrossReplacement() async throws {
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let (reached, didReach) = AsyncStream.makeStream(of: Void.self)
+        var h = try await ServerHarness.make(try Self.database(0xBBB0, gate: gate, reached: didReach))
+        await h.expect(ServerQueuedWriteTests.prepare(0x0004, 0, [0x01, 0x00]), ServerQueuedWriteTests.echo(0x0004, 0, [0x01, 0x00]))
+        await h.expect(ServerQueuedWriteTests.prepare(0x0006, 0, [0x55]), ServerQueuedWriteTests.echo(0x0006, 0, [0x55]))
+        try h.command("18 01")                                   // Execute Write: the dynamic part waits
+        for await _ in reached { break }
+        try await h.server.replaceDatabase(try Self.database(0xBBC0))   // same handles, another database
+        open.yield()
+        #expect(await h.next() == "19")
+        await h.expect("0a 0400", "0b 0000")                     // the new database's CCCD was never written
+        await h.close()
+    }
+}
