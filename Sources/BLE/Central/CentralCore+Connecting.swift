@@ -65,18 +65,12 @@ extension CentralCore {
     /// connected; runs as the attempt's task, which a cancel ends. A restoration's reconnection
     /// of other peripherals pauses meanwhile (the controller initiates one link at a time).
     ///
-    /// `options.timeout` bounds the whole: the link's creation (the backend cancels it), and
+    /// `options.timeout` bounds each phase: the link's creation (the backend cancels it), and
     /// then the steps that wait on the peer, which end at once with the link that the deadline
     /// (``ConnectDeadline``) or a cancel terminates, rather than at the 30 s ATT timeout.
     nonisolated func establish(_ peripheral: Peripheral, on backend: any CentralBackend,
                                options: ConnectOptions) async -> Result<Void, BLEError> {
         let link: any BackendLink
-        let deadline = ConnectDeadline()
-        let timer = Task { [clock = backend.clock, timeout = options.timeout] in
-            guard (try? await TimeoutSleep.sleep(on: clock, for: timeout)) != nil else { return }
-            await deadline.expire()
-        }
-        defer { timer.cancel() }
         await pauseReconnection()
         await untilScanStopsFinish()
         do {
@@ -90,7 +84,14 @@ extension CentralCore {
         await resumeReconnection()
         let session = await newSession(on: link, clock: backend.clock)
         watch(link, of: peripheral, session: session, backend: backend)
-        await deadline.arm(link)
+        // The steps that wait on the peer get `options.timeout` of their own, from the link's
+        // creation (whose own timeout started after any wait for the controller's turn).
+        let deadline = ConnectDeadline(link: link)
+        let timer = Task { [clock = backend.clock, timeout = options.timeout] in
+            guard (try? await TimeoutSleep.sleep(on: clock, for: timeout)) != nil else { return }
+            await deadline.expire()
+        }
+        defer { timer.cancel() }
         let restoring = restoration != nil
         let steps: Result<[UInt8]?, BLEError> = await withTaskCancellationHandler {
             do throws(BLEError) {
@@ -108,6 +109,8 @@ extension CentralCore {
         var failure: BLEError?
         if case .failure(let error) = steps { failure = error }
         if Task.isCancelled { failure = .cancelled }
+        // Settled before the link is handed over: a deadline that passes from now on leaves it up.
+        if failure == nil, !deadline.settle() { failure = .connectionTimeout }
         if failure == nil, await !connected(peripheral, session: session, mtu: session.client.mtu, databaseHash: try? steps.get()) {
             failure = .cancelled
         }

@@ -1,38 +1,46 @@
 import Synchronization
 
-/// The end of a `connect` call's ``ConnectOptions/timeout`` after its link formed: the steps
-/// that make the link ready (the ATT MTU exchange, restoration's Database Hash read) count
-/// against the same timeout as the link's creation. When it passes, the link is terminated,
-/// so that the step waiting on the peer ends at once (with the link), and the call throws
-/// ``BLEError/connectionTimeout``.
+/// The end of a `connect` call's ``ConnectOptions/timeout`` for the steps after its link formed
+/// (the ATT MTU exchange, restoration's Database Hash read): when it passes first, the link is
+/// terminated, so that the step waiting on the peer ends at once (with the link), and the call
+/// throws ``BLEError/connectionTimeout``. Once the steps are done (``settle()``), the deadline
+/// does nothing.
 final class ConnectDeadline: Sendable {
-    private struct State {
-        var link: (any BackendLink)?
-        var expired = false
+    private enum Phase {
+        case running
+        case expired
+        case settled
     }
 
-    private let state = Mutex(State())
+    private let link: any BackendLink
+    private let phase = Mutex(Phase.running)
 
-    init() {}
+    /// A deadline for the steps on `link`.
+    init(link: any BackendLink) {
+        self.link = link
+    }
 
-    /// Whether the timeout passed.
-    var hasExpired: Bool { state.withLock { $0.expired } }
+    /// Whether the timeout passed before the steps were done.
+    var hasExpired: Bool { phase.withLock { $0 == .expired } }
 
-    /// The link formed: terminated at the deadline from now on (at once when it has passed).
-    func arm(_ link: any BackendLink) async {
-        let expired = state.withLock { state -> Bool in
-            state.link = link
-            return state.expired
+    /// The steps are done: the link is handed over and the deadline can no longer end it.
+    ///
+    /// - Returns: false when the deadline passed first (the link is being terminated).
+    func settle() -> Bool {
+        phase.withLock { phase -> Bool in
+            guard phase == .running else { return phase == .settled }
+            phase = .settled
+            return true
         }
-        if expired { await link.terminate() }
     }
 
-    /// The timeout passed: terminates the link, when one formed.
+    /// The timeout passed: terminates the link, unless the steps were done first.
     func expire() async {
-        let link = state.withLock { state -> (any BackendLink)? in
-            state.expired = true
-            return state.link
+        let expires = phase.withLock { phase -> Bool in
+            guard phase == .running else { return false }
+            phase = .expired
+            return true
         }
-        await link?.terminate()
+        if expires { await link.terminate() }
     }
 }

@@ -1,10 +1,11 @@
 /// How ``CentralManager/connect(_:options:)`` connects.
 public struct ConnectOptions: Hashable, Sendable {
     /// How long to try before the attempt is cancelled and the call throws
-    /// ``BLEError/connectionTimeout``; 30 s by default. It bounds the whole call: the link's
-    /// creation, and then the ATT MTU exchange (and restoration's Database Hash read), for
-    /// which the link is terminated when the time is up. A `connect` made while another
-    /// attempts waits for that attempt at most this long. On ``Transport/virtual(_:)`` it runs
+    /// ``BLEError/connectionTimeout``; 30 s by default. It bounds each phase of the call: the
+    /// link's creation (from the controller's turn to initiate), and then, from the link's
+    /// creation, the ATT MTU exchange (and restoration's Database Hash read), for which the
+    /// link is terminated when the time is up. A `connect` made while another attempts waits
+    /// for that attempt at most this long. On ``Transport/virtual(_:)`` it runs
     /// on the radio's virtual clock.
     public var timeout: Duration
     /// How secure the link must be before ``connect(_:options:)`` returns (LE security mode 1,

@@ -65,21 +65,28 @@ extension PeripheralManagerCore {
         valueHandles.withLock { $0 = handles }
         // The server dropped the configurations the change covered: follow it. A link's
         // configurations are keyed by the old handles: each is the characteristic's that was
-        // there, now at its new handle (or gone with its service).
+        // there, now at its new handle (or gone with its service). They are taken out before
+        // the first wait, so a configuration the server reports meanwhile (keyed by the new
+        // handles already) is kept, and wins over what is looked up here.
+        // A link that ends meanwhile ends the subscriptions taken out here too.
+        var previous: [(id: UInt64, link: Link)] = []
         for (id, link) in links {
-            var kept: [UInt16: GATTClientCharacteristicConfiguration] = [:]
+            previous.append((id, link))
+            links[id]?.configurations = [:]
+        }
+        for (id, link) in previous {
             for (handle, old) in link.configurations where !old.isEmpty {
                 guard let characteristic = before[handle] else { continue }
-                var now: GATTClientCharacteristicConfiguration = []
-                if let moved = handles[ObjectIdentifier(characteristic)] {
-                    now = await link.connection.configuration(for: moved)
-                    if !now.isEmpty { kept[moved] = now }
+                if links[id] != nil, let moved = handles[ObjectIdentifier(characteristic)] {
+                    let now = await link.connection.configuration(for: moved)
+                    if !now.isEmpty, links[id] != nil {
+                        if links[id]?.configurations[moved] == nil { links[id]?.configurations[moved] = now }
+                        continue
+                    }
                 }
-                guard now.isEmpty else { continue }
                 characteristic.unsubscribed(link.central)
                 subscriptionInput.yield(.unsubscribed(link.central, characteristic))
             }
-            links[id]?.configurations = kept
         }
     }
 

@@ -16,7 +16,9 @@ final class LEACLSender: Sendable {
     /// One link the manager told of.
     private struct Link {
         /// Which link on its handle this is: each ``open(_:)`` makes a new one, so a sender that
-        /// waited through a link's end never queues on the link that took its handle.
+        /// waited through a link's end never queues on the link that took its handle (it fails
+        /// with the Reason of the link before, when the sender still knows it, else with
+        /// Unknown Connection Identifier).
         var generation: UInt64
         /// Its Disconnection Complete's Reason, once it dropped.
         var dropped: HCIStatus?
