@@ -152,6 +152,10 @@ public final class PeripheralManager: Sendable {
     /// Sends `value` to the centrals subscribed to `characteristic` (or to those of `centrals`
     /// that are): a notification to each that enabled notifications, else a confirmed
     /// indication (Vol 3, Part G, 4.10, 4.11), each cut to its ``Central/maximumUpdateValueLength``.
+    /// Each central gets its updates in the order accepted, on its own: one slow to confirm its
+    /// indications (one is outstanding at a time, for up to the 30 s ATT transaction timeout,
+    /// Vol 3, Part F, 3.3.3) delays only its own. An update counts in the transmit queue until
+    /// every central it goes to has it (or its link has ended).
     ///
     /// - Returns: true when queued; false when the transmit queue holds 32 updates already (then
     ///   ``readyToUpdateSubscribers`` says when to try again), or when `characteristic` is not

@@ -58,25 +58,21 @@ extension PeripheralManagerCore {
         guard let handle = valueHandles.withLock({ $0[ObjectIdentifier(characteristic)] }) else {
             throw .invalidArgument("\(characteristic) is not served")
         }
-        var delivered: [GATTPeer] = []
+        let report: GATTDeliveryReport
         do {
             if let centrals {
                 let wanted = Set(centrals.map(ObjectIdentifier.init))
-                let targets = links.values.filter { wanted.contains(ObjectIdentifier($0.central)) }
-                    .sorted { $0.connection.peer.connectionID < $1.connection.peer.connectionID }
-                for link in targets {
-                    let report = kind == .notification ? try await link.connection.notify(value, for: handle)
-                                                       : try await link.connection.indicate(value, for: handle)
-                    delivered += report.delivered
-                }
+                let peers = links.values.filter { wanted.contains(ObjectIdentifier($0.central)) }.map(\.connection.peer)
+                    .sorted { $0.connectionID < $1.connectionID }
+                report = kind == .notification ? try await server.notify(value, for: handle, to: peers)
+                                               : try await server.indicate(value, for: handle, to: peers)
             } else {
-                let report = kind == .notification ? try await server.notify(value, for: handle) : try await server.indicate(value, for: handle)
-                delivered = report.delivered
+                report = kind == .notification ? try await server.notify(value, for: handle) : try await server.indicate(value, for: handle)
             }
         } catch {
             throw .invalidArgument("\(error)")
         }
-        return delivered.compactMap { links[$0.connectionID]?.central }
+        return report.delivered.compactMap { links[$0.connectionID]?.central }
     }
 
     /// The controller's own identity address and type; nil unless the mode runs.

@@ -39,7 +39,16 @@ actor PeripheralManagerCore {
         let connection: GATTServerConnection
         /// Its Client Characteristic Configuration values, by value handle.
         var configurations: [UInt16: GATTClientCharacteristicConfiguration] = [:]
+        /// The updates for this central not yet sent, oldest first (``deliverUpdates(to:)``).
+        var outbox: [UpdateDelivery] = []
+        /// Whether a task is sending its ``outbox``.
+        var delivering = false
     }
+
+    /// The updates handed to the links and not yet finished with: by serial, how many links
+    /// have yet to send (or drop) each (PeripheralManagerCore+Updates.swift).
+    var unfinishedUpdates: [UInt64: Int] = [:]
+    var nextUpdateSerial: UInt64 = 0
 
     /// The links of centrals, by the server's connection identifier.
     var links: [UInt64: Link] = [:]
@@ -230,6 +239,7 @@ actor PeripheralManagerCore {
     /// state goes, and ``events`` tells it.
     func linkEnded(_ id: UInt64, reason: HCIStatus) async {
         guard let link = links.removeValue(forKey: id) else { return }
+        for delivery in link.outbox { finish(delivery) }
         for (handle, configuration) in link.configurations where !configuration.isEmpty {
             guard let characteristic = byHandle[handle] else { continue }
             characteristic.unsubscribed(link.central)
@@ -296,25 +306,6 @@ actor PeripheralManagerCore {
         } else if !previous.isEmpty, configuration.isEmpty {
             characteristic.unsubscribed(link.central)
             subscriptionInput.yield(.unsubscribed(link.central, characteristic))
-        }
-    }
-
-    // MARK: Updates
-
-    /// Sends queued updates until none is left: to each subscribed central (or each named one), a
-    /// notification or, for a central that asked for indications only, a confirmed indication.
-    func sendUpdates() async {
-        while let update = updates.next() {
-            for link in links.values.sorted(by: { $0.connection.peer.connectionID < $1.connection.peer.connectionID }) {
-                guard let configuration = link.configurations[update.handle], !configuration.isEmpty,
-                      update.centrals?.contains(where: { $0 === link.central }) ?? true else { continue }
-                if configuration.contains(.notification) {
-                    _ = try? await link.connection.notify(update.value, for: update.handle)
-                } else {
-                    _ = try? await link.connection.indicate(update.value, for: update.handle)
-                }
-            }
-            updates.didSend()
         }
     }
 }

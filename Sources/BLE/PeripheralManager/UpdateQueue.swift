@@ -5,6 +5,11 @@ import Synchronization
 /// not yet sent: at most ``capacity``; an offer beyond is refused, and the readiness streams are
 /// told once the queue has drained to ``readyLevel``.
 ///
+/// An update counts from its offer until every central it went to has finished with it: sent
+/// (an indication confirmed), or dropped with the central's link. Each central is sent its
+/// indications on its own (``PeripheralManagerCore/sendUpdates()``), so one slow to confirm
+/// holds up its own updates only; while it holds some, they count here.
+///
 /// The low-water mark is what keeps a producer that fills the queue from waking for every single
 /// update sent: told at half, it offers 16 updates per wake-up, not one.
 final class UpdateQueue: Sendable {
@@ -24,6 +29,8 @@ final class UpdateQueue: Sendable {
 
     private struct State {
         var items: [Update] = []
+        /// Updates taken by ``next()`` that some central has yet to finish with.
+        var outstanding = 0
         var sending = false
         var refused = false
     }
@@ -38,7 +45,7 @@ final class UpdateQueue: Sendable {
     /// - Returns: whether it was queued, and whether the caller must start sending (no sender runs).
     func offer(_ update: Update) -> (accepted: Bool, startSending: Bool) {
         state.withLock { state in
-            guard state.items.count < Self.capacity else {
+            guard state.items.count + state.outstanding < Self.capacity else {
                 state.refused = true
                 return (false, false)
             }
@@ -48,22 +55,26 @@ final class UpdateQueue: Sendable {
         }
     }
 
-    /// The next update to send; nil when none is left (the sender stops).
+    /// The next update to hand to the centrals; nil when none is left (the sender stops). It
+    /// counts until ``finished()``.
     func next() -> Update? {
         state.withLock { state in
             guard !state.items.isEmpty else {
                 state.sending = false
                 return nil
             }
+            state.outstanding += 1
             return state.items.removeFirst()
         }
     }
 
-    /// After a send: tells the readiness streams when an offer was refused and the queue has
-    /// drained to ``readyLevel`` since.
-    func didSend() {
+    /// An update ``next()`` gave is finished with by every central it went to: tells the
+    /// readiness streams when an offer was refused and the queue has drained to ``readyLevel``
+    /// since.
+    func finished() {
         let ready = state.withLock { state -> Bool in
-            guard state.refused, state.items.count <= Self.readyLevel else { return false }
+            state.outstanding -= 1
+            guard state.refused, state.items.count + state.outstanding <= Self.readyLevel else { return false }
             state.refused = false
             return true
         }

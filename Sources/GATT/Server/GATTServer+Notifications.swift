@@ -80,14 +80,31 @@ extension GATTServer {
         try await indicate(value, for: handle, only: nil)
     }
 
+    /// ``notify(_:for:)`` to those of `peers` that subscribed, and no other connection.
+    ///
+    /// - Throws: ``GATTServerError/notNotifiable(handle:operation:)`` as ``notify(_:for:)``.
+    @discardableResult
+    public func notify(_ value: [UInt8], for handle: UInt16, to peers: [GATTPeer]) async throws(GATTServerError) -> GATTDeliveryReport {
+        try await notify(value, for: handle, only: peers.map(\.connectionID))
+    }
+
+    /// ``indicate(_:for:)`` to those of `peers` that subscribed, concurrently, and no other
+    /// connection: a client slow to confirm delays no other's indication.
+    ///
+    /// - Throws: ``GATTServerError/notNotifiable(handle:operation:)`` as ``indicate(_:for:)``.
+    @discardableResult
+    public func indicate(_ value: [UInt8], for handle: UInt16, to peers: [GATTPeer]) async throws(GATTServerError) -> GATTDeliveryReport {
+        try await indicate(value, for: handle, only: peers.map(\.connectionID))
+    }
+
     // MARK: Internals
 
-    /// ``notify(_:for:)`` to every subscribed connection, or only to `only`.
-    func notify(_ value: [UInt8], for handle: UInt16, only: UInt64?) async throws(GATTServerError) -> GATTDeliveryReport {
+    /// ``notify(_:for:)`` to every subscribed connection, or only to those of `only`.
+    func notify(_ value: [UInt8], for handle: UInt16, only: [UInt64]?) async throws(GATTServerError) -> GATTDeliveryReport {
         let (characteristic, cccd) = try notifiable(handle, .notify)
         keep(value, for: characteristic)
         var report = GATTDeliveryReport()
-        for id in only.map({ [$0] }) ?? states.keys.sorted() {
+        for id in only ?? states.keys.sorted() {
             guard let state = states[id], state.configuration(cccd).contains(.notification) else { continue }
             guard await mayDeliver(characteristic, cccd: cccd, connection: id) else {
                 report.withheld.append(state.peer)
@@ -106,13 +123,13 @@ extension GATTServer {
         return report
     }
 
-    /// ``indicate(_:for:)`` to every subscribed connection, or only to `only`.
-    func indicate(_ value: [UInt8], for handle: UInt16, only: UInt64?) async throws(GATTServerError) -> GATTDeliveryReport {
+    /// ``indicate(_:for:)`` to every subscribed connection, or only to those of `only`.
+    func indicate(_ value: [UInt8], for handle: UInt16, only: [UInt64]?) async throws(GATTServerError) -> GATTDeliveryReport {
         let (characteristic, cccd) = try notifiable(handle, .indicate)
         keep(value, for: characteristic)
         var report = GATTDeliveryReport()
         var targets: [(id: UInt64, peer: GATTPeer, engine: ATTEngine)] = []
-        for id in only.map({ [$0] }) ?? states.keys.sorted() {
+        for id in only ?? states.keys.sorted() {
             guard let state = states[id], state.configuration(cccd).contains(.indication) else { continue }
             if await mayDeliver(characteristic, cccd: cccd, connection: id) {
                 targets.append((id, state.peer, state.engine))

@@ -77,7 +77,7 @@ public final class GATTServerConnection: Sendable, Hashable, CustomStringConvert
     /// - Throws: ``GATTServerError/notNotifiable(handle:operation:)``.
     @discardableResult
     public func notify(_ value: [UInt8], for handle: UInt16) async throws(GATTServerError) -> GATTDeliveryReport {
-        try await server.notify(value, for: handle, only: peer.connectionID)
+        try await server.notify(value, for: handle, only: [peer.connectionID])
     }
 
     /// Indicates `value` to this client and waits for its confirmation, if it subscribed (see
@@ -86,7 +86,7 @@ public final class GATTServerConnection: Sendable, Hashable, CustomStringConvert
     /// - Throws: ``GATTServerError/notNotifiable(handle:operation:)``.
     @discardableResult
     public func indicate(_ value: [UInt8], for handle: UInt16) async throws(GATTServerError) -> GATTDeliveryReport {
-        try await server.indicate(value, for: handle, only: peer.connectionID)
+        try await server.indicate(value, for: handle, only: [peer.connectionID])
     }
 
     /// Detaches the connection from the server (see ``GATTServer/detach(_:)``).

@@ -98,6 +98,34 @@ struct ServerNotificationTests {
         await b.close()
     }
 
+    @Test("notify and indicate to named peers reach those subscribed only; named indications go out concurrently")
+    func namedPeers() async throws {
+        var a = try await ServerHarness.make(try ServerTest.database())
+        var b = await ServerHarness.make(a.server)
+        var c = await ServerHarness.make(a.server)
+        await a.expect("12 1200 0300", "13")
+        await b.expect("12 1200 0300", "13")
+        await c.expect("12 1200 0300", "13")
+        let server = a.server
+        let notified = try await server.notify([0x05], for: 0x0011, to: [b.connection.peer, c.connection.peer])
+        #expect(notified.delivered == [b.connection.peer, c.connection.peer])
+        #expect(await b.next() == "1b110005")
+        #expect(await c.next() == "1b110005")
+        let peers = [a.connection.peer, c.connection.peer]
+        let pending = Task { try await server.indicate([0x06], for: 0x0011, to: peers) }
+        // Both have theirs before either confirms; A confirms last.
+        #expect(await a.next() == "1d110006")
+        #expect(await c.next() == "1d110006")
+        try c.command("1e")
+        try a.command("1e")
+        #expect(Set(try await pending.value.delivered) == Set(peers))
+        // B was named by neither indication: its next PDU answers its next request.
+        await b.expect("0a 0300", "0b 68656c6c6f")
+        await a.close()
+        await b.close()
+        await c.close()
+    }
+
     @Test("an indication left unconfirmed for 30 s fails with a timeout; the connection is dropped")
     func indicationTimeout() async throws {
         let clock = TestClock()

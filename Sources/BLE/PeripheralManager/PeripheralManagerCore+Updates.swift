@@ -1,0 +1,87 @@
+import GATT
+
+/// One accepted update on its way to one central's link.
+struct UpdateDelivery: Sendable {
+    /// Which update it is, for ``PeripheralManagerCore/unfinishedUpdates``.
+    let serial: UInt64
+    let handle: UInt16
+    let value: [UInt8]
+}
+
+/// Sending the updates ``PeripheralManager/updateValue(_:for:onSubscribedCentrals:)`` accepted.
+///
+/// One sender takes them in order. A notification waits for nothing but room on the transport,
+/// so the sender sends it itself, at once. An indication waits for the central's confirmation
+/// (Vol 3, Part F, 3.4.7.2: one outstanding at a time, for up to the 30 s transaction timeout,
+/// 3.3.3), so it goes into the outbox of the central's link, which a task of its own sends: a
+/// central slow to confirm delays its own updates only, never another central's. While a link's
+/// outbox holds anything, its notifications queue there too, to keep its updates in order.
+extension PeripheralManagerCore {
+    /// Sends every queued update to the centrals it is for: those subscribed to its
+    /// characteristic now (or, of them, those named). An update for none is finished at once.
+    func sendUpdates() async {
+        while let update = updates.next() {
+            let serial = nextUpdateSerial
+            nextUpdateSerial += 1
+            let delivery = UpdateDelivery(serial: serial, handle: update.handle, value: update.value)
+            var now: [GATTServerConnection] = []
+            var queued = 0
+            for id in links.keys.sorted() {
+                guard let link = links[id], let configuration = link.configurations[update.handle], !configuration.isEmpty,
+                      update.centrals?.contains(where: { $0 === link.central }) ?? true else { continue }
+                if configuration.contains(.notification), link.outbox.isEmpty, !link.delivering {
+                    now.append(link.connection)
+                    continue
+                }
+                links[id]?.outbox.append(delivery)
+                queued += 1
+                if !link.delivering {
+                    links[id]?.delivering = true
+                    Task { await self.deliverUpdates(to: id) }
+                }
+            }
+            guard now.count + queued > 0 else {
+                updates.finished()
+                continue
+            }
+            unfinishedUpdates[serial] = now.count + queued
+            for connection in now {
+                _ = try? await connection.notify(update.value, for: update.handle)
+                finish(delivery)
+            }
+        }
+    }
+
+    /// Sends link `id`'s outbox in order until it is empty or the link has ended: each update as
+    /// a notification when the central enabled notifications, else as an indication, whose
+    /// confirmation it waits for (Vol 3, Part G, 4.10, 4.11); nothing when the central has
+    /// unsubscribed meanwhile. A failed send is the link's end, which ``linkEnded(_:reason:)``
+    /// handles (it finishes what is left in the outbox).
+    func deliverUpdates(to id: UInt64) async {
+        // The link is read field by field: a copy of it held while its outbox changes would
+        // copy the outbox on each removal.
+        while let delivery = links[id]?.outbox.first, let connection = links[id]?.connection {
+            links[id]?.outbox.removeFirst()
+            let configuration = links[id]?.configurations[delivery.handle] ?? []
+            if configuration.contains(.notification) {
+                _ = try? await connection.notify(delivery.value, for: delivery.handle)
+            } else if configuration.contains(.indication) {
+                _ = try? await connection.indicate(delivery.value, for: delivery.handle)
+            }
+            finish(delivery)
+        }
+        links[id]?.delivering = false
+    }
+
+    /// One link has finished with `delivery` (sent it, or dropped it with the link): the update
+    /// is finished when no link has it left.
+    func finish(_ delivery: UpdateDelivery) {
+        guard let left = unfinishedUpdates[delivery.serial] else { return }
+        if left > 1 {
+            unfinishedUpdates[delivery.serial] = left - 1
+        } else {
+            unfinishedUpdates[delivery.serial] = nil
+            updates.finished()
+        }
+    }
+}
