@@ -129,9 +129,13 @@ public final class PeripheralManager: Sendable {
     public var isAdvertising: Bool { core.advertising.withLock { $0 } }
 
     /// The reads and writes of characteristics with a nil value, for the application to answer
-    /// with ``respond(to:withResult:)``. One stream for the manager's life, for one reader; it
-    /// keeps the newest 256 for a reader that falls behind (an unread request is answered at its
-    /// deadline; an unread write without response, which nothing answers, is lost with it).
+    /// with ``respond(to:withResult:)``, in arrival order. One stream for the manager's life, for
+    /// one reader; cancelling the reader's task ends it. For a reader that falls behind, it keeps
+    /// every request that waits for an answer (at most one per link: ATT has each central wait
+    /// for the response before its next request, Core v5.4, Vol 3, Part F, 3.3.2), and the
+    /// newest 256 writes without response, which nothing answers: a central flooding Write
+    /// Commands loses its own oldest, never another central's request. A request still unread at
+    /// its deadline has been answered with Unlikely Error (0x0E); answering it then does nothing.
     public var requests: AsyncStream<PeripheralRequest> { core.requests }
 
     /// Answers `request`: with ``ATTErrorCode/success`` the read's ``ATTRequest/value`` (from

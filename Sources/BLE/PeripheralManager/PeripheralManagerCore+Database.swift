@@ -129,7 +129,7 @@ extension PeripheralManagerCore {
     func ask(read characteristic: MutableCharacteristic, offset: Int, peer: GATTPeer) async throws(ATTErrorCode) -> [UInt8] {
         guard let central = await central(for: peer) else { throw .unlikelyError }
         let request = ATTRequest(central: central, characteristic: characteristic, offset: offset, value: nil, writeType: nil)
-        let input = requestInput
+        let input = requestQueue
         let result = await pending.ask(request, deadline: options.requestDeadline, clock: backend?.clock ?? ContinuousClock()) {
             input.yield(.read(request))
         }
@@ -142,7 +142,7 @@ extension PeripheralManagerCore {
         guard let central = await central(for: peer) else { throw .unlikelyError }
         let request = ATTRequest(central: central, characteristic: characteristic, offset: offset, value: Data(value),
                                  writeType: .withResponse)
-        let input = requestInput
+        let input = requestQueue
         let result = await pending.ask(request, deadline: options.requestDeadline, clock: backend?.clock ?? ContinuousClock()) {
             input.yield(.write([request]))
         }
@@ -163,7 +163,7 @@ extension PeripheralManagerCore {
             requests.append(ATTRequest(central: central, characteristic: characteristic, offset: part.offset, value: Data(part.value),
                                        writeType: .withResponse))
         }
-        let input = requestInput
+        let input = requestQueue
         let batch = requests
         let result = await pending.ask(batch[0], deadline: options.requestDeadline, clock: backend?.clock ?? ContinuousClock()) {
             input.yield(.write(batch))
@@ -179,6 +179,6 @@ extension PeripheralManagerCore {
         guard let central = await central(for: peer) else { return }
         let request = ATTRequest(central: central, characteristic: characteristic, offset: 0, value: Data(value),
                                  writeType: .withoutResponse)
-        requestInput.yield(.write([request]))
+        requestQueue.yield(.write([request]))
     }
 }

@@ -28,7 +28,8 @@ actor PeripheralManagerCore {
     var advertised: AdvertisementData?
 
     let eventInput: AsyncStream<PeripheralManagerEvent>.Continuation
-    let requestInput: AsyncStream<PeripheralRequest>.Continuation
+    /// What ``requests`` reads: requests that wait for an answer are never dropped.
+    nonisolated let requestQueue = RequestQueue()
     let subscriptionInput: AsyncStream<SubscriptionEvent>.Continuation
     var backend: (any PeripheralBackend)?
     var server: GATTServer?
@@ -70,7 +71,7 @@ actor PeripheralManagerCore {
         restoration = options.restoreIdentifier.map {
             PeripheralManagerRestoration(identifier: $0, directory: options.stateDirectory, problems: problems)
         }
-        (requests, requestInput) = AsyncStream.makeStream(of: PeripheralRequest.self, bufferingPolicy: .bufferingNewest(256))
+        requests = requestQueue.stream()
         (subscriptions, subscriptionInput) = AsyncStream.makeStream(of: SubscriptionEvent.self, bufferingPolicy: .bufferingNewest(1024))
     }
 
@@ -196,7 +197,7 @@ actor PeripheralManagerCore {
         broadcast.set(.poweredOff)
         broadcast.finish()
         eventInput.finish()
-        requestInput.finish()
+        requestQueue.finish()
         subscriptionInput.finish()
         updates.finish()
     }
