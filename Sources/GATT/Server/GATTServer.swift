@@ -133,6 +133,7 @@ public actor GATTServer {
     /// Drops the connection's state and stops serving its engine (which then answers requests
     /// with Request Not Supported); the bearer stays open. Detaching twice does nothing more.
     public func detach(_ connection: GATTServerConnection) async {
+        handles[connection.peer.connectionID]?.keepFinalRecord(record(of: connection.peer.connectionID))
         guard let state = states.removeValue(forKey: connection.peer.connectionID) else { return }
         handles.removeValue(forKey: connection.peer.connectionID)
         eventInput.yield(.disconnected(state.peer))
@@ -227,6 +228,7 @@ public actor GATTServer {
 
     /// Removes connection `id`'s state, announcing it.
     func drop(_ id: UInt64) {
+        handles[id]?.keepFinalRecord(record(of: id))
         guard let state = states.removeValue(forKey: id) else { return }
         handles.removeValue(forKey: id)
         eventInput.yield(.disconnected(state.peer))

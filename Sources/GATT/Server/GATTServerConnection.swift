@@ -1,4 +1,5 @@
 import ATT
+import Synchronization
 
 /// One client connection to a ``GATTServer``: the engine of its bearer and the state the server
 /// keeps for it (Core v5.4, Vol 3, Part G: CCCD values, prepare queue, change-awareness, Client
@@ -6,7 +7,8 @@ import ATT
 ///
 /// The state lives in the server; this object names it. Once the connection is detached (or its
 /// bearer closes and the server notices) the state is gone and the accessors return the
-/// defaults: configurations 0x0000, no features, change-aware.
+/// defaults: configurations 0x0000, no features, change-aware; ``record`` alone keeps the state
+/// as it was then, to store with a bond.
 ///
 /// ```swift
 /// let connection = await server.connect(bearer)
@@ -20,6 +22,9 @@ public final class GATTServerConnection: Sendable, Hashable, CustomStringConvert
     public let engine: ATTEngine
     /// The server serving it.
     public let server: GATTServer
+    /// The connection's record as it was when its state went (detached, or dropped when its
+    /// bearer closed); nil while attached.
+    private let finalRecord = Mutex<GATTClientRecord?>(nil)
 
     init(peer: GATTPeer, engine: ATTEngine, server: GATTServer) {
         self.peer = peer
@@ -57,8 +62,22 @@ public final class GATTServerConnection: Sendable, Hashable, CustomStringConvert
         }
     }
 
-    /// What to keep with a bond when the client disconnects; nil once detached.
-    public var record: GATTClientRecord? { get async { await server.record(of: peer.connectionID) } }
+    /// What to keep with a bond when the client disconnects (Part G, 2.5.2.1, 3.3.3.3: a bonded
+    /// client's CCCDs, Client Supported Features and change-awareness persist across
+    /// connections): while attached, the state now; once the connection is detached or its
+    /// bearer has closed, the state as it was at that moment, so it can still be read after
+    /// ``GATTServerEvent/disconnected(_:)``.
+    public var record: GATTClientRecord? {
+        get async {
+            if let live = await server.record(of: peer.connectionID) { return live }
+            return finalRecord.withLock { $0 }
+        }
+    }
+
+    /// Keeps `record` as the connection's state at its end (the server calls it as the state goes).
+    func keepFinalRecord(_ record: GATTClientRecord?) {
+        finalRecord.withLock { $0 = record }
+    }
 
     /// Sets (or, with nil, removes) the peer's CSRK for signed writes (Part C, 10.4.2).
     public func setSigningKey(_ key: GATTSigningKey?) async {

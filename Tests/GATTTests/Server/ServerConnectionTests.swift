@@ -118,6 +118,27 @@ struct ServerConnectionTests {
         await second.close()
     }
 
+    @Test("a record can still be read after the link dropped by itself or was detached: the state as it was then")
+    func recordAfterDisconnection() async throws {
+        let server = try GATTServer(database: try ServerTest.database())
+        var events = server.events.makeAsyncIterator()
+        var dropped = await ServerHarness.make(server, options: GATTConnectionOptions(isBonded: true))
+        await dropped.expect("12 1200 0100", "13")
+        await dropped.expect("12 2700 01", "13")
+        await dropped.close()   // the bearer closes under the server, which drops the state
+        while let event = await events.next(), event != .disconnected(dropped.connection.peer) {}
+        #expect(await dropped.connection.isAttached == false)
+        let record = try #require(await dropped.connection.record)
+        #expect(record.clientConfigurations == [0x0012: 0x0001])
+        #expect(record.clientSupportedFeatures == [0x01])
+
+        var detached = await ServerHarness.make(server, options: GATTConnectionOptions(isBonded: true, record: record))
+        await detached.expect("12 2500 0200", "13")
+        await server.detach(detached.connection)
+        #expect(await detached.connection.record?.clientConfigurations == [0x0012: 0x0001, 0x0025: 0x0002])
+        await detached.close()
+    }
+
     @Test("a bonded client back after the database changed: change-unaware, told with Service Changed 0x0001-0xffff")
     func recordAfterChange() async throws {
         let server = try GATTServer(database: try ServerTest.database())
