@@ -28,9 +28,9 @@ struct PeripheralManagerTests {
         let setting: MutableCharacteristic
         let measurement: MutableCharacteristic
 
-        static func make(seed: UInt64, centralOptions: ManagerOptions = .init()) async throws -> Pair {
+        static func make(seed: UInt64, centralOptions: ManagerOptions = .init(), managerOptions: ManagerOptions = .init()) async throws -> Pair {
             let radio = VirtualRadio(seed: seed, timing: .paced(speed: BLETestbed.defaultSpeed))
-            let manager = PeripheralManager(transport: .virtual(radio))
+            let manager = PeripheralManager(transport: .virtual(radio), options: managerOptions)
             for await state in manager.stateUpdates where state != .unknown {
                 guard state == .poweredOn else { throw TestSensorError.notPoweredOn(state) }
                 break
