@@ -54,7 +54,42 @@ struct RequestQueueTests {
         queue.yield(command(7))
         #expect(await reader.value == [7])
         queue.yield(command(8))   // nobody reads any more: dropped, not kept
+        #expect(queue.count == 0)
         var after = stream.makeAsyncIterator()
         #expect(await after.next() == nil)
+    }
+
+    @Test("a reader cancelled between two reads ends the queue: later requests are not kept")
+    func cancelledBetweenReads() async {
+        let queue = RequestQueue()
+        let stream = queue.stream()
+        queue.yield(command(1))
+        let reader = Task {
+            var iterator = stream.makeAsyncIterator()
+            let first = await iterator.next()
+            withUnsafeCurrentTask { $0?.cancel() }
+            return (first, await iterator.next())
+        }
+        let (first, second) = await reader.value
+        #expect(first.flatMap(Self.index(of:)) == 1)
+        #expect(second == nil)
+        queue.yield(read())
+        queue.yield(command(2))
+        #expect(queue.count == 0)
+    }
+
+    @Test("a request withdrawn before it is read is not handed out; commands around it are")
+    func withdrawn() async {
+        let queue = RequestQueue()
+        let stream = queue.stream()
+        let request = ATTRequest(central: central, characteristic: characteristic, offset: 0, value: nil, writeType: nil)
+        queue.yield(command(1))
+        queue.yield(.read(request))
+        queue.yield(command(2))
+        queue.withdraw(request)
+        queue.finish()
+        var taken: [Int?] = []
+        for await request in stream { taken.append(Self.index(of: request)) }
+        #expect(taken == [1, 2])
     }
 }

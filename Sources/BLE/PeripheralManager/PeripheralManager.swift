@@ -133,9 +133,9 @@ public final class PeripheralManager: Sendable {
     /// one reader; cancelling the reader's task ends it. For a reader that falls behind, it keeps
     /// every request that waits for an answer (at most one per link: ATT has each central wait
     /// for the response before its next request, Core v5.4, Vol 3, Part F, 3.3.2), and the
-    /// newest 256 writes without response, which nothing answers: a central flooding Write
-    /// Commands loses its own oldest, never another central's request. A request still unread at
-    /// its deadline has been answered with Unlikely Error (0x0E); answering it then does nothing.
+    /// newest 256 writes without response of all centrals, which nothing answers: a central
+    /// flooding Write Commands pushes out the oldest commands, never a request. A request still
+    /// unread at its deadline is answered with Unlikely Error (0x0E) and taken out of the stream.
     public var requests: AsyncStream<PeripheralRequest> { core.requests }
 
     /// Answers `request`: with ``ATTErrorCode/success`` the read's ``ATTRequest/value`` (from
@@ -156,17 +156,20 @@ public final class PeripheralManager: Sendable {
     /// Sends `value` to the centrals subscribed to `characteristic` (or to those of `centrals`
     /// that are): a notification to each that enabled notifications, else a confirmed
     /// indication (Vol 3, Part G, 4.10, 4.11), each cut to its ``Central/maximumUpdateValueLength``.
-    /// Each central gets its updates in the order accepted, on its own: one slow to confirm its
-    /// indications (one is outstanding at a time, for up to the 30 s ATT transaction timeout,
-    /// Vol 3, Part F, 3.3.3) delays only its own. An update counts in the transmit queue until
-    /// every central it goes to has it (or its link has ended).
+    /// Each central gets its updates in the order accepted. Its indications wait on it alone: one
+    /// slow to confirm (one is outstanding at a time, for up to the 30 s ATT transaction
+    /// timeout, Vol 3, Part F, 3.3.3) does not delay another central's updates. But an update
+    /// counts in the transmit queue until every central it goes to has it (or its link has
+    /// ended), so a central that never confirms fills the queue after 32 updates, for everyone,
+    /// until its transaction times out and its link ends. Updates offered while the database
+    /// changes wait for the change to end, and go to the characteristics' new handles.
     ///
     /// - Returns: true when queued; false when the transmit queue holds 32 updates already (then
     ///   ``readyToUpdateSubscribers`` says when to try again), or when `characteristic` is not
     ///   published.
     public func updateValue(_ value: Data, for characteristic: MutableCharacteristic, onSubscribedCentrals centrals: [Central]?) -> Bool {
-        guard let handle = core.valueHandles.withLock({ $0[ObjectIdentifier(characteristic)] }) else { return false }
-        let update = UpdateQueue.Update(handle: handle, value: [UInt8](value), centrals: centrals)
+        guard core.valueHandles.withLock({ $0[ObjectIdentifier(characteristic)] }) != nil else { return false }
+        let update = UpdateQueue.Update(characteristic: characteristic, value: [UInt8](value), centrals: centrals)
         let (accepted, start) = core.updates.offer(update)
         if start {
             let core = self.core

@@ -30,6 +30,8 @@ extension PeripheralManagerCore {
 
     /// Serves `next` from now on.
     func serve(_ next: [MutableService], on server: GATTServer) async throws(BLEError) {
+        beginDatabaseChange()
+        defer { endDatabaseChange() }
         let database: GATTDatabase
         do {
             database = try GATTDatabase(services: next.map { definition(of: $0, among: next) })
@@ -133,6 +135,7 @@ extension PeripheralManagerCore {
         let result = await pending.ask(request, deadline: options.requestDeadline, clock: backend?.clock ?? ContinuousClock()) {
             input.yield(.read(request))
         }
+        requestQueue.withdraw(request)   // still unread when its deadline answered it
         guard result == .success else { throw result }
         return [UInt8](request.value ?? Data())
     }
@@ -146,6 +149,7 @@ extension PeripheralManagerCore {
         let result = await pending.ask(request, deadline: options.requestDeadline, clock: backend?.clock ?? ContinuousClock()) {
             input.yield(.write([request]))
         }
+        requestQueue.withdraw(request)
         guard result == .success else { throw result }
     }
 
@@ -168,6 +172,7 @@ extension PeripheralManagerCore {
         let result = await pending.ask(batch[0], deadline: options.requestDeadline, clock: backend?.clock ?? ContinuousClock()) {
             input.yield(.write(batch))
         }
+        requestQueue.withdraw(batch[0])
         guard result == .success else { throw GATTQueuedWriteRefusal(handle: first.handle, code: result) }
     }
 

@@ -8,6 +8,8 @@ extension PeripheralManagerCore {
     /// Serves `database` as it is (see ``PeripheralManager/publish(_:)``).
     func publish(_ database: GATTDatabase) async throws(BLEError) -> [MutableService] {
         let (_, server) = try await ready()
+        beginDatabaseChange()
+        defer { endDatabaseChange() }
         do {
             try await server.replaceDatabase(database)
         } catch {

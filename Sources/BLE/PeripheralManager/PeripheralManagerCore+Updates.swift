@@ -4,7 +4,8 @@ import GATT
 struct UpdateDelivery: Sendable {
     /// Which update it is, for ``PeripheralManagerCore/unfinishedUpdates``.
     let serial: UInt64
-    let handle: UInt16
+    /// Its value handle is looked up when it is sent.
+    let characteristic: MutableCharacteristic
     let value: [UInt8]
 }
 
@@ -14,20 +15,34 @@ struct UpdateDelivery: Sendable {
 /// so the sender sends it itself, at once. An indication waits for the central's confirmation
 /// (Vol 3, Part F, 3.4.7.2: one outstanding at a time, for up to the 30 s transaction timeout,
 /// 3.3.3), so it goes into the outbox of the central's link, which a task of its own sends: a
-/// central slow to confirm delays its own updates only, never another central's. While a link's
-/// outbox holds anything, its notifications queue there too, to keep its updates in order.
+/// central slow to confirm delays no other central's updates (though what it holds counts in the
+/// shared ``UpdateQueue``). While a link's outbox holds anything, or its task is sending, its
+/// notifications queue there too, to keep its updates in order.
+///
+/// While the database changes (``beginDatabaseChange()``), nothing is sent: the handles are
+/// moving. The updates wait, and go once the change is over, to the characteristics' new handles
+/// and the subscriptions that followed them.
 extension PeripheralManagerCore {
     /// Sends every queued update to the centrals it is for: those subscribed to its
     /// characteristic now (or, of them, those named). An update for none is finished at once.
     func sendUpdates() async {
-        while let update = updates.next() {
+        while true {
+            guard databaseChanges == 0 else {
+                senderPaused = true   // the change's end starts it again
+                return
+            }
+            guard let update = updates.next() else { return }
             let serial = nextUpdateSerial
             nextUpdateSerial += 1
-            let delivery = UpdateDelivery(serial: serial, handle: update.handle, value: update.value)
+            let delivery = UpdateDelivery(serial: serial, characteristic: update.characteristic, value: update.value)
+            guard let handle = valueHandle(of: update.characteristic) else {
+                updates.finished()   // removed since
+                continue
+            }
             var now: [GATTServerConnection] = []
             var queued = 0
             for id in links.keys.sorted() {
-                guard let link = links[id], let configuration = link.configurations[update.handle], !configuration.isEmpty,
+                guard let link = links[id], let configuration = link.configurations[handle], !configuration.isEmpty,
                       update.centrals?.contains(where: { $0 === link.central }) ?? true else { continue }
                 if configuration.contains(.notification), link.outbox.isEmpty, !link.delivering {
                     now.append(link.connection)
@@ -35,10 +50,7 @@ extension PeripheralManagerCore {
                 }
                 links[id]?.outbox.append(delivery)
                 queued += 1
-                if !link.delivering {
-                    links[id]?.delivering = true
-                    Task { await self.deliverUpdates(to: id) }
-                }
+                startDelivering(to: id)
             }
             guard now.count + queued > 0 else {
                 updates.finished()
@@ -46,9 +58,38 @@ extension PeripheralManagerCore {
             }
             unfinishedUpdates[serial] = now.count + queued
             for connection in now {
-                _ = try? await connection.notify(update.value, for: update.handle)
+                _ = try? await connection.notify(update.value, for: handle)
                 finish(delivery)
             }
+        }
+    }
+
+    /// Starts a task sending link `id`'s outbox, unless one runs.
+    private func startDelivering(to id: UInt64) {
+        guard let link = links[id], !link.delivering else { return }
+        links[id]?.delivering = true
+        Task { await self.deliverUpdates(to: id) }
+    }
+
+    /// The value handle `characteristic` is served at now; nil once it is no longer served.
+    private func valueHandle(of characteristic: MutableCharacteristic) -> UInt16? {
+        valueHandles.withLock { $0[ObjectIdentifier(characteristic)] }
+    }
+
+    /// A database change begins: updates wait until ``endDatabaseChange()``.
+    func beginDatabaseChange() {
+        databaseChanges += 1
+    }
+
+    /// A database change is over (the handles and subscriptions have followed it): what waited
+    /// is sent.
+    func endDatabaseChange() {
+        databaseChanges -= 1
+        guard databaseChanges == 0 else { return }
+        for (id, link) in links where !link.outbox.isEmpty { startDelivering(to: id) }
+        if senderPaused {
+            senderPaused = false
+            Task { await self.sendUpdates() }
         }
     }
 
@@ -60,17 +101,19 @@ extension PeripheralManagerCore {
     func deliverUpdates(to id: UInt64) async {
         // The link is read field by field: a copy of it held while its outbox changes would
         // copy the outbox on each removal.
-        while let delivery = links[id]?.outbox.first, let connection = links[id]?.connection {
+        while databaseChanges == 0, let delivery = links[id]?.outbox.first, let connection = links[id]?.connection {
             links[id]?.outbox.removeFirst()
-            let configuration = links[id]?.configurations[delivery.handle] ?? []
-            if configuration.contains(.notification) {
-                _ = try? await connection.notify(delivery.value, for: delivery.handle)
-            } else if configuration.contains(.indication) {
-                _ = try? await connection.indicate(delivery.value, for: delivery.handle)
+            if let handle = valueHandle(of: delivery.characteristic) {
+                let configuration = links[id]?.configurations[handle] ?? []
+                if configuration.contains(.notification) {
+                    _ = try? await connection.notify(delivery.value, for: handle)
+                } else if configuration.contains(.indication) {
+                    _ = try? await connection.indicate(delivery.value, for: handle)
+                }
             }
             finish(delivery)
         }
-        links[id]?.delivering = false
+        links[id]?.delivering = false   // during a database change, its end starts it again
     }
 
     /// One link has finished with `delivery` (sent it, or dropped it with the link): the update

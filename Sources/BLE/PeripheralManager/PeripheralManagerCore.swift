@@ -50,6 +50,10 @@ actor PeripheralManagerCore {
     /// have yet to send (or drop) each (PeripheralManagerCore+Updates.swift).
     var unfinishedUpdates: [UInt64: Int] = [:]
     var nextUpdateSerial: UInt64 = 0
+    /// How many database changes are under way; updates wait while any is.
+    var databaseChanges = 0
+    /// Whether the sender stopped for a database change, with updates left to send.
+    var senderPaused = false
 
     /// The links of centrals, by the server's connection identifier.
     var links: [UInt64: Link] = [:]

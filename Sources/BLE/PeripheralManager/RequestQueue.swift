@@ -5,11 +5,12 @@ import Synchronization
 ///
 /// A request that waits for an answer is never dropped. There is at most one per link: the
 /// server handles a link's ATT requests one at a time, as ATT has each client wait for the
-/// response before its next request (Core v5.4, Vol 3, Part F, 3.3.2), and an executed queued
-/// write comes as one batch. Writes without response (Write Command, Signed Write Command:
-/// 3.4.5.3, 3.4.5.4), which nothing answers, are kept newest ``commandCapacity``: a central that
-/// floods them while the application reads slowly loses its own oldest commands, never another
-/// central's request.
+/// response before its next request (Core v5.4, Vol 3, Part F, 3.3.2), an executed queued write
+/// comes as one batch, and a request its deadline answered is withdrawn (``withdraw(_:)``).
+/// Writes without response (Write Command, Signed Write Command: 3.4.5.3, 3.4.5.4), which
+/// nothing answers, are kept newest ``commandCapacity``, of all centrals together: a central that
+/// floods them while the application reads slowly pushes out the oldest commands, never a
+/// request.
 final class RequestQueue: Sendable {
     /// How many writes without response wait at most: 256.
     static let commandCapacity = 256
@@ -28,9 +29,23 @@ final class RequestQueue: Sendable {
     init() {}
 
     /// The queue as a stream for its one reader; a reader's cancellation ends it, as
-    /// ``finish()`` does.
+    /// ``finish()`` does, and drops what it holds. (The stream's own cancellation handler covers
+    /// a task cancelled between two reads, which never reaches ``next()``.)
     func stream() -> AsyncStream<PeripheralRequest> {
-        AsyncStream { await self.next() }
+        AsyncStream(unfolding: { await self.next() }, onCancel: { self.cancel() })
+    }
+
+    /// How many requests wait to be read; for tests and diagnostics.
+    var count: Int { state.withLock { $0.items.count } }
+
+    /// Takes `request` out of the queue if it is still there unread: its deadline has answered
+    /// it, so the application need not see it, and a reader that stalls does not pile up one
+    /// stale request per deadline per link.
+    func withdraw(_ request: ATTRequest) {
+        state.withLock { state in
+            guard let index = state.items.firstIndex(where: { $0.firstRequest === request }) else { return }
+            if state.items.remove(at: index).isCommand { state.commands -= 1 }
+        }
     }
 
     /// Hands `request` to the waiting reader, or queues it; when the queue now holds more than
@@ -71,6 +86,7 @@ final class RequestQueue: Sendable {
     private func next() async -> PeripheralRequest? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { reader in
+                var previous: CheckedContinuation<PeripheralRequest?, Never>?
                 let ready = state.withLock { state -> PeripheralRequest?? in
                     if !state.items.isEmpty {
                         let request = state.items.removeFirst()
@@ -78,25 +94,42 @@ final class RequestQueue: Sendable {
                         return .some(request)
                     }
                     if state.finished || Task.isCancelled { return .some(nil) }
+                    // One reader: a second one waiting at the same time ends the first.
+                    previous = state.reader
                     state.reader = reader
                     return nil
                 }
+                previous?.resume(returning: nil)
                 if let ready { reader.resume(returning: ready) }
             }
         } onCancel: {
-            let reader = state.withLock { state -> CheckedContinuation<PeripheralRequest?, Never>? in
-                state.finished = true
-                state.items = []
-                state.commands = 0
-                defer { state.reader = nil }
-                return state.reader
-            }
-            reader?.resume(returning: nil)
+            cancel()
         }
+    }
+
+    /// The reader's task was cancelled: ends the queue, drops what it holds, and ends a waiting
+    /// read.
+    private func cancel() {
+        let reader = state.withLock { state -> CheckedContinuation<PeripheralRequest?, Never>? in
+            state.finished = true
+            state.items = []
+            state.commands = 0
+            defer { state.reader = nil }
+            return state.reader
+        }
+        reader?.resume(returning: nil)
     }
 }
 
 extension PeripheralRequest {
+    /// The request that stands for it: the read, or a write batch's first (the one answered).
+    var firstRequest: ATTRequest? {
+        switch self {
+        case .read(let request): request
+        case .write(let requests): requests.first
+        }
+    }
+
     /// Whether it is a write without response, which nothing answers.
     var isCommand: Bool {
         guard case .write(let requests) = self else { return false }

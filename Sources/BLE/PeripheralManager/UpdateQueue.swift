@@ -20,7 +20,9 @@ final class UpdateQueue: Sendable {
 
     /// One value for the subscribers of one characteristic (all, or those named).
     struct Update: Sendable {
-        var handle: UInt16
+        /// Held, and its value handle looked up when it is sent: the database may change
+        /// meanwhile.
+        var characteristic: MutableCharacteristic
         var value: [UInt8]
         /// The centrals named, held (so that none can be freed and its address given to a new
         /// central while the update waits); nil for every subscriber.
