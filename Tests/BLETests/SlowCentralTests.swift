@@ -171,4 +171,26 @@ struct SlowCentralTests {
         #expect(notification == [[0x1B, UInt8(intermediateValue & 0xFF), UInt8(intermediateValue >> 8)] + Self.values[1]])
         await scene.shutDown()
     }
+
+    @Test("updates offered while a database change waits for a silent central's Service Changed confirmation reach the other central at once")
+    func databaseChangeWaitsForNobody() async throws {
+        let scene = try await Scene.make(seed: 135)
+        let (_, serviceChangedCCCD) = try await scene.silent.handles(ofCharacteristic: 0x2A05)
+        #expect(try await scene.silent.ask([0x12, UInt8(serviceChangedCCCD & 0xFF), UInt8(serviceChangedCCCD >> 8), 0x02, 0x00]) == [0x13])
+        var values = scene.peripheral.notifications(for: scene.characteristic).makeAsyncIterator()
+        let start = scene.radio.clock.now
+        let battery = MutableService(type: BluetoothUUID(0x180F), primary: true)
+        battery.characteristics = [MutableCharacteristic(type: BluetoothUUID(0x2A19), properties: [.read], value: Data([0x64]),
+                                                         permissions: [.readable])]
+        let manager = scene.manager
+        let adding = Task { try await manager.add(battery) }
+        // The change is under way once the silent central has its Service Changed indication.
+        #expect(try await scene.silent.received(atLeast: 1, opcode: 0x1D).first?.count == 7)
+        #expect(scene.manager.updateValue(Self.values[0], for: scene.temperature, onSubscribedCentrals: [scene.otherCentral]))
+        #expect(try await values.next() == Self.values[0])
+        #expect(start.duration(to: scene.radio.clock.now) < .seconds(30), "before the silent central's Service Changed times out")
+        try await scene.silent.send([0x1E])
+        try await adding.value
+        await scene.shutDown()
+    }
 }

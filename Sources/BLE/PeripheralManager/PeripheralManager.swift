@@ -161,8 +161,10 @@ public final class PeripheralManager: Sendable {
     /// timeout, Vol 3, Part F, 3.3.3) does not delay another central's updates. But an update
     /// counts in the transmit queue until every central it goes to has it (or its link has
     /// ended), so a central that never confirms fills the queue after 32 updates, for everyone,
-    /// until its transaction times out and its link ends. Updates offered while the database
-    /// changes wait for the change to end, and go to the characteristics' new handles.
+    /// until its transaction times out and its ATT bearer closes. Updates offered while the
+    /// database changes wait until the manager has followed the new handles (not for the
+    /// centrals' Service Changed confirmations), and go to the characteristics' new handles; one
+    /// for a characteristic removed meanwhile is dropped.
     ///
     /// - Returns: true when queued; false when the transmit queue holds 32 updates already (then
     ///   ``readyToUpdateSubscribers`` says when to try again), or when `characteristic` is not

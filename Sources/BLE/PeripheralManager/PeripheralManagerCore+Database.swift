@@ -30,23 +30,33 @@ extension PeripheralManagerCore {
 
     /// Serves `next` from now on.
     func serve(_ next: [MutableService], on server: GATTServer) async throws(BLEError) {
-        beginDatabaseChange()
-        defer { endDatabaseChange() }
         let database: GATTDatabase
         do {
             database = try GATTDatabase(services: next.map { definition(of: $0, among: next) })
         } catch {
             throw .invalidArgument(error.description)
         }
+        // Updates wait from here until the handles have followed the server's swap, which comes
+        // before its wait for Service Changed confirmations (up to 30 s): a central slow to
+        // confirm holds up nobody's updates.
+        beginDatabaseChange()
         do {
-            try await server.replaceDatabase(database)
+            try await server.replaceDatabase(database) { [self] in
+                await self.served(next, database: database)
+            }
         } catch {
+            endDatabaseChange()
             throw .invalidArgument(error.description)
         }
+    }
+
+    /// The server serves `database`, made of `next`: the manager follows it, and updates go again.
+    private func served(_ next: [MutableService], database: GATTDatabase) async {
         services = next
         servesPublishedDatabase = false
         restoration?.published(next)
         await adopt(next, served: database)
+        endDatabaseChange()
     }
 
     /// `served` is served now, made of `next` (one ``MutableService`` per service, in order):

@@ -8,26 +8,35 @@ extension PeripheralManagerCore {
     /// Serves `database` as it is (see ``PeripheralManager/publish(_:)``).
     func publish(_ database: GATTDatabase) async throws(BLEError) -> [MutableService] {
         let (_, server) = try await ready()
-        beginDatabaseChange()
-        defer { endDatabaseChange() }
-        do {
-            try await server.replaceDatabase(database)
-        } catch {
-            throw .invalidArgument("\(error)")
-        }
         let mirrors = database.services.map(Self.mirror(of:))
         for (service, mirror) in zip(database.services, mirrors) {
             mirror.includedServices = service.includes.compactMap { include in
                 zip(database.services, mirrors).first { $0.0.handle == include.serviceHandle }?.1
             }
         }
+        // Updates wait until the handles have followed the server's swap (as in serve).
+        beginDatabaseChange()
+        do {
+            try await server.replaceDatabase(database) { [self] in
+                await self.published(mirrors, database: database)
+            }
+        } catch {
+            endDatabaseChange()
+            throw .invalidArgument("\(error)")
+        }
+        return mirrors
+    }
+
+    /// The server serves the published `database`, which `mirrors` stand for: the manager follows
+    /// it, and updates go again.
+    private func published(_ mirrors: [MutableService], database: GATTDatabase) async {
         services = mirrors
         servesPublishedDatabase = true
         // The state file keeps MutableServices, which a database's dynamic values are not:
         // restoration publishes nothing for it, and says so in the file by listing none.
         restoration?.published([])
         await adopt(mirrors, served: database)
-        return mirrors
+        endDatabaseChange()
     }
 
     /// The ``MutableService`` that stands for `service` of a published database: its UUID and

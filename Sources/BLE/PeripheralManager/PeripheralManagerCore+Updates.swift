@@ -19,9 +19,10 @@ struct UpdateDelivery: Sendable {
 /// shared ``UpdateQueue``). While a link's outbox holds anything, or its task is sending, its
 /// notifications queue there too, to keep its updates in order.
 ///
-/// While the database changes (``beginDatabaseChange()``), nothing is sent: the handles are
-/// moving. The updates wait, and go once the change is over, to the characteristics' new handles
-/// and the subscriptions that followed them.
+/// While the database changes (``beginDatabaseChange()``, until the manager has followed the
+/// server's swap: not through the wait for Service Changed confirmations), nothing is sent: the
+/// handles are moving. The updates wait, and then go to the characteristics' new handles and the
+/// subscriptions that followed them.
 extension PeripheralManagerCore {
     /// Sends every queued update to the centrals it is for: those subscribed to its
     /// characteristic now (or, of them, those named). An update for none is finished at once.
@@ -39,13 +40,13 @@ extension PeripheralManagerCore {
                 updates.finished()   // removed since
                 continue
             }
-            var now: [GATTServerConnection] = []
+            var now: [(id: UInt64, connection: GATTServerConnection)] = []
             var queued = 0
             for id in links.keys.sorted() {
                 guard let link = links[id], let configuration = link.configurations[handle], !configuration.isEmpty,
                       update.centrals?.contains(where: { $0 === link.central }) ?? true else { continue }
                 if configuration.contains(.notification), link.outbox.isEmpty, !link.delivering {
-                    now.append(link.connection)
+                    now.append((id, link.connection))
                     continue
                 }
                 links[id]?.outbox.append(delivery)
@@ -57,8 +58,22 @@ extension PeripheralManagerCore {
                 continue
             }
             unfinishedUpdates[serial] = now.count + queued
-            for connection in now {
-                _ = try? await connection.notify(update.value, for: handle)
+            for (index, target) in now.enumerated() {
+                guard databaseChanges == 0, valueHandle(of: update.characteristic) == handle else {
+                    // The database changed (or is changing) while an earlier one was sent: the
+                    // rest go through their links' outboxes (empty, so the order holds), whose
+                    // tasks look the handle and subscription up again, after the change.
+                    for (id, _) in now[index...] {
+                        guard links[id] != nil else {
+                            finish(delivery)
+                            continue
+                        }
+                        links[id]?.outbox.append(delivery)
+                        if databaseChanges == 0 { startDelivering(to: id) }
+                    }
+                    break
+                }
+                _ = try? await target.connection.notify(update.value, for: handle)
                 finish(delivery)
             }
         }

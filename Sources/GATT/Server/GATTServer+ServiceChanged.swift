@@ -28,11 +28,27 @@ extension GATTServer {
     /// - Throws: as ``init(database:configuration:)``; the old database stays served then.
     @discardableResult
     public func replaceDatabase(_ database: GATTDatabase) async throws(GATTServerError) -> GATTDeliveryReport {
+        try await replaceDatabase(database, whenServed: {})
+    }
+
+    /// ``replaceDatabase(_:)``, calling `whenServed` once `database` is served and the clients'
+    /// CCCD values have followed it (step 2), before Service Changed is indicated and its
+    /// confirmations awaited (up to 30 s): an owner that keeps its own map of handles switches
+    /// it there, not after the confirmations. Requests that come while `whenServed` runs are
+    /// served from `database`. Not called when the database is refused.
+    ///
+    /// - Throws: as ``replaceDatabase(_:)``.
+    @discardableResult
+    public func replaceDatabase(_ database: GATTDatabase,
+                                whenServed: @Sendable () async -> Void) async throws(GATTServerError) -> GATTDeliveryReport {
         let new = try GATTServedDatabase(database, configuration: configuration, previous: served)
         let old = served
         served = new
         values = [:]
-        guard var range = new.serviceChangedRange(since: old) else { return GATTDeliveryReport() }
+        guard var range = new.serviceChangedRange(since: old) else {
+            await whenServed()
+            return GATTDeliveryReport()
+        }
         // Service Changed itself moved (its handles were taken): its subscriptions move with it,
         // and the client is told to rediscover everything.
         let moved = old.serviceChangedHandle != new.serviceChangedHandle
@@ -53,6 +69,8 @@ extension GATTServer {
             state.configurations = kept
             states[id] = state
         }
+        let generation = self.generation
+        await whenServed()
         return await indicateServiceChanged(range, generation: generation, only: nil)
     }
 

@@ -66,7 +66,7 @@ final class RawATTCentral: Sendable {
 
     /// The value handle and CCCD handle of the characteristic of 16-bit type `type`: its
     /// declaration is found with ATT_READ_BY_TYPE_REQ for 0x2803, the CCCD as the first 0x2902
-    /// after its value (Vol 3, Part G, 3.3). Assumes both answers fit one response.
+    /// after its value (Vol 3, Part G, 3.3).
     func handles(ofCharacteristic type: UInt16) async throws -> (value: UInt16, cccd: UInt16) {
         let declarations = try await readByType(0x2803)
         guard let declaration = declarations.first(where: { $0.value.count == 5 && UInt16($0.value[3]) | UInt16($0.value[4]) << 8 == type }) else {
@@ -77,14 +77,21 @@ final class RawATTCentral: Sendable {
         return (valueHandle, cccd.handle)
     }
 
-    /// ATT_READ_BY_TYPE_REQ over the whole range for 16-bit `type`: the handle-value pairs of
-    /// the first response.
+    /// ATT_READ_BY_TYPE_REQ for 16-bit `type`, repeated from past the last handle found until the
+    /// server answers with an error (Attribute Not Found): every handle-value pair.
     private func readByType(_ type: UInt16) async throws -> [(handle: UInt16, value: [UInt8])] {
-        let response = try await ask([0x08, 0x01, 0x00, 0xFF, 0xFF, UInt8(type & 0xFF), UInt8(type >> 8)])
-        guard response.first == 0x09, response.count >= 2, response[1] >= 2 else { throw TestSensorError.stopped }
-        let length = Int(response[1])
-        return stride(from: 2, to: response.count - length + 1, by: length).map { start in
-            (UInt16(response[start]) | UInt16(response[start + 1]) << 8, Array(response[start + 2 ..< start + length]))
+        var found: [(handle: UInt16, value: [UInt8])] = []
+        var start: UInt16 = 0x0001
+        while true {
+            let response = try await ask([0x08, UInt8(start & 0xFF), UInt8(start >> 8), 0xFF, 0xFF, UInt8(type & 0xFF), UInt8(type >> 8)])
+            if response.first == 0x01 { return found }
+            guard response.first == 0x09, response.count >= 2, response[1] >= 2 else { throw TestSensorError.stopped }
+            let length = Int(response[1])
+            for start in stride(from: 2, to: response.count - length + 1, by: length) {
+                found.append((UInt16(response[start]) | UInt16(response[start + 1]) << 8, Array(response[start + 2 ..< start + length])))
+            }
+            guard let last = found.last?.handle, last < 0xFFFF else { return found }
+            start = last + 1
         }
     }
 

@@ -61,6 +61,32 @@ struct ServerServiceChangedTests {
         await h.close()
     }
 
+    @Test("replaceDatabase's whenServed runs once the new database is served and the CCCDs followed it, before Service Changed is indicated")
+    func whenServedBeforeIndication() async throws {
+        var h = try await ServerHarness.make(try ServerTest.database())
+        await h.expect("12 2500 0200", "13")   // Service Changed CCCD: Indication
+        await h.expect("12 1200 0100", "13")   // inside the changed range: dropped
+        let server = h.server
+        let connection = h.connection
+        let seen = Task {
+            let (stream, input) = AsyncStream.makeStream(of: (GATTClientCharacteristicConfiguration, GATTClientCharacteristicConfiguration).self)
+            let replacing = Task {
+                try await server.replaceDatabase(try Self.changedFirstService()) {
+                    input.yield((await connection.configuration(for: 0x0012), await connection.configuration(for: 0x0025)))
+                    input.finish()
+                }
+            }
+            var iterator = stream.makeAsyncIterator()
+            return (await iterator.next(), replacing)
+        }
+        let (configurations, replacing) = await seen.value
+        #expect(configurations?.0 == [] && configurations?.1 == .indication, "the dropped CCCD is gone, Service Changed's kept")
+        #expect(await h.next() == "1d2400" + "0100" + "2b00")   // indicated after
+        try h.command("1e")
+        #expect(try await replacing.value.delivered == [h.connection.peer])
+        await h.close()
+    }
+
     @Test("a database with the same structure changes no handle: nothing is indicated")
     func sameStructure() async throws {
         var h = try await ServerHarness.make(try ServerTest.database())
