@@ -92,4 +92,17 @@ struct RequestQueueTests {
         for await request in stream { taken.append(Self.index(of: request)) }
         #expect(taken == [1, 2])
     }
+
+    @Test("a second reader waiting while the first does ends the stream for both, and the queue: nothing piles up unread")
+    func secondReaderEndsBoth() async {
+        let queue = RequestQueue()
+        let stream = queue.stream()
+        let first = Task { for await _ in stream {}; return true }
+        while !queue.hasWaitingReader { await Task.yield() }
+        let second = Task { for await _ in stream {}; return true }
+        let (firstEnded, secondEnded) = (await first.value, await second.value)
+        #expect(firstEnded && secondEnded)
+        queue.yield(read())
+        #expect(queue.count == 0)
+    }
 }

@@ -29,7 +29,8 @@ final class RequestQueue: Sendable {
     init() {}
 
     /// The queue as a stream for its one reader; a reader's cancellation ends it, as
-    /// ``finish()`` does, and drops what it holds. (The stream's own cancellation handler covers
+    /// ``finish()`` does, and drops what it holds; so does a second reader waiting while the
+    /// first does. (The stream's own cancellation handler covers
     /// a task cancelled between two reads, which never reaches ``next()``.)
     func stream() -> AsyncStream<PeripheralRequest> {
         AsyncStream(unfolding: { await self.next() }, onCancel: { self.cancel() })
@@ -37,6 +38,9 @@ final class RequestQueue: Sendable {
 
     /// How many requests wait to be read; for tests and diagnostics.
     var count: Int { state.withLock { $0.items.count } }
+
+    /// Whether a reader waits for the next request; for tests.
+    var hasWaitingReader: Bool { state.withLock { $0.reader != nil } }
 
     /// Takes `request` out of the queue if it is still there unread: its deadline has answered
     /// it, so the application need not see it, and a reader that stalls does not pile up one
@@ -94,8 +98,14 @@ final class RequestQueue: Sendable {
                         return .some(request)
                     }
                     if state.finished || Task.isCancelled { return .some(nil) }
-                    // One reader: a second one waiting at the same time ends the first.
-                    previous = state.reader
+                    if let waiting = state.reader {
+                        // One reader: a second one waiting at the same time ends the stream
+                        // for both (a stream whose read gave nil is over), and the queue with it.
+                        previous = waiting
+                        state.reader = nil
+                        state.finished = true
+                        return .some(nil)
+                    }
                     state.reader = reader
                     return nil
                 }
