@@ -38,7 +38,8 @@ extension PeripheralManager {
     /// ``Central/maximumUpdateValueLength``, and returns once each was sent (an indication: once
     /// confirmed, or failed). Unlike ``updateValue(_:for:onSubscribedCentrals:)``, which queues
     /// and picks the kind each central asked for, nothing is queued and the outcome comes back:
-    /// a tool can say who got what.
+    /// a tool can say who got what. During a database change it waits until the manager has
+    /// followed the new handles.
     ///
     /// - Returns: the centrals it reached, in the order of their links.
     /// - Throws: ``BLEError/invalidArgument(_:)`` when `characteristic` is not served or does not

@@ -66,6 +66,7 @@ extension PeripheralManagerCore {
     func sendUpdate(_ value: [UInt8], for characteristic: MutableCharacteristic, kind: ValueUpdateKind,
                     to centrals: [Central]?) async throws(BLEError) -> [Central] {
         let (_, server) = try await ready()
+        await untilDatabaseSettles()
         guard let handle = valueHandles.withLock({ $0[ObjectIdentifier(characteristic)] }) else {
             throw .invalidArgument("\(characteristic) is not served")
         }

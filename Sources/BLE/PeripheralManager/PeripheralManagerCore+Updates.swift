@@ -96,11 +96,21 @@ extension PeripheralManagerCore {
         databaseChanges += 1
     }
 
+    /// Returns once no database change is under way (at once when none is): the handles are
+    /// the server's.
+    func untilDatabaseSettles() async {
+        while databaseChanges > 0 {
+            await withCheckedContinuation { settled in databaseSettled.append(settled) }
+        }
+    }
+
     /// A database change is over (the handles and subscriptions have followed it): what waited
     /// is sent.
     func endDatabaseChange() {
         databaseChanges -= 1
         guard databaseChanges == 0 else { return }
+        for waiter in databaseSettled { waiter.resume() }
+        databaseSettled = []
         for (id, link) in links where !link.outbox.isEmpty { startDelivering(to: id) }
         if senderPaused {
             senderPaused = false

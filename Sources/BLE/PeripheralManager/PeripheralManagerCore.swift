@@ -54,6 +54,8 @@ actor PeripheralManagerCore {
     var databaseChanges = 0
     /// Whether the sender stopped for a database change, with updates left to send.
     var senderPaused = false
+    /// The calls waiting for the database change under way to end (``untilDatabaseSettles()``).
+    var databaseSettled: [CheckedContinuation<Void, Never>] = []
 
     /// The links of centrals, by the server's connection identifier.
     var links: [UInt64: Link] = [:]
