@@ -279,6 +279,27 @@ struct PeripheralManagerTests {
         await pair.shutDown()
     }
 
+    @Test("two services added at once are both served: database changes go one at a time")
+    func concurrentAdds() async throws {
+        let pair = try await Pair.make(seed: 105)
+        // A connected central subscribed to Service Changed makes each change wait for its
+        // confirmation: a wide window for the second add to overlap the first.
+        _ = try await pair.connect()
+        let battery = MutableService(type: BluetoothUUID(0x180F), primary: true)
+        let level = MutableCharacteristic(type: BluetoothUUID(0x2A19), properties: [.read], value: Data([0x64]), permissions: [.readable])
+        battery.characteristics = [level]
+        let device = MutableService(type: BluetoothUUID(0x180A), primary: true)
+        let model = MutableCharacteristic(type: BluetoothUUID(0x2A24), properties: [.read], value: Data("LB".utf8), permissions: [.readable])
+        device.characteristics = [model]
+        let manager = pair.manager
+        async let first: Void = manager.add(battery)
+        async let second: Void = manager.add(device)
+        _ = try await (first, second)
+        #expect(level.valueHandle != nil && model.valueHandle != nil, "neither change lost the other's service")
+        #expect(pair.measurement.valueHandle != nil)
+        await pair.shutDown()
+    }
+
     @Test("a removed service is no longer found by a central's discovery")
     func removeService() async throws {
         let pair = try await Pair.make(seed: 106)

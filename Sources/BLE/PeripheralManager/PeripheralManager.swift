@@ -130,7 +130,8 @@ public final class PeripheralManager: Sendable {
 
     /// The reads and writes of characteristics with a nil value, for the application to answer
     /// with ``respond(to:withResult:)``, in arrival order. One stream for the manager's life, for
-    /// one reader; cancelling the reader's task ends it. For a reader that falls behind, it keeps
+    /// one reader; cancelling the reader's task ends it, and so does a second reader waiting at
+    /// the same time (for both). For a reader that falls behind, it keeps
     /// every request that waits for an answer (at most one per link: ATT has each central wait
     /// for the response before its next request, Core v5.4, Vol 3, Part F, 3.3.2), and the
     /// newest 256 writes without response of all centrals, which nothing answers: a central

@@ -9,6 +9,8 @@ extension PeripheralManagerCore {
     /// Adds `service` (see ``PeripheralManager/add(_:)``).
     func add(_ service: MutableService) async throws(BLEError) {
         let (_, server) = try await ready()
+        // Changes go one at a time: each builds on the services the one before left.
+        await untilDatabaseSettles()
         guard !servesPublishedDatabase else {
             throw .invalidArgument("a published database is served as it is; removeAllServices() first, then add \(service)")
         }
@@ -18,17 +20,20 @@ extension PeripheralManagerCore {
 
     /// Removes `service` (see ``PeripheralManager/remove(_:)``).
     func remove(_ service: MutableService) async {
+        await untilDatabaseSettles()
         guard let server, !servesPublishedDatabase, services.contains(service) else { return }
         try? await serve(services.filter { $0 != service }, on: server)
     }
 
     /// Removes every service.
     func removeAll() async {
+        await untilDatabaseSettles()
         guard let server, !services.isEmpty else { return }
         try? await serve([], on: server)
     }
 
-    /// Serves `next` from now on.
+    /// Serves `next` from now on. The caller has waited for any change under way to end
+    /// (``untilDatabaseSettles()``), with no suspension since.
     func serve(_ next: [MutableService], on server: GATTServer) async throws(BLEError) {
         let database: GATTDatabase
         do {

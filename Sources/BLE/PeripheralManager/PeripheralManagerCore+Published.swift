@@ -8,6 +8,7 @@ extension PeripheralManagerCore {
     /// Serves `database` as it is (see ``PeripheralManager/publish(_:)``).
     func publish(_ database: GATTDatabase) async throws(BLEError) -> [MutableService] {
         let (_, server) = try await ready()
+        await untilDatabaseSettles()   // changes go one at a time
         let mirrors = database.services.map(Self.mirror(of:))
         for (service, mirror) in zip(database.services, mirrors) {
             mirror.includedServices = service.includes.compactMap { include in

@@ -28,7 +28,7 @@ extension GATTServer {
     /// - Throws: as ``init(database:configuration:)``; the old database stays served then.
     @discardableResult
     public func replaceDatabase(_ database: GATTDatabase) async throws(GATTServerError) -> GATTDeliveryReport {
-        try await replaceDatabase(database, whenServed: {})
+        try await replace(database, whenServed: nil)
     }
 
     /// ``replaceDatabase(_:)``, calling `whenServed` once `database` is served and the clients'
@@ -40,13 +40,20 @@ extension GATTServer {
     /// - Throws: as ``replaceDatabase(_:)``.
     @discardableResult
     public func replaceDatabase(_ database: GATTDatabase,
-                                whenServed: @Sendable () async -> Void) async throws(GATTServerError) -> GATTDeliveryReport {
+                                whenServed: @escaping @Sendable () async -> Void) async throws(GATTServerError) -> GATTDeliveryReport {
+        try await replace(database, whenServed: whenServed)
+    }
+
+    /// Both ``replaceDatabase(_:)`` forms; without `whenServed`, nothing suspends between the
+    /// swap and the choice of the clients Service Changed is indicated to.
+    private func replace(_ database: GATTDatabase,
+                         whenServed: (@Sendable () async -> Void)?) async throws(GATTServerError) -> GATTDeliveryReport {
         let new = try GATTServedDatabase(database, configuration: configuration, previous: served)
         let old = served
         served = new
         values = [:]
         guard var range = new.serviceChangedRange(since: old) else {
-            await whenServed()
+            await whenServed?()
             return GATTDeliveryReport()
         }
         // Service Changed itself moved (its handles were taken): its subscriptions move with it,
@@ -70,7 +77,7 @@ extension GATTServer {
             states[id] = state
         }
         let generation = self.generation
-        await whenServed()
+        await whenServed?()
         return await indicateServiceChanged(range, generation: generation, only: nil)
     }
 
