@@ -146,11 +146,7 @@ extension PeripheralManagerCore {
     func ask(read characteristic: MutableCharacteristic, offset: Int, peer: GATTPeer) async throws(ATTErrorCode) -> [UInt8] {
         guard let central = await central(for: peer) else { throw .unlikelyError }
         let request = ATTRequest(central: central, characteristic: characteristic, offset: offset, value: nil, writeType: nil)
-        let input = requestQueue
-        let result = await pending.ask(request, deadline: options.requestDeadline, clock: backend?.clock ?? ContinuousClock()) {
-            input.yield(.read(request))
-        }
-        requestQueue.withdraw(request)   // still unread when its deadline answered it
+        let result = await ask(request, as: .read(request))
         guard result == .success else { throw result }
         return [UInt8](request.value ?? Data())
     }
@@ -160,11 +156,7 @@ extension PeripheralManagerCore {
         guard let central = await central(for: peer) else { throw .unlikelyError }
         let request = ATTRequest(central: central, characteristic: characteristic, offset: offset, value: Data(value),
                                  writeType: .withResponse)
-        let input = requestQueue
-        let result = await pending.ask(request, deadline: options.requestDeadline, clock: backend?.clock ?? ContinuousClock()) {
-            input.yield(.write([request]))
-        }
-        requestQueue.withdraw(request)
+        let result = await ask(request, as: .write([request]))
         guard result == .success else { throw result }
     }
 
@@ -182,13 +174,19 @@ extension PeripheralManagerCore {
             requests.append(ATTRequest(central: central, characteristic: characteristic, offset: part.offset, value: Data(part.value),
                                        writeType: .withResponse))
         }
-        let input = requestQueue
-        let batch = requests
-        let result = await pending.ask(batch[0], deadline: options.requestDeadline, clock: backend?.clock ?? ContinuousClock()) {
-            input.yield(.write(batch))
-        }
-        requestQueue.withdraw(batch[0])
+        let result = await ask(requests[0], as: .write(requests))
         guard result == .success else { throw GATTQueuedWriteRefusal(handle: first.handle, code: result) }
+    }
+
+    /// Hands `item` to the application through ``requests`` and waits for the answer to
+    /// `request`, which stands for it: the application's, or Unlikely Error at the deadline, when
+    /// an item still unread is withdrawn.
+    private func ask(_ request: ATTRequest, as item: PeripheralRequest) async -> ATTErrorCode {
+        let result = await pending.ask(request, deadline: options.requestDeadline, clock: backend?.clock ?? ContinuousClock()) {
+            requestQueue.yield(item)
+        }
+        requestQueue.withdraw(request)
+        return result
     }
 
     /// Tells the application of a Write Command or Signed Write Command (Core v5.4, Vol 3,
