@@ -11,7 +11,7 @@ import Testing
 final class DirectTestTransport: HCIDirectTransport {
     let packets: AsyncStream<HCIPacket>
     private let input: AsyncStream<HCIPacket>.Continuation
-    private let state = Mutex<(redirect: (@Sendable (HCIPacket) -> Void)?, yielded: Int, sent: [HCIPacket])>((nil, 0, []))
+    private let state = Mutex<(redirect: (@Sendable (HCIPacket) -> Void)?, yielded: Int, sent: [HCIPacket], refusing: Bool)>((nil, 0, [], false))
 
     init() { (packets, input) = AsyncStream.makeStream(of: HCIPacket.self) }
 
@@ -26,12 +26,19 @@ final class DirectTestTransport: HCIDirectTransport {
 
     var sent: [HCIPacket] { state.withLock { $0.sent } }
 
+    /// From now on every send is refused, as by a transport that failed while its reader still
+    /// runs (a UART whose write side broke).
+    func refuseSends() { state.withLock { $0.refusing = true } }
+
     func send(_ packet: HCIPacket) async throws(HCITransportError) {
         if !sendNow(packet) { throw .closed }
     }
 
     func sendNow(_ packet: HCIPacket) -> Bool {
-        state.withLock { $0.sent.append(packet) }
+        guard state.withLock({ state in
+            if !state.refusing { state.sent.append(packet) }
+            return !state.refusing
+        }) else { return false }
         if case .command(let command) = packet {
             let opcode = command.opcode.rawValue
             inject(.event(HCIEventPacket(code: .commandComplete,

@@ -19,7 +19,7 @@ struct LEACLSenderTests {
     @Test("a send waiting for room on a link that drops ends with its Reason, never queued on the newer link with its handle")
     func waitingSendStaysWithItsLink() async throws {
         let (transport, sender) = Self.sender()
-        sender.open(0x0040)
+        sender.open(0x0040, reason: OneShot())
         try await sender.send(channel: .att, payload: [0x52, 0x03, 0x00, 0x01], on: 0x0040)    // the one credit
         let queued = Task { try await sender.send(channel: .att, payload: [0x52, 0x03, 0x00, 0x02], on: 0x0040) }
         await eventually("the second PDU queued") { sender.heldTickets == 1 }
@@ -27,7 +27,7 @@ struct LEACLSenderTests {
         await eventually("the third waiting for room") { sender.waitingForRoom == 1 }
         // The link drops and the handle serves a new link before the waiting sender runs again.
         sender.drop(0x0040, reason: .remoteUserTerminatedConnection)
-        sender.open(0x0040)
+        sender.open(0x0040, reason: OneShot())
         let gone = LEConnectionError.disconnected(reason: .remoteUserTerminatedConnection)
         await #expect(throws: gone) { try await queued.value }
         await #expect(throws: gone) { try await waiting.value }
@@ -45,7 +45,7 @@ struct LEACLSenderTests {
     @Test("a link dropped twice (from the reading thread, then by the manager) and forgotten refuses sends; a new link on the handle takes them")
     func dropTwiceThenForget() async throws {
         let (transport, sender) = Self.sender()
-        sender.open(0x0040)
+        sender.open(0x0040, reason: OneShot())
         sender.drop(0x0040, reason: .connectionTimeout)
         sender.drop(0x0040, reason: .connectionTimeout)
         await #expect(throws: LEConnectionError.disconnected(reason: .connectionTimeout)) {
@@ -55,7 +55,7 @@ struct LEACLSenderTests {
         await #expect(throws: LEConnectionError.disconnected(reason: .unknownConnectionIdentifier)) {
             try await sender.send(channel: .att, payload: [0x52, 0x03, 0x00, 0x01], on: 0x0040)
         }
-        sender.open(0x0040)
+        sender.open(0x0040, reason: OneShot())
         try await sender.send(channel: .att, payload: [0x52, 0x03, 0x00, 0x02], on: 0x0040)
         #expect(transport.sent.count == 1)
     }

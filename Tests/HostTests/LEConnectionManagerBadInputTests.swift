@@ -162,6 +162,63 @@ struct LEConnectionManagerBadInputTests {
         #expect(manager.sender.heldTickets == 0)
     }
 
+    @Test("a send that its link's Disconnection Complete fails finds the link's Reason already set")
+    func reasonSetBeforeSendsFail() async throws {
+        let transport = DirectTestTransport()
+        let flow = HCICommandFlow(transport: transport, commandTimeout: .seconds(60))
+        let manager = await LEConnectionManager(flow: flow, controller: Self.information(buffers: 1))
+        transport.inject(try h4(Self.incoming))
+        let connection = try #require(await Self.firstIncoming(manager))
+        try await connection.att.send([0x52, 0x03, 0x00, 0x01])        // Write Command: the one credit
+        let waiting = Task { () -> HCIStatus? in
+            do {
+                try await connection.att.send([0x52, 0x03, 0x00, 0x02])
+                return nil
+            } catch {
+                return connection.disconnectionReason
+            }
+        }
+        await eventually("the second PDU queued") { manager.sender.heldTickets == 1 }
+        transport.inject(try h4("04 05 04 00 4000 08"))                // Disconnection Complete: Connection Timeout
+        #expect(connection.disconnectionReason == .connectionTimeout, "set on the reading thread, before the manager's turn")
+        #expect(await waiting.value == .connectionTimeout, "the failed send can name why (BLE's calls end with it)")
+        #expect(await connection.disconnected() == .connectionTimeout)
+    }
+
+    @Test("a manager that ends sets each link's Reason before the link's waiting sends fail")
+    func reasonSetBeforeSendsFailAtEnd() async throws {
+        let (transport, manager, connection) = try await Self.linked(buffers: 1)
+        try await connection.att.send([0x52, 0x03, 0x00, 0x01])        // the one credit
+        let waiting = Task { () -> HCIStatus? in
+            do {
+                try await connection.att.send([0x52, 0x03, 0x00, 0x02])
+                return nil
+            } catch {
+                return connection.disconnectionReason
+            }
+        }
+        await transport.waitForSent(1)
+        await eventually("the second PDU queued") { manager.sender.heldTickets == 1 }
+        await manager.controllerFailed()
+        #expect(await waiting.value == .hardwareFailure)
+        #expect(await connection.disconnected() == .hardwareFailure)
+    }
+
+    @Test("a transport that refuses a link's packet sets the link's Reason before the send fails")
+    func reasonSetBeforeRefusedSendFails() async throws {
+        let transport = DirectTestTransport()
+        let flow = HCICommandFlow(transport: transport, commandTimeout: .seconds(60))
+        let manager = await LEConnectionManager(flow: flow, controller: Self.information())
+        transport.inject(try h4(Self.incoming))
+        let connection = try #require(await Self.firstIncoming(manager))
+        transport.refuseSends()
+        let error = await #expect(throws: ATTBearerError.self) { try await connection.att.send([0x52, 0x03, 0x00, 0x01]) }
+        #expect(error == .closed)
+        #expect(connection.disconnectionReason == .hardwareFailure, "set before the send failed")
+        #expect(await connection.disconnected() == .hardwareFailure)
+        #expect(await manager.ended == .transportClosed)
+    }
+
     @Test("a transport that closes ends the link, a send waiting for credits and a connect attempt, each once")
     func transportClosesUnderPendingWork() async throws {
         let (transport, manager, connection) = try await Self.linked(buffers: 1)

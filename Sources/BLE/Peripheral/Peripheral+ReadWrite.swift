@@ -78,10 +78,12 @@ extension Peripheral {
             try await link.perform { () async -> Result<Void, BLEError>? in
                 // No place: the link has ended, and its end answers this call.
                 guard await link.window.acquire() else { return nil }
-                defer { link.window.release() }
-                return await link.attempt { (client) async throws(GATTClientError) in
+                let outcome = await link.attempt { (client) async throws(GATTClientError) in
                     try await client.writeWithoutResponse(octets, to: handle)
                 }
+                // No outcome: the bearer closed under the write, and the link is ending.
+                link.window.release(linkEnding: outcome == nil)
+                return outcome
             }
         }
     }

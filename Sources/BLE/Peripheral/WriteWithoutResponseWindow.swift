@@ -50,13 +50,14 @@ final class WriteWithoutResponseWindow: Sendable {
     }
 
     /// Gives a place back: to the first waiter, else to the window, telling the readiness
-    /// streams when the window was full.
-    func release() {
+    /// streams when the window was full, unless `linkEnding`: the write found its link's
+    /// bearer closed, and the streams finish with the link rather than announce room on it.
+    func release(linkEnding: Bool) {
         let (next, ready): (CheckedContinuation<Bool, Never>?, Bool) = state.withLock { state in
             if !state.waiters.isEmpty { return (state.waiters.removeFirst(), false) }
             let wasFull = state.taken == Self.places
             state.taken = max(0, state.taken - 1)
-            return (nil, wasFull && !state.ended)
+            return (nil, wasFull && !state.ended && !linkEnding)
         }
         next?.resume(returning: true)
         if ready { readiness.yield(()) }

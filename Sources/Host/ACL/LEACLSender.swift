@@ -24,6 +24,9 @@ final class LEACLSender: Sendable {
         var dropped: HCIStatus?
         /// The Reason of the link before it on the handle, for that link's late senders.
         var previousReason: HCIStatus?
+        /// Where the link's connection learns its Reason: set before any of the link's senders
+        /// is failed, so a caller that finds the link gone can name why.
+        let reason: OneShot<HCIStatus>
     }
 
     private struct State {
@@ -177,14 +180,15 @@ final class LEACLSender: Sendable {
             do {
                 try await flow.send(acl: transmission.packet)
             } catch {
-                let (ending, waiters) = state.withLock { state in
+                let (failed, end) = state.withLock { state in
                     state.flowControl.unsent(handle: handle)
                     state.pumping = false
                     return (transmission.completedTicket.flatMap { state.complete($0, .failure(.ended(.transportClosed))) },
                             Self.endLocked(.transportClosed, &state))
                 }
-                ending.map { $0.0.resume(returning: $0.1) }
-                for waiter in waiters { waiter.resume() }
+                end.resolveReasons()
+                failed.map { $0.0.resume(returning: $0.1) }
+                for waiter in end.roomWaiters { waiter.resume() }
                 transportFailure.withLock { action in
                     defer { action = nil }
                     return action
@@ -202,26 +206,30 @@ final class LEACLSender: Sendable {
 
     // MARK: What the manager tells
 
-    /// A link formed on `handle`.
-    func open(_ handle: UInt16) {
+    /// A link formed on `handle`; its Reason goes to `reason` when it drops (or the sender
+    /// ends), before any of its senders is failed.
+    func open(_ handle: UInt16, reason: OneShot<HCIStatus>) {
         state.withLock { state in
             state.flowControl.open(handle: handle)
             state.generations &+= 1
-            state.links[handle] = Link(generation: state.generations, previousReason: state.links[handle]?.dropped)
+            state.links[handle] = Link(generation: state.generations, previousReason: state.links[handle]?.dropped, reason: reason)
         }
     }
 
-    /// The link on `handle` dropped with `reason`: its credits come back, its queued sends and
-    /// those waiting for room end with ``LEConnectionError/disconnected(reason:)``, and the
-    /// credits may serve other links.
+    /// The link on `handle` dropped with `reason`: the link's Reason is set, then its credits
+    /// come back, its queued sends and those waiting for room end with
+    /// ``LEConnectionError/disconnected(reason:)``, and the credits may serve other links.
     func drop(_ handle: UInt16, reason: HCIStatus) {
         let error = LEConnectionError.disconnected(reason: reason)
-        let (endings, waiters) = state.withLock { state in
-            guard state.links[handle] != nil else { return ([(Waiter, Result<Void, LEConnectionError>)](), [CheckedContinuation<Void, Never>]()) }
+        let (slot, endings, waiters) = state.withLock { state in
+            guard let link = state.links[handle] else {
+                return (OneShot<HCIStatus>?.none, [(Waiter, Result<Void, LEConnectionError>)](), [CheckedContinuation<Void, Never>]())
+            }
             state.links[handle]?.dropped = reason
             let dropped = state.flowControl.close(handle: handle)?.droppedTickets ?? []
-            return (dropped.compactMap { state.complete($0, .failure(error)) }, state.roomWaiters.removeValue(forKey: handle) ?? [])
+            return (link.reason, dropped.compactMap { state.complete($0, .failure(error)) }, state.roomWaiters.removeValue(forKey: handle) ?? [])
         }
+        slot?.resolve(reason)
         for ending in endings { ending.0.resume(returning: ending.1) }
         for waiter in waiters { waiter.resume() }
         pump()
@@ -244,18 +252,33 @@ final class LEACLSender: Sendable {
         pump()
     }
 
-    /// The manager ended with `cause`: every later send fails with ``LEConnectionError/ended(_:)``,
-    /// and senders waiting for room hear it.
+    /// The manager ended with `cause`: each link still up has its Reason set
+    /// (``LEConnectionManager/EndCause/linkReason``), every later send fails with
+    /// ``LEConnectionError/ended(_:)``, and senders waiting for room hear it.
     func end(_ cause: LEConnectionManager.EndCause) {
-        let waiters = state.withLock { Self.endLocked(cause, &$0) }
-        for waiter in waiters { waiter.resume() }
+        let end = state.withLock { Self.endLocked(cause, &$0) }
+        end.resolveReasons()
+        for waiter in end.roomWaiters { waiter.resume() }
     }
 
-    private static func endLocked(_ cause: LEConnectionManager.EndCause, _ state: inout State) -> [CheckedContinuation<Void, Never>] {
-        guard state.endCause == nil else { return [] }
+    /// Who hears of the sender's end: the links still up, each told its Reason before any
+    /// sender is failed, then the senders waiting for room.
+    private struct Ending {
+        var reasons: [OneShot<HCIStatus>] = []
+        var reason = HCIStatus.hardwareFailure
+        var roomWaiters: [CheckedContinuation<Void, Never>] = []
+
+        func resolveReasons() {
+            for slot in reasons { slot.resolve(reason) }
+        }
+    }
+
+    private static func endLocked(_ cause: LEConnectionManager.EndCause, _ state: inout State) -> Ending {
+        guard state.endCause == nil else { return Ending() }
         state.endCause = cause
         defer { state.roomWaiters = [:] }
-        return state.roomWaiters.values.flatMap { $0 }
+        return Ending(reasons: state.links.values.filter { $0.dropped == nil }.map(\.reason), reason: cause.linkReason,
+                      roomWaiters: state.roomWaiters.values.flatMap { $0 })
     }
 
     /// Send outcomes held for senders, and unawaited sends not yet finished: both go back to

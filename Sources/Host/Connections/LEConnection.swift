@@ -32,7 +32,12 @@ public final class LEConnection: Sendable, CustomStringConvertible {
 
     private let manager: LEConnectionManager
     private let current: Mutex<LEConnectionState>
+    /// Resolved once the manager has taken the link's end in: ``disconnected()`` waits for it.
     let ended = OneShot<HCIStatus>()
+    /// The Reason, set as soon as the link's end is known (on the thread that read the
+    /// Disconnection Complete, or when the manager ends), before any sender waiting on the link
+    /// is failed: a caller whose send fails can name why.
+    let reason = OneShot<HCIStatus>()
 
     init(handle: UInt16, role: LERole, peerAddress: BluetoothAddress, peerAddressType: LEAddressType,
          state: LEConnectionState, manager: LEConnectionManager, attMTU: UInt16) {
@@ -50,8 +55,10 @@ public final class LEConnection: Sendable, CustomStringConvertible {
 
     func update(_ change: (inout LEConnectionState) -> Void) { current.withLock { change(&$0) } }
 
-    /// The Disconnection Complete's Reason once the link has dropped; nil while it is up.
-    public var disconnectionReason: HCIStatus? { ended.value }
+    /// The Disconnection Complete's Reason once the link has dropped; nil while it is up. It is
+    /// set before the ATT bearer's sends and the other sends waiting on the link fail, so one
+    /// that fails finds it (``disconnected()`` may return a little later).
+    public var disconnectionReason: HCIStatus? { reason.value ?? ended.value }
 
     /// Waits until the link drops and returns the Reason (0x08 Connection Timeout, 0x13 Remote
     /// User Terminated Connection, 0x16 Connection Terminated By Local Host, ...; 0x03 Hardware

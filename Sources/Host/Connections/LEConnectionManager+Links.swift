@@ -33,7 +33,7 @@ extension LEConnectionManager {
         }
         let connection = LEConnection(handle: handle, role: role, peerAddress: peerAddress, peerAddressType: peerAddressType,
                                       state: state, manager: self, attMTU: configuration.attMTU)
-        sender.open(handle)
+        sender.open(handle, reason: connection.reason)
         links[handle] = Link(connection: connection)
         links[handle]?.reader = Task(executorPreference: executor) { [weak self] in await self?.readLink(handle, of: connection) }
         if role == .central, let pending = pendingConnect {
@@ -49,6 +49,10 @@ extension LEConnectionManager {
     /// delivered until its ACL route finishes.
     func linkDropped(_ handle: UInt16, reason: HCIStatus) {
         guard var link = links[handle], link.dropped == nil else { return }
+        // The Reason known first stands: a Disconnection Complete the reading thread passed to
+        // the sender before the manager ended keeps its own.
+        link.connection.reason.resolve(reason)
+        let reason = link.connection.reason.value ?? reason
         link.dropped = reason
         let error = LEConnectionError.disconnected(reason: reason)
         sender.drop(handle, reason: reason)

@@ -77,6 +77,13 @@ public actor LEConnectionManager {
             case .eventsLost(let count): return "\(count) connection events were lost; the links' state is unknown"
             }
         }
+
+        /// The Reason the links still up end with: 0x16 Connection Terminated By Local Host
+        /// when the host closed the manager (it ended them); 0x03 Hardware Failure otherwise,
+        /// as the controller or the transport failed under them.
+        var linkReason: HCIStatus {
+            self == .closedByHost ? .connectionTerminatedByLocalHost : .hardwareFailure
+        }
     }
 
     /// What the manager dropped or refused, counted since it started.
@@ -274,11 +281,8 @@ public actor LEConnectionManager {
         guard endCause == nil else { return }
         endCause = cause
         sender.end(cause)
-        // Closed here: the links were ended by this host. Otherwise the controller or the
-        // transport failed under them.
-        let reason: HCIStatus = cause == .closedByHost ? .connectionTerminatedByLocalHost : .hardwareFailure
         for handle in Array(links.keys) {
-            linkDropped(handle, reason: reason)
+            linkDropped(handle, reason: cause.linkReason)
             tearDown(handle)
         }
         pendingConnect?.finish(.failure(.ended(cause)))
