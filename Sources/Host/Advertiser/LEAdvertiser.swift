@@ -209,7 +209,10 @@ public actor LEAdvertiser {
     ///
     /// - Throws: the errors of ``commands(for:)`` before anything is sent;
     ///   ``LEAdvertiserError/alreadyAdvertising``; ``LEAdvertiserError/command(_:)`` when the
-    ///   controller refuses a command (the remaining ones are not sent).
+    ///   controller refuses a command (the remaining ones are not sent), or with
+    ///   ``HCICommandError/cancelled(opcode:)`` when the calling task is cancelled before the
+    ///   enable goes out. Once it has gone out, the call waits for its answer even when
+    ///   cancelled, so that the host knows whether the controller advertises.
     public func start(_ parameters: LEAdvertisingParameters) async throws(LEAdvertiserError) {
         guard self.parameters == nil else { throw .alreadyAdvertising }
         let commands = try commands(for: parameters)
@@ -232,13 +235,20 @@ public actor LEAdvertiser {
                 }
             }
         }
-        do {
+        do throws(HCICommandError) {
             for (index, command) in commands.enumerated() {
                 // Stopped meanwhile: stop() has sent its disable, which must stay the last word.
                 guard generation == current else { return }
+                guard index == commands.count - 1 else {
+                    try await flow.send(command)
+                    continue
+                }
+                // The enable: not begun for a cancelled caller, and once begun followed to its
+                // answer, so that the host knows whether the controller advertises.
+                if Task.isCancelled { throw HCICommandError.cancelled(opcode: type(of: command).opcode) }
                 // Marked before the enable goes out, so a connection that follows at once is seen.
-                if index == commands.count - 1 { controllerAdvertising = true }
-                try await send(command)
+                controllerAdvertising = true
+                try await flow.sendIgnoringCancellation(command)
             }
         } catch {
             guard generation == current else { throw .command(error) }   // a stop() already reset the state
@@ -251,15 +261,13 @@ public actor LEAdvertiser {
             // stop() ran while the enable was on its way, and its disable may have reached the
             // controller first: disable once more, after this enable (stop() reports its own
             // errors). Not when a new start() owns the advertising already.
-            try? await send(Self.enableCommand(family: capabilities.commandFamily, handle: parameters.advertisingHandle, enable: false))
+            _ = try? await flow.sendIgnoringCancellation(Self.enableCommand(family: capabilities.commandFamily,
+                                                                          handle: parameters.advertisingHandle, enable: false))
         }
     }
 
-    private func send(_ command: any HCICommand) async throws(HCICommandError) {
-        try await flow.send(command)
-    }
-
-    /// Disables advertising and stops re-advertising. Does nothing when not started.
+    /// Disables advertising and stops re-advertising. Does nothing when not started. The
+    /// disable is sent even when the calling task is cancelled.
     ///
     /// - Throws: ``LEAdvertiserError/command(_:)`` when the controller refuses to stop.
     public func stop() async throws(LEAdvertiserError) {
@@ -269,7 +277,9 @@ public actor LEAdvertiser {
         stopMonitor()
         controllerAdvertising = false
         do {
-            try await send(Self.enableCommand(family: capabilities.commandFamily, handle: parameters.advertisingHandle, enable: false))
+            // Beyond the caller's cancellation: the host has stopped, so must the controller.
+            try await flow.sendIgnoringCancellation(Self.enableCommand(family: capabilities.commandFamily,
+                                                                       handle: parameters.advertisingHandle, enable: false))
         } catch {
             throw .command(error)
         }
@@ -329,7 +339,7 @@ public actor LEAdvertiser {
         isEnablingAgain = true
         defer { isEnablingAgain = false }
         do {
-            try await send(Self.enableCommand(family: capabilities.commandFamily, handle: parameters.advertisingHandle, enable: true))
+            try await flow.send(Self.enableCommand(family: capabilities.commandFamily, handle: parameters.advertisingHandle, enable: true))
             if self.parameters != nil { controllerAdvertising = true }
         } catch {
             readvertiseErrors.append(.command(error))

@@ -104,6 +104,31 @@ public actor HCICommandFlow {
         }
     }
 
+    /// Sends `command` as ``send(_:)`` does, from a task of its own that the caller's
+    /// cancellation does not reach: the call returns with the controller's answer (or the
+    /// command timeout, or the flow's end) even when the calling task is cancelled.
+    ///
+    /// For the commands that change what the controller is doing (HCI_Disconnect, the create
+    /// connection commands, scan and advertising enables): a command cancelled on the host
+    /// after it left still runs at the controller (Vol 4, Part E, 4.4), and one refused to a
+    /// cancelled caller (a disconnection from cleanup code) never runs at all; either way the
+    /// host would lose step with the controller. A caller that must not start such a command
+    /// once cancelled checks `Task.isCancelled` first.
+    ///
+    /// - Throws: as ``send(_:)``, except ``HCICommandError/cancelled(opcode:)``.
+    @discardableResult
+    public nonisolated(nonsending) func sendIgnoringCancellation<C: HCICommand>(_ command: C) async throws(HCICommandError)
+        -> C.ReturnParameters {
+        let answer = await Task(executorPreference: executor) { () async -> Result<C.ReturnParameters, HCICommandError> in
+            do throws(HCICommandError) {
+                return .success(try await self.send(command))
+            } catch {
+                return .failure(error)
+            }
+        }.value
+        return try answer.get()
+    }
+
     /// Sends a command packet this package may not know, and returns its Return_Parameters as
     /// received (Status first). For a command that ends with Command Status, the "return
     /// parameters" are the Status octet alone.

@@ -66,7 +66,8 @@ public final class LEConnection: Sendable, CustomStringConvertible {
     public func disconnected() async -> HCIStatus { await ended.wait() }
 
     /// Ends the link with HCI_Disconnect (Vol 4, Part E, 7.1.6) and waits for its Disconnection
-    /// Complete.
+    /// Complete. The command is sent, and its end awaited, even when the calling task is
+    /// cancelled: cleanup code that ends a link must end it.
     ///
     /// - Parameter reason: what the peer is told: 0x13 Remote User Terminated Connection by
     ///   default; 0x05, 0x14, 0x15, 0x1A, 0x29 or 0x3B otherwise.

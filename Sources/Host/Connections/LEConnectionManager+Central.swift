@@ -99,21 +99,13 @@ extension LEConnectionManager {
                 phyParameters: [.init(scanInterval: Self.initiatorScanInterval, scanWindow: Self.initiatorScanWindow,
                                       connectionParameters: parameters.hciParameters)])
         }
-        // Sent in a task of its own, which the caller's cancellation does not reach: a Create
-        // Connection already on its way would otherwise be abandoned with the controller still
-        // initiating. A cancellation meanwhile is taken up below, by the cancellation handler,
-        // which ends the attempt at the controller (LE Create Connection Cancel, Vol 4, Part E,
-        // 7.8.13).
-        let flow = self.flow
-        let sent = await Task { () async -> Result<Void, HCICommandError> in
-            do throws(HCICommandError) {
-                _ = try await flow.send(command)
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
-        }.value
-        if case .failure(let error) = sent {
+        // Beyond the caller's cancellation: a Create Connection already on its way would
+        // otherwise be abandoned with the controller still initiating. A cancellation meanwhile
+        // is taken up below, by the cancellation handler, which ends the attempt at the
+        // controller (LE Create Connection Cancel, Vol 4, Part E, 7.8.13).
+        do {
+            try await flow.sendIgnoringCancellation(command)
+        } catch {
             if pendingConnect === pending { pendingConnect = nil }
             throw .command(error)
         }
@@ -144,7 +136,7 @@ extension LEConnectionManager {
     private func cancelAttempt(_ pending: PendingConnect, because reason: LEConnectionError) async {
         guard pendingConnect === pending, pending.cancelled.resolve(reason) else { return }
         do {
-            try await flow.send(HCILECreateConnectionCancel())
+            try await flow.sendIgnoringCancellation(HCILECreateConnectionCancel())
         } catch .status(.commandDisallowed, _) {
             // No attempt to cancel: the connection has formed, and its event is on its way.
         } catch {

@@ -22,6 +22,8 @@ extension LEConnectionManager {
     /// never acts on that other link.
     func usable(_ connection: LEConnection) throws(LEConnectionError) {
         if let endCause { throw .ended(endCause) }
+        // Dropped as seen by the reading thread, before the manager's turn.
+        if let reason = connection.reason.value { throw .disconnected(reason: reason) }
         guard let link = links[connection.handle], link.connection === connection else {
             throw .disconnected(reason: connection.disconnectionReason ?? .unknownConnectionIdentifier)
         }

@@ -6,7 +6,8 @@ extension LEConnectionManager {
         if let dropped = connection.disconnectionReason { return dropped }
         if let endCause { throw .ended(endCause) }
         do {
-            try await flow.send(HCIDisconnect(connectionHandle: connection.handle, reason: reason))
+            // Beyond the caller's cancellation: cleanup code that ends a link must end it.
+            try await flow.sendIgnoringCancellation(HCIDisconnect(connectionHandle: connection.handle, reason: reason))
         } catch {
             // The link dropped while the command was on its way.
             if let dropped = connection.disconnectionReason { return dropped }

@@ -213,7 +213,8 @@ public actor LEConnectionManager {
         guard endCause == nil else { return }
         for link in links.values.sorted(by: { $0.connection.handle < $1.connection.handle }) where link.dropped == nil {
             // A refusal (the link went meanwhile, or a controller that is gone) changes nothing here.
-            _ = try? await flow.send(HCIDisconnect(connectionHandle: link.connection.handle, reason: .remoteUserTerminatedConnection))
+            _ = try? await flow.sendIgnoringCancellation(HCIDisconnect(connectionHandle: link.connection.handle,
+                                                                       reason: .remoteUserTerminatedConnection))
         }
         end(.closedByHost)
     }
@@ -221,6 +222,9 @@ public actor LEConnectionManager {
     // MARK: Events
 
     private func receive(_ delivery: HCIRouted<HCIEventPacket>) {
+        // An ended manager acts on nothing more: what its route still holds (a link that formed
+        // after a Hardware Error) would make links nobody can end.
+        guard endCause == nil else { return }
         guard case .packet(let packet) = delivery else {
             // Lost connection events cannot be recovered: the links' state is unknown.
             if case .overflow(let dropped) = delivery { end(.eventsLost(dropped)) }

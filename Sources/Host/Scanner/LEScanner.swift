@@ -61,7 +61,10 @@ public actor LEScanner {
     ///
     /// - Throws: the validation errors of ``LEScanParameters/validate(for:)``;
     ///   ``LEScannerError/alreadyScanning``; ``LEScannerError/command(_:)`` when the controller
-    ///   refuses a command (nothing is left enabled by this call then).
+    ///   refuses a command (nothing is left enabled by this call then), or with
+    ///   ``HCICommandError/cancelled(opcode:)`` when the calling task is cancelled before the
+    ///   enable goes out. Once it has gone out, the call waits for its answer even when
+    ///   cancelled, so that the host knows whether the controller scans.
     public func start(_ parameters: LEScanParameters = LEScanParameters()) async throws(LEScannerError) -> AsyncStream<LEDiscovery> {
         let family = capabilities.commandFamily
         try parameters.validate(for: family)
@@ -77,7 +80,7 @@ public actor LEScanner {
         let reports = await flow.events([.leMeta(.advertisingReport), .leMeta(.extendedAdvertisingReport)],
                                         capacity: Self.reportCapacity, label: "scanner")
         let enable: any HCICommand
-        do {
+        do throws(HCICommandError) {
             switch family {
             case .legacy:
                 try await flow.send(HCILESetScanParameters(leScanType: parameters.scanType, leScanInterval: parameters.interval,
@@ -91,7 +94,10 @@ public actor LEScanner {
             }
             // Stopped meanwhile: stop() has sent its disable, which must stay the last word.
             guard generation == current else { return stream }
-            try await flow.send(enable)
+            // Not begun for a cancelled caller, and once begun followed to its answer, so that
+            // the host knows whether the controller scans.
+            if Task.isCancelled { throw HCICommandError.cancelled(opcode: type(of: enable).opcode) }
+            try await flow.sendIgnoringCancellation(enable)
         } catch {
             continuation.finish()
             if generation == current { discoveries = nil }
@@ -101,7 +107,7 @@ public actor LEScanner {
             // stop() ran while the enable was on its way, and its disable may have reached the
             // controller first: disable once more, after this enable (stop() reports its own
             // errors). Not when a new start() owns the scan already.
-            if discoveries == nil { _ = try? await flow.send(Self.disableCommand(capabilities.commandFamily)) }
+            if discoveries == nil { _ = try? await flow.sendIgnoringCancellation(Self.disableCommand(capabilities.commandFamily)) }
             return stream
         }
         let now = self.now
@@ -149,6 +155,7 @@ public actor LEScanner {
     }
 
     /// Disables scanning and finishes the stream of discoveries. Does nothing when no scan runs.
+    /// The disable is sent even when the calling task is cancelled (cleanup code stops scans).
     ///
     /// - Throws: ``LEScannerError/command(_:)`` when the controller refuses to stop (the stream
     ///   is finished all the same).
@@ -160,7 +167,8 @@ public actor LEScanner {
         consumer = nil
         continuation.finish()
         do {
-            try await flow.send(Self.disableCommand(capabilities.commandFamily))
+            // Beyond the caller's cancellation: the host has stopped, so must the controller.
+            try await flow.sendIgnoringCancellation(Self.disableCommand(capabilities.commandFamily))
         } catch {
             throw .command(error)
         }
