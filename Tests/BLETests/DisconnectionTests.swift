@@ -97,6 +97,32 @@ struct DisconnectionTests {
         await testbed.shutDown()
     }
 
+    @Test("a connect made as soon as a pending call ends with the link's drop connects anew, after the disconnected event")
+    func connectRightAfterDrop() async throws {
+        let testbed = try await BLETestbed.make(seed: 93)
+        var events = testbed.central.events.makeAsyncIterator()
+        let (peripheral, link) = try await testbed.connectAndDiscover()
+        let level = try peripheral.characteristic(TestDatabase.batteryLevel)
+        let held = testbed.sensor.hold { $0.first == 0x0A }           // ATT_READ_REQ
+        let pending = Task { try await peripheral.readValue(for: level) }
+        #expect(await held.reached()?.first == 0x0A)
+        try await link.disconnect(reason: .remoteUserTerminatedConnection)
+        await #expect(throws: BLEError.disconnected(.remoteUserTerminatedConnection)) { try await pending.value }
+        testbed.sensor.release()
+        // At once: the manager may not have taken the link's end in yet.
+        _ = try await testbed.connect()
+        #expect(peripheral.state == .connected)
+        let fresh = try #require(try await peripheral.discoverServices([TestDatabase.battery]).first)
+        let newLevel = try #require(try await peripheral.discoverCharacteristics(for: fresh).first)
+        #expect(try await peripheral.readValue(for: newLevel) == Data([0x64]))
+        guard case .connected = await events.next(), case .disconnected(_, let error) = await events.next(),
+              case .connected = await events.next() else {
+            throw TestSensorError.stopped
+        }
+        #expect(error == .disconnected(.remoteUserTerminatedConnection))
+        await testbed.shutDown()
+    }
+
     @Test("a link that times out ends writes waiting for ACL credits, the notification streams and readiness, each once")
     func supervisionTimeout() async throws {
         let testbed = try await BLETestbed.make(seed: 92)

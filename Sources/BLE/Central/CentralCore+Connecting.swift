@@ -11,7 +11,11 @@ extension CentralCore {
         while true {
             switch peripheral.state {
             case .connected:
-                return
+                // A link that has dropped, its end not yet taken in by the manager (its calls
+                // have already thrown disconnected): wait for that, then connect anew.
+                guard let session = peripheral.record.withLock({ $0.link }), session.ended.value != nil else { return }
+                await session.settled.wait()
+                continue
             case .connecting:
                 guard let attempt = attempts[peripheral.identifier] else { throw .invalidArgument("\(peripheral) is connecting") }
                 try await join(attempt, timeout: options.timeout, clock: backend.clock)
@@ -213,6 +217,11 @@ extension CentralCore {
             _ = await attempt.value
         case .connected, .disconnecting:
             guard let session = peripheral.record.withLock({ $0.link }) else { return }
+            // Dropped already, by the peer or the controller: its event keeps its Reason.
+            if session.ended.value != nil {
+                await session.settled.wait()
+                return
+            }
             disconnectRequested.insert(peripheral.identifier)
             peripheral.record.withLock { record in
                 if record.link === session { record.state = .disconnecting }
