@@ -1,6 +1,7 @@
 @testable import BLE
 import BLECore
 import Foundation
+import BLETestSupport
 import HCI
 import Testing
 
@@ -94,6 +95,31 @@ struct DisconnectionTests {
         #expect(error == .disconnected(.remoteUserTerminatedConnection))
         #expect(peripheral.state == .disconnected)
         await #expect(throws: BLEError.notConnected) { try await run() }
+        await testbed.shutDown()
+    }
+
+    @Test("notifications sent just before the peripheral ends the link all reach the stream, before it ends with disconnected")
+    func notificationsBeforeTheEnd() async throws {
+        let testbed = try await BLETestbed.make(seed: 94)
+        let (peripheral, link) = try await testbed.connectAndDiscover()
+        let level = try peripheral.characteristic(TestDatabase.batteryLevel)
+        var notified = peripheral.notifications(for: level).makeAsyncIterator()
+        try await peripheral.setNotifyValue(true, for: level)
+        let handle = try testbed.gatt.valueHandle(TestDatabase.batteryLevel)
+        for value in UInt8(0)..<20 { _ = try await testbed.sensor.server.notify([value], for: handle) }
+        // Every notification on the air, none left in the sensor's controller (a controller
+        // that ends a link may drop what it has not sent); the central's host may still be
+        // taking them in when its Disconnection Complete comes.
+        #expect(await eventually { testbed.sensor.controller.aclBuffersInUse == 0 })
+        try await link.disconnect(reason: .remoteUserTerminatedConnection)
+        var values: [UInt8] = []
+        do {
+            while let value = try await notified.next() { values.append(contentsOf: value) }
+            Issue.record("the stream finished without an error")
+        } catch let error as BLEError {
+            #expect(error == .disconnected(.remoteUserTerminatedConnection))
+        }
+        #expect(values == Array(0..<20))
         await testbed.shutDown()
     }
 
