@@ -331,6 +331,32 @@ struct ClientCachingTests {
         await rig.close()
     }
 
+    @Test("a Service Changed whose range cannot be discovered again leaves nothing cached, so the next connection discovers it all")
+    func serviceChangedRediscoveryFails() async throws {
+        let cache = InMemoryGATTClientCache()
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table, configuration: GATTClient.Configuration(cache: cache, peer: peer))
+        _ = try await rig.client.discoverDatabase()
+        #expect(await cache.entry(for: peer)?.databaseHash == ClientTables.hashA)
+
+        let (changed, _) = ClientTables.standard(hash: ClientTables.hashB, extraCharacteristic: true)
+        rig.server.replaceTable(changed)
+        rig.server.fail(.readByGroupTypeRequest, handle: 0x0012, code: .unlikelyError)
+        var changes = rig.client.serviceChanges.makeAsyncIterator()
+        try await rig.serverEngine.indicate(ATTHandleValueIndication(handle: h.serviceChanged, value: [0x19, 0x00, 0xFF, 0xFF]))
+        #expect(await changes.next() == 0x0019...0xFFFF)
+        #expect(await rig.client.services.map(\.handle) == [0x0001, 0x0006, 0x000E], "the range is gone from the tree")
+        #expect(await cache.entry(for: peer) == nil, "a tree without the range is not kept under the new hash")
+        #expect(await rig.client.databaseHash == nil)
+        await rig.close()
+
+        let next = ClientRig(changed, configuration: GATTClient.Configuration(cache: cache, peer: peer))
+        let services = try await next.client.discoverDatabase()
+        #expect(await next.client.usedCachedDatabase == false)
+        #expect(services.map(\.handle) == [0x0001, 0x0006, 0x000E, 0x0012, 0x001D])
+        await next.close()
+    }
+
     @Test("a Service Changed indication handled after the bearer closed ends without re-enabling indications")
     func serviceChangedAfterClose() async throws {
         // A fuzzer's finding: the indication's task reached the re-enable step after the client

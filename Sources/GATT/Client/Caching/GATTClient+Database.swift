@@ -110,9 +110,10 @@ extension GATTClient {
     /// Handles a Service Changed indication for `range`: the services overlapping it are
     /// removed from ``services`` and the range, widened to cover them whole, is discovered
     /// again; subscriptions inside it finish (their characteristics may be gone or renumbered);
-    /// the cache is updated under a freshly read hash; the range is published on
-    /// ``serviceChanges``. A client that holds no whole tree (its caller discovers service by
-    /// service) discovers nothing: the caller rediscovers what it needs.
+    /// the cache is updated under a freshly read hash (its entry is removed when the range's
+    /// discovery or the hash read fails: the tree it would keep is not the database); the range
+    /// is published on ``serviceChanges``. A client that holds no whole tree (its caller
+    /// discovers service by service) discovers nothing: the caller rediscovers what it needs.
     func serviceChanged(_ range: ClosedRange<UInt16>) async {
         await acquire(.tree)
         var lower = range.lowerBound
@@ -123,9 +124,17 @@ extension GATTClient {
         }
         let affected = lower...upper
         let holdsTree = !services.isEmpty
+        var whole = holdsTree
         if holdsTree {
             let kept = services.filter { !$0.handleRange.overlaps(affected) }
-            services = (try? await discoverTree(in: affected, keeping: kept)) ?? kept
+            do {
+                services = try await discoverTree(in: affected, keeping: kept)
+            } catch {
+                // The tree now lacks the range: the caller rediscovers what it needs, and no
+                // cache may keep it as the database (a later connection would trust it whole).
+                services = kept
+                whole = false
+            }
         }
         for (id, subscriber) in subscribers where affected.contains(subscriber.valueHandle) {
             drop(id)
@@ -134,11 +143,15 @@ extension GATTClient {
             for waiter in configurations[handle]?.waiters ?? [] { waiter.continuation.resume(returning: .databaseChanged(handle: handle)) }
             configurations[handle] = nil
         }
-        if holdsTree, let read = try? await readUsableDatabaseHash(), let hash = checkedDatabaseHash(read, in: services) {
+        if whole, let read = try? await readUsableDatabaseHash(), let hash = checkedDatabaseHash(read, in: services) {
             databaseHash = hash.value
             if let cache = configuration.cache, let peer = configuration.peer {
                 await cache.store(GATTClientCacheEntry(databaseHash: hash.value, services: services), for: peer)
             }
+        } else if holdsTree {
+            // The entry was made under the hash before the change: no longer the database's.
+            databaseHash = nil
+            if let cache = configuration.cache, let peer = configuration.peer { await cache.removeEntry(for: peer) }
         }
         release(.tree)
         try? await enableServiceChangedIndications()
