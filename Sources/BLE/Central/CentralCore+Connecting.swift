@@ -101,8 +101,10 @@ extension CentralCore {
             do throws(BLEError) {
                 _ = try await session.gatt { (client) async throws(GATTClientError) -> Int in try await client.exchangeMTU() }
                 guard restoring else { return .success(nil) }
+                // Best effort (an optional step, Vol 3, Part G, 7.3): a bad answer gives a
+                // diagnostic and no hash, and the restoration then discovers the database.
                 return .success(try await session.gatt { (client) async throws(GATTClientError) -> [UInt8]? in
-                    try await client.readDatabaseHash()
+                    try await client.readUsableDatabaseHash()?.value
                 })
             } catch {
                 return .failure(error)

@@ -238,6 +238,32 @@ struct CentralRestorationTests {
         await testbed.shutDown()
     }
 
+    @Test("a central with a restore identifier connects to a server whose Database Hash answer is malformed, without caching")
+    func connectsWhenHashAnswerIsMalformed() async throws {
+        let directory = try StateDirectory()
+        defer { directory.remove() }
+        let testbed = try await BLETestbed.make(seed: 125)
+        // A Database Hash of 5 octets ahead of the server's own (it has 16, Core v5.4, Vol 3,
+        // Part G, 7.3): an optional step's bad answer, which must not fail the connection.
+        let bent = BluetoothUUID("8D3C0400-5A1B-4C2D-9E3F-00A0C9B1E2F3")!
+        _ = try await testbed.sensor.server.replaceDatabase(try GATTDatabase(services: [
+            .primary(bent, characteristics: [
+                GATTCharacteristicDefinition(uuid: BluetoothUUID(0x2B2A), properties: [.read], value: .fixed([1, 2, 3, 4, 5])),
+            ]),
+            .primary(TestDatabase.custom, characteristics: [
+                GATTCharacteristicDefinition(uuid: TestDatabase.alerts, properties: [.indicate], value: .fixed([0x00])),
+            ]),
+        ]))
+        let central = try await BLETestbed.poweredOn(CentralManager(transport: .virtual(testbed.radio), options: directory.options("gateway")))
+        let peripheral = try #require(central.retrievePeripherals(withIdentifiers: [testbed.sensor.identifier]).first)
+        try await central.connect(peripheral, options: ConnectOptions(timeout: .seconds(20)))
+        #expect(peripheral.state == .connected)
+        let services = try await peripheral.discoverServices()
+        #expect(Set(services.map(\.uuid)).isSuperset(of: [bent, TestDatabase.custom]))
+        await central.close()
+        await testbed.shutDown()
+    }
+
     @Test("dropped without close in the middle of a scan, the central's successor resumes the scan with its services and options")
     func resumesScan() async throws {
         let directory = try StateDirectory()
