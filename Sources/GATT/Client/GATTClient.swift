@@ -116,6 +116,9 @@ public actor GATTClient {
     /// The value handle of Service Changed as a service-by-service discovery found it, for a
     /// client whose ``services`` is not the whole tree.
     var learnedServiceChangedValueHandle: UInt16?
+    /// The Generic Attribute service of a tree the client did not discover itself, as
+    /// ``runOptionalSteps(genericAttribute:)`` gave it, for a client whose ``services`` is empty.
+    var adoptedGenericAttribute: RemoteService?
 
     // Serialisation (GATTClient+Locks.swift).
     var treeLock = ClientLock()

@@ -69,10 +69,15 @@ struct CentralRestorationTests {
         #expect(shape(peripheral.services) == discovered, "the cached tree, with the same handles")
 
         let pdus = testbed.sensor.received(onLink: linkIndex)
-        #expect(opcodes(pdus) == [0x02, 0x08, 0x12, 0x12],
-                "Exchange MTU, the Database Hash read (one round trip for the database), two CCCD writes: \(pdus.map { Hex.encode($0) })")
+        #expect(opcodes(pdus) == [0x02, 0x08, 0x12, 0x12, 0x12, 0x12],
+                "Exchange MTU, the Database Hash read (one round trip for the database), Client Supported Features and Service Changed's CCCD (the unbonded sensor forgot both), two CCCD writes: \(pdus.map { Hex.encode($0) })")
         #expect(pdus.count > 1 && pdus[1] == databaseHashRead)
-        let cccdWrites = Set(pdus.filter { $0.first == 0x12 })
+        let gatt = try #require(peripheral.services?.first { $0.uuid == GATTProfileUUID.genericAttribute })
+        let features = try #require(gatt.characteristics?.first { $0.uuid == GATTProfileUUID.clientSupportedFeatures })
+        let serviceChangedCCCD = try #require(gatt.characteristics?.first { $0.uuid == GATTProfileUUID.serviceChanged }?
+            .descriptors?.first { $0.uuid == TestDatabase.clientConfiguration })
+        #expect(Array(pdus.dropFirst(2).prefix(2).map { UInt16($0[1]) | UInt16($0[2]) << 8 }) == [features.valueHandle, serviceChangedCCCD.handle])
+        let cccdWrites = Set(pdus.suffix(2))
         let level = try peripheral.characteristic(TestDatabase.batteryLevel)
         let alerts = try peripheral.characteristic(TestDatabase.alerts)
         let levelCCCD = try #require(level.descriptors?.first { $0.uuid == TestDatabase.clientConfiguration })
@@ -141,6 +146,56 @@ struct CentralRestorationTests {
         await testbed.shutDown()
     }
 
+    @Test("a restored peripheral whose tree is reused has Client Supported Features and Service Changed indications written again, so a database change reaches servicesModified")
+    func restoredTreeHearsServiceChanged() async throws {
+        let directory = try StateDirectory()
+        defer { directory.remove() }
+        let testbed = try await BLETestbed.make(seed: 127, options: directory.options("gateway"))
+        let (peripheral, link) = try await testbed.connect()
+        _ = try await peripheral.discoverDatabase()
+        await testbed.central.stateWritten()
+        await testbed.central.closeTransportAbruptly()
+        try await link.disconnect(reason: .remoteUserTerminatedConnection)
+
+        let linkIndex = testbed.sensor.linkCount
+        let successor = CentralManager(transport: .virtual(testbed.radio), options: directory.options("gateway"))
+        var events = successor.events.makeAsyncIterator()
+        guard case .willRestoreState(let restored) = await events.next() else {
+            Issue.record("the first event is not willRestoreState")
+            return
+        }
+        let restoredPeripheral = restored.peripherals[0]
+        _ = try await BLETestbed.poweredOn(successor)
+        guard case .connected = await events.next() else {
+            Issue.record("the second event is not connected")
+            return
+        }
+        // The unbonded sensor forgot both on the link's end (Core v5.4, Vol 3, Part G, 2.5.2,
+        // 3.3.3.3): Write Requests to Client Supported Features and to Service Changed's CCCD.
+        let gatt = try #require(restoredPeripheral.services?.first { $0.uuid == GATTProfileUUID.genericAttribute })
+        let features = try #require(gatt.characteristics?.first { $0.uuid == GATTProfileUUID.clientSupportedFeatures })
+        let serviceChanged = try #require(gatt.characteristics?.first { $0.uuid == GATTProfileUUID.serviceChanged })
+        let configuration = try #require(serviceChanged.descriptors?.first { $0.uuid == GATTAttributeType.clientCharacteristicConfiguration })
+        let writes = testbed.sensor.received(onLink: linkIndex).filter { $0.first == 0x12 }
+            .map { UInt16($0[1]) | UInt16($0[2]) << 8 }
+        #expect(writes.contains(features.valueHandle))
+        #expect(writes.contains(configuration.handle))
+        #expect(!serviceChanged.isNotifying, "the client's own subscription, not the application's")
+
+        let battery = try #require(restoredPeripheral.services?.first { $0.uuid == TestDatabase.battery })
+        var modifications = restoredPeripheral.servicesModified.makeAsyncIterator()
+        let report = try await testbed.sensor.server.replaceDatabase(try GATTDatabase(services: [
+            .primary(TestDatabase.heartRate, characteristics: [
+                GATTCharacteristicDefinition(uuid: TestDatabase.bodySensorLocation, properties: [.read], value: .fixed([0x01])),
+            ]),
+        ]))
+        #expect(report.delivered.count == 1, "the Service Changed indication was confirmed")
+        let invalidated = try #require(await modifications.next())
+        #expect(invalidated.contains { $0 === battery })
+        await successor.close()
+        await testbed.shutDown()
+    }
+
     @Test("when the Database Hash changed, the successor rediscovers the database, resubscribes what is still there, and reports what is gone")
     func rediscoversWhenHashChanged() async throws {
         let directory = try StateDirectory()
@@ -178,7 +233,7 @@ struct CentralRestorationTests {
         let pdus = opcodes(testbed.sensor.received(onLink: linkIndex))
         #expect(Array(pdus.prefix(3)) == [0x02, 0x08, 0x10], "MTU, the hash, then service discovery: \(pdus)")
         #expect(pdus.contains(0x04), "descriptors were discovered again")
-        #expect(pdus.filter { $0 == 0x12 }.count == 1, "one CCCD write: alerts")
+        #expect(pdus.filter { $0 == 0x12 }.count == 3, "Client Supported Features, Service Changed's CCCD, and alerts' CCCD")
         #expect(shape(peripheral.services) != [], "the tree is the new database's")
         let uuids = Set(peripheral.services?.map(\.uuid) ?? [])
         #expect(uuids.isSuperset(of: [extra, TestDatabase.custom]) && !uuids.contains(TestDatabase.battery))

@@ -357,6 +357,33 @@ struct ClientCachingTests {
         await next.close()
     }
 
+    @Test("a tree the client did not discover: runOptionalSteps writes Client Supported Features and Service Changed's CCCD, and handles its indications")
+    func optionalStepsForAnAdoptedTree() async throws {
+        let (table, h) = ClientTables.standard()
+        let earlier = ClientRig(table)
+        let genericAttribute = try #require(try await earlier.client.discoverDatabase().first { $0.uuid == GATTProfileUUID.genericAttribute })
+        await earlier.close()
+
+        let rig = ClientRig(table)
+        let error = await #expect(throws: GATTClientError.self) {
+            try await rig.client.runOptionalSteps(genericAttribute: RemoteService(uuid: BluetoothUUID(0x180F), handle: 0x0001, endHandle: 0x0002))
+        }
+        #expect(error == .invalidArgument("180F is not the Generic Attribute service (0x1801)"))
+        #expect(rig.transcript.isEmpty, "nothing sent for another service")
+        try await rig.client.runOptionalSteps(genericAttribute: genericAttribute)
+        rig.expectTranscript([
+            "> 12 0b00 05",             // Client Supported Features: Robust Caching | Multiple Handle Value Notifications
+            "< 13",
+            "> 12 0900 0200",           // Service Changed CCCD: indications
+            "< 13",
+        ])
+        var changes = rig.client.serviceChanges.makeAsyncIterator()
+        try await rig.serverEngine.indicate(ATTHandleValueIndication(handle: h.serviceChanged, value: [0x19, 0x00, 0xFF, 0xFF]))
+        #expect(await changes.next() == 0x0019...0xFFFF)
+        #expect(await rig.client.services.isEmpty, "no whole tree: nothing rediscovered, the caller rediscovers")
+        await rig.close()
+    }
+
     @Test("a Service Changed indication handled after the bearer closed ends without re-enabling indications")
     func serviceChangedAfterClose() async throws {
         // A fuzzer's finding: the indication's task reached the re-enable step after the client

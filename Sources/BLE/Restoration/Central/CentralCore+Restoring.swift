@@ -73,8 +73,9 @@ extension CentralCore {
     }
 
     /// The restored peripheral of `pending` is linked on `session`: the MTU exchange, its
-    /// database (reused when the Database Hash is unchanged, else rediscovered), its
-    /// subscriptions written again, then connected and ``CentralEvent/connected(_:)``. When the
+    /// database (reused when the Database Hash is unchanged, else rediscovered), Client
+    /// Supported Features and Service Changed indications (Core v5.4, Vol 3, Part G, 7.1, 7.2)
+    /// and its subscriptions written again, then connected and ``CentralEvent/connected(_:)``. When the
     /// link fails first, the peripheral waits for the next reconnection.
     nonisolated func setUp(_ pending: PendingReconnection, session: PeripheralLink, backend: any CentralBackend) async {
         let peripheral = pending.peripheral
@@ -85,11 +86,14 @@ extension CentralCore {
             _ = try await session.gatt { (client) async throws(GATTClientError) -> Int in try await client.exchangeMTU() }
             tree = try await session.restoreTree(from: pending.entry)
             if let services = tree.services {
-                // A reused tree was not discovered on this link: the GATT client learns where
-                // Service Changed is, so that its indications (a resubscribed 2A05) still
-                // reach servicesModified.
-                if let valueHandle = PeripheralLink.serviceChangedValueHandle(in: services) {
-                    await session.client.learnServiceChanged(valueHandle: valueHandle)
+                // The GATT client did not discover this tree on this link: it runs the steps its
+                // own whole-database discovery would (Client Supported Features, Service Changed
+                // indications, which an unbonded server forgets between connections), so that
+                // a database change still reaches servicesModified.
+                if let genericAttribute = PeripheralLink.genericAttributeService(in: services) {
+                    try await session.gatt { (client) async throws(GATTClientError) in
+                        try await client.runOptionalSteps(genericAttribute: genericAttribute)
+                    }
                 }
                 let refused = try await session.resubscribe(pending.entry.notifyingPlaces, in: services, byHandle: tree.reused)
                 for reason in refused { restoration?.notRestored("\(peripheral.address) (\(peripheral.addressType)): \(reason)") }

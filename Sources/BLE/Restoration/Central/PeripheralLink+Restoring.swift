@@ -38,15 +38,17 @@ extension PeripheralLink {
         return RestoredTree(services: try await rediscoverTree(), databaseHash: hash, reused: false)
     }
 
-    /// The value handle of Service Changed (2A05) in the Generic Attribute service (1801) of
-    /// `services`, when the tree holds it (Part G, 7.1).
-    static func serviceChangedValueHandle(in services: [Service]) -> UInt16? {
-        for service in services where service.uuid == GATTProfileUUID.genericAttribute {
-            if let characteristic = service.characteristics?.first(where: { $0.uuid == GATTProfileUUID.serviceChanged }) {
-                return characteristic.remote.valueHandle
-            }
+    /// The Generic Attribute service (1801) of `services` as the GATT client models it, with
+    /// its characteristics and their descriptors, when the tree holds it (Part G, 7).
+    static func genericAttributeService(in services: [Service]) -> RemoteService? {
+        guard let service = services.first(where: { $0.uuid == GATTProfileUUID.genericAttribute }) else { return nil }
+        var remote = service.remote
+        remote.characteristics = (service.characteristics ?? []).map { characteristic in
+            var modelled = characteristic.remote
+            modelled.descriptors = (characteristic.descriptors ?? []).map { RemoteDescriptor(handle: $0.handle, uuid: $0.uuid) }
+            return modelled
         }
-        return nil
+        return remote
     }
 
     /// Discovers every primary service (Part G, 4.4.1), then in each its includes (4.5.1), in

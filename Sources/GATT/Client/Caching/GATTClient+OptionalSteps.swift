@@ -123,12 +123,41 @@ extension GATTClient {
         configurations[descriptor.handle]?.written |= GATTClientSubscription.Kind.indication.configurationBit
     }
 
-    /// The characteristic `uuid` of the Generic Attribute service in ``services``.
+    /// The characteristic `uuid` of the Generic Attribute service in ``services``, else in the
+    /// service ``runOptionalSteps(genericAttribute:)`` gave.
     func genericAttributeCharacteristic(_ uuid: BluetoothUUID) -> RemoteCharacteristic? {
         for service in services where service.uuid == GATTProfileUUID.genericAttribute {
             if let characteristic = service.characteristic(uuid) { return characteristic }
         }
-        return nil
+        return services.isEmpty ? adoptedGenericAttribute?.characteristic(uuid) : nil
+    }
+
+    /// Runs on this connection the optional steps of ``discoverDatabase()`` for a tree this
+    /// client did not discover itself: one restored from storage and confirmed by an unchanged
+    /// Database Hash, or one its caller discovered service by service. `genericAttribute` is
+    /// that tree's Generic Attribute service (0x1801), with its characteristics and their
+    /// descriptors. Client Supported Features is written (Core v5.4, Vol 3, Part G, 7.2) and
+    /// Service Changed indications are enabled (7.1): an unbonded server forgets both between
+    /// connections (2.5.2, 3.3.3.3). Each step is best effort, as in discovery: a bad answer is
+    /// a diagnostic and switches off what the step served. Service Changed indications are
+    /// then handled as after ``learnServiceChanged(valueHandle:)``. A client that holds a whole
+    /// tree of its own runs the steps on that tree instead.
+    ///
+    /// - Throws: ``GATTClientError/invalidArgument(_:)`` when `genericAttribute` is another
+    ///   service (nothing is sent); ``GATTClientError/closed`` or ``GATTClientError/timeout``
+    ///   when the bearer ends under a step; nothing else.
+    public func runOptionalSteps(genericAttribute: RemoteService) async throws(GATTClientError) {
+        guard genericAttribute.uuid == GATTProfileUUID.genericAttribute else {
+            throw .invalidArgument("\(genericAttribute.uuid) is not the Generic Attribute service (0x1801)")
+        }
+        if services.isEmpty {
+            adoptedGenericAttribute = genericAttribute
+            if let serviceChanged = genericAttribute.characteristic(GATTProfileUUID.serviceChanged) {
+                learnedServiceChangedValueHandle = serviceChanged.valueHandle
+            }
+        }
+        try await writeClientSupportedFeatures()
+        try await enableServiceChangedIndications()
     }
 
     // MARK: Diagnostics
