@@ -102,6 +102,29 @@ struct CancelledCallerTests {
         expectScriptPlayed(transport)
     }
 
+    @Test("a connect waiting for another peer's attempt to end stops waiting when its task is cancelled, and sends nothing")
+    func connectWaitingItsTurnCancelled() async throws {
+        let transport = ScriptedHCITransport()
+        let manager = await LEConnectionManager(flow: patientFlow(transport), controller: LEConnectionManagerBadInputTests.information())
+        let first = Task {
+            try await manager.connect(to: BluetoothAddress("C0:00:00:00:00:01")!, addressType: .random, timeout: .seconds(600))
+        }
+        await transport.waitForSent(1)                                                          // its LE Create Connection
+        transport.inject(try h4("04 0f 04 00 01 0d 20"))                                        // Command Status: Success
+        let second = Task {
+            try await manager.connect(to: BluetoothAddress("C0:00:00:00:00:02")!, addressType: .random, timeout: .seconds(600))
+        }
+        await eventually("the second waits for the turn") { await manager.connectTurnWaiters.count == 1 }
+        second.cancel()
+        let error = await #expect(throws: LEConnectionError.self) { try await second.value }
+        #expect(error == .cancelled)
+        #expect(await manager.connectTurnWaiters.isEmpty)
+        #expect(transport.sent.count == 1, "only the first attempt's command")
+        await manager.controllerFailed()
+        let firstError = await #expect(throws: LEConnectionError.self) { try await first.value }
+        #expect(firstError == .ended(.hardwareError(0x00)))
+    }
+
     @Test("a link ended from a cancelled task is disconnected at the controller, and the call returns the Reason")
     func disconnectFromCancelledTask() async throws {
         let (transport, _, connection) = try await LEConnectionManagerBadInputTests.linked()

@@ -159,10 +159,22 @@ extension LEConnectionManager {
         }
     }
 
+    /// Waits for the controller's one initiator, first come first served. A cancelled caller
+    /// stops waiting at once (``LEConnectionError/cancelled``), rather than behind another
+    /// peer's attempt for as long as that takes.
     private func takeConnectTurn() async throws(LEConnectionError) {
         while connectTurnHeld {
             if let endCause { throw .ended(endCause) }
-            await withCheckedContinuation { connectTurnWaiters.append($0) }
+            if Task.isCancelled { throw .cancelled }
+            nextOperationID &+= 1
+            let id = nextOperationID
+            // The handler's task needs the actor, which this call holds until the waiter is in.
+            let woken = await withTaskCancellationHandler {
+                await withCheckedContinuation { connectTurnWaiters.append((id, $0)) }
+            } onCancel: {
+                Task { await self.abandonConnectTurnWait(id) }
+            }
+            if !woken { throw .cancelled }
         }
         if let endCause { throw .ended(endCause) }
         connectTurnHeld = true
@@ -170,7 +182,13 @@ extension LEConnectionManager {
 
     private func releaseConnectTurn() {
         connectTurnHeld = false
-        if !connectTurnWaiters.isEmpty { connectTurnWaiters.removeFirst().resume() }
+        if !connectTurnWaiters.isEmpty { connectTurnWaiters.removeFirst().waiter.resume(returning: true) }
+    }
+
+    /// The caller waiting for the turn as `id` was cancelled.
+    private func abandonConnectTurnWait(_ id: UInt64) {
+        guard let index = connectTurnWaiters.firstIndex(where: { $0.id == id }) else { return }
+        connectTurnWaiters.remove(at: index).waiter.resume(returning: false)
     }
 }
 

@@ -137,7 +137,9 @@ public actor LEConnectionManager {
     var endCause: EndCause?
     var pendingConnect: PendingConnect?
     var connectTurnHeld = false
-    var connectTurnWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Connect calls waiting for the turn; each is resumed with true to look again, or false
+    /// when its caller was cancelled.
+    var connectTurnWaiters: [(id: UInt64, waiter: CheckedContinuation<Bool, Never>)] = []
     var nextOperationID: UInt64 = 0
     private var eventReader: Task<Void, Never>?
 
@@ -291,7 +293,7 @@ public actor LEConnectionManager {
         }
         pendingConnect?.finish(.failure(.ended(cause)))
         pendingConnect = nil
-        for waiter in connectTurnWaiters { waiter.resume() }
+        for waiting in connectTurnWaiters { waiting.waiter.resume(returning: true) }
         connectTurnWaiters = []
         incoming.finish()
         eventReader?.cancel()
