@@ -118,7 +118,13 @@ extension CentralCore {
         // Settled before the link is handed over: a deadline that passes from now on leaves it up.
         if failure == nil, !deadline.settle() { failure = .connectionTimeout }
         if failure == nil, await !connected(peripheral, session: session, mtu: session.client.mtu, databaseHash: try? steps.get()) {
-            failure = .cancelled
+            // The link dropped after the last step (not closed by the manager, nor by a cancel):
+            // its Reason, as the steps would have thrown.
+            if let reason = session.ended.value, !Task.isCancelled, await !closed {
+                failure = .disconnected(reason)
+            } else {
+                failure = .cancelled
+            }
         }
         if failure != nil, !Task.isCancelled, deadline.hasExpired { failure = .connectionTimeout }
         guard let failure else { return .success(()) }
