@@ -40,6 +40,21 @@ struct CancelledCallerTests {
         expectScriptPlayed(transport)
     }
 
+    @Test("a start called while a stop waits for its answer reaches the controller after it: the disable before the new parameters")
+    func stopThenStartKeepOrder() async throws {
+        let transport = ScriptedHCITransport(script: try Self.script(Self.scanStart + ["04 0e 04 01 0c 20 00"]))
+        let scanner = LEScanner(flow: patientFlow(transport), capabilities: legacyCapabilities)
+        _ = try await scanner.start(LEScanParameters(scanType: .active))
+        transport.append(try Self.script(["01 0c 20 02 00 00", "04 0e 04 01 0c 20 00"] + Self.scanStart + ["04 0e 04 01 0c 20 00"]))
+        let stop = Task { try await scanner.stop() }
+        // The scanner is free again once stop() waits for its disable's answer.
+        await eventually("stop() under way") { await !scanner.isScanning }
+        _ = try await scanner.start(LEScanParameters(scanType: .active))
+        try await stop.value
+        #expect(await scanner.isScanning)
+        expectScriptPlayed(transport)
+    }
+
     @Test("a scan start cancelled while its enable is on its way returns scanning, as the controller is")
     func scanStartCancelledDuringEnable() async throws {
         let transport = ScriptedHCITransport(script: try Self.script(Self.scanStart))

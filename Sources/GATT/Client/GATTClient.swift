@@ -119,6 +119,9 @@ public actor GATTClient {
     /// The Generic Attribute service of a tree the client did not discover itself, as
     /// ``runOptionalSteps(genericAttribute:)`` gave it, for a client whose ``services`` is empty.
     var adoptedGenericAttribute: RemoteService?
+    /// Set when a Service Changed range could not be discovered again: ``services`` lacks it
+    /// until a whole-database discovery, and no cache may keep it as the database.
+    var treeIsPartial = false
 
     // Serialisation (GATTClient+Locks.swift).
     var treeLock = ClientLock()

@@ -92,6 +92,11 @@ public actor HCICommandFlow {
     @discardableResult
     public nonisolated(nonsending) func send<C: HCICommand>(_ command: C) async throws(HCICommandError) -> C.ReturnParameters {
         let returnParameters = try await core.submit(command.packet, completion: C.completion).get()
+        return try Self.decode(C.self, returnParameters)
+    }
+
+    /// `C`'s return parameters from what its Command Complete (or Command Status) carried.
+    private static func decode<C: HCICommand>(_: C.Type, _ returnParameters: [UInt8]) throws(HCICommandError) -> C.ReturnParameters {
         let result: HCICommandResult<C.ReturnParameters>
         do {
             result = try C.result(fromReturnParameters: returnParameters[...])
@@ -104,9 +109,9 @@ public actor HCICommandFlow {
         }
     }
 
-    /// Sends `command` as ``send(_:)`` does, from a task of its own that the caller's
-    /// cancellation does not reach: the call returns with the controller's answer (or the
-    /// command timeout, or the flow's end) even when the calling task is cancelled.
+    /// Sends `command` as ``send(_:)`` does (queued in call order), but beyond the caller's
+    /// cancellation: the call returns with the controller's answer (or the command timeout, or
+    /// the flow's end) even when the calling task is cancelled.
     ///
     /// For the commands that change what the controller is doing (HCI_Disconnect, the create
     /// connection commands, scan and advertising enables): a command cancelled on the host
@@ -119,14 +124,8 @@ public actor HCICommandFlow {
     @discardableResult
     public nonisolated(nonsending) func sendIgnoringCancellation<C: HCICommand>(_ command: C) async throws(HCICommandError)
         -> C.ReturnParameters {
-        let answer = await Task(executorPreference: executor) { () async -> Result<C.ReturnParameters, HCICommandError> in
-            do throws(HCICommandError) {
-                return .success(try await self.send(command))
-            } catch {
-                return .failure(error)
-            }
-        }.value
-        return try answer.get()
+        let returnParameters = try await core.submit(command.packet, completion: C.completion, cancellable: false).get()
+        return try Self.decode(C.self, returnParameters)
     }
 
     /// Sends a command packet this package may not know, and returns its Return_Parameters as

@@ -191,28 +191,33 @@ final class HCICommandFlowCore: Sendable {
 
     // MARK: Commands
 
-    /// Queues `packet`, sends it when a credit allows, and waits for its answer.
-    nonisolated(nonsending) func submit(_ packet: HCICommandPacket, completion: HCICommandCompletion) async
-        -> Result<[UInt8], HCICommandError> {
+    /// Queues `packet`, sends it when a credit allows, and waits for its answer. A
+    /// `cancellable` call is refused to a cancelled caller and ends when its caller is
+    /// cancelled; one that is not runs to its answer all the same. Either way the command is
+    /// queued before the call first suspends, so commands keep their callers' order.
+    nonisolated(nonsending) func submit(_ packet: HCICommandPacket, completion: HCICommandCompletion,
+                                        cancellable: Bool = true) async -> Result<[UInt8], HCICommandError> {
         let id: UInt64? = state.withLock { state in
             guard !state.isClosed else { return nil }
             state.nextID &+= 1
             return state.nextID
         }
         guard let id else { return .failure(.closed(opcode: packet.opcode)) }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (waiter: Waiter) in
-                // Registered under the lock before it is sent: nothing can answer it first.
-                let refusal: HCICommandError? = state.withLock { state in
-                    if state.isClosed { return .closed(opcode: packet.opcode) }
-                    if Task.isCancelled { return .cancelled(opcode: packet.opcode) }
-                    state.queued.append(Command(id: id, packet: packet, completion: completion, waiter: waiter,
-                                                timer: armTimer(id)))
-                    return nil
-                }
-                if let refusal { return waiter.resume(returning: .failure(refusal)) }
-                pump()
+        let queue = { (waiter: Waiter) in
+            // Registered under the lock before it is sent: nothing can answer it first.
+            let refusal: HCICommandError? = self.state.withLock { state in
+                if state.isClosed { return .closed(opcode: packet.opcode) }
+                if cancellable, Task.isCancelled { return .cancelled(opcode: packet.opcode) }
+                state.queued.append(Command(id: id, packet: packet, completion: completion, waiter: waiter,
+                                            timer: self.armTimer(id)))
+                return nil
             }
+            if let refusal { return waiter.resume(returning: .failure(refusal)) }
+            self.pump()
+        }
+        guard cancellable else { return await withCheckedContinuation(queue) }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation(queue)
         } onCancel: {
             cancel(id, opcode: packet.opcode)
         }

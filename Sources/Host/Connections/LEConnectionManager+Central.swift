@@ -82,6 +82,9 @@ extension LEConnectionManager {
                                 parameters: LEConnectionParametersRequest, timeout: Duration) async throws(LEConnectionError) -> LEConnection {
         if let violation = parameters.violation { throw .invalidParameters(violation) }
         if let endCause { throw .ended(endCause) }
+        // Cancelled as the turn came (or while the Filter Accept List was written): the
+        // Create Connection, which no cancellation stops once sent, is not begun.
+        if Task.isCancelled { throw .cancelled }
         nextOperationID &+= 1
         let pending = PendingConnect(id: nextOperationID)
         pendingConnect = pending

@@ -348,6 +348,10 @@ struct ClientCachingTests {
         #expect(await rig.client.services.map(\.handle) == [0x0001, 0x0006, 0x000E], "the range is gone from the tree")
         #expect(await cache.entry(for: peer) == nil, "a tree without the range is not kept under the new hash")
         #expect(await rig.client.databaseHash == nil)
+        // A later change whose range is discovered again: the tree still lacks the first one.
+        try await rig.serverEngine.indicate(ATTHandleValueIndication(handle: h.serviceChanged, value: [0x0E, 0x00, 0x11, 0x00]))
+        #expect(await changes.next() == 0x000E...0x0011)
+        #expect(await cache.entry(for: peer) == nil, "still not the whole database")
         await rig.close()
 
         let next = ClientRig(changed, configuration: GATTClient.Configuration(cache: cache, peer: peer))
@@ -381,6 +385,11 @@ struct ClientCachingTests {
         try await rig.serverEngine.indicate(ATTHandleValueIndication(handle: h.serviceChanged, value: [0x19, 0x00, 0xFF, 0xFF]))
         #expect(await changes.next() == 0x0019...0xFFFF)
         #expect(await rig.client.services.isEmpty, "no whole tree: nothing rediscovered, the caller rediscovers")
+        // A change over the Generic Attribute service itself: its old handles are not written to.
+        rig.clearTranscript()
+        try await rig.serverEngine.indicate(ATTHandleValueIndication(handle: h.serviceChanged, value: [0x01, 0x00, 0xFF, 0xFF]))
+        #expect(await changes.next() == 0x0001...0xFFFF)
+        #expect(!rig.transcript.contains { $0.hasPrefix("> 12") }, "\(rig.transcript)")
         await rig.close()
     }
 

@@ -90,7 +90,7 @@ extension CentralCore {
                 // own whole-database discovery would (Client Supported Features, Service Changed
                 // indications, which an unbonded server forgets between connections), so that
                 // a database change still reaches servicesModified.
-                if let genericAttribute = PeripheralLink.genericAttributeService(in: services) {
+                if let genericAttribute = try await session.genericAttributeService(in: services) {
                     try await session.gatt { (client) async throws(GATTClientError) in
                         try await client.runOptionalSteps(genericAttribute: genericAttribute)
                     }

@@ -39,14 +39,32 @@ extension PeripheralLink {
     }
 
     /// The Generic Attribute service (1801) of `services` as the GATT client models it, with
-    /// its characteristics and their descriptors, when the tree holds it (Part G, 7).
-    static func genericAttributeService(in services: [Service]) -> RemoteService? {
+    /// its characteristics and Service Changed's descriptors, when the tree holds it (Part G,
+    /// 7). What the application never discovered of it is discovered here (a few requests), so
+    /// that a Client Characteristic Configuration never looked for is not taken for missing.
+    func genericAttributeService(in services: [Service]) async throws(BLEError) -> RemoteService? {
         guard let service = services.first(where: { $0.uuid == GATTProfileUUID.genericAttribute }) else { return nil }
         var remote = service.remote
-        remote.characteristics = (service.characteristics ?? []).map { characteristic in
-            var modelled = characteristic.remote
-            modelled.descriptors = (characteristic.descriptors ?? []).map { RemoteDescriptor(handle: $0.handle, uuid: $0.uuid) }
-            return modelled
+        if let characteristics = service.characteristics {
+            remote.characteristics = characteristics.map { characteristic in
+                var modelled = characteristic.remote
+                if let descriptors = characteristic.descriptors {
+                    modelled.descriptors = descriptors.map { RemoteDescriptor(handle: $0.handle, uuid: $0.uuid) }
+                }
+                return modelled
+            }
+        } else {
+            let bare = remote
+            remote.characteristics = try await gatt { (client) async throws(GATTClientError) -> [RemoteCharacteristic] in
+                try await client.discoverCharacteristics(of: bare)
+            }
+        }
+        if let index = remote.characteristics.firstIndex(where: { $0.uuid == GATTProfileUUID.serviceChanged }),
+           service.characteristics?.first(where: { $0.uuid == GATTProfileUUID.serviceChanged })?.descriptors == nil {
+            let serviceChanged = remote.characteristics[index]
+            remote.characteristics[index].descriptors = try await gatt { (client) async throws(GATTClientError) -> [RemoteDescriptor] in
+                try await client.discoverDescriptors(of: serviceChanged)
+            }
         }
         return remote
     }

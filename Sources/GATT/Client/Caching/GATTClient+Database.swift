@@ -81,6 +81,7 @@ extension GATTClient {
            let entry = await cache.entry(for: peer), entry.databaseHash == read.value {
             if let checked = checkedDatabaseHash(read, in: entry.services) {
                 services = entry.services
+                treeIsPartial = false
                 databaseHash = checked.value
                 usedCachedDatabase = true
                 return entry
@@ -96,6 +97,7 @@ extension GATTClient {
             tree = try await discoverTree(in: 0x0001...0xFFFF)
         }
         services = tree
+        treeIsPartial = false
         usedCachedDatabase = false
         hash = checkedDatabaseHash(hash, in: tree)
         databaseHash = hash?.value
@@ -124,17 +126,23 @@ extension GATTClient {
         }
         let affected = lower...upper
         let holdsTree = !services.isEmpty
-        var whole = holdsTree
+        var whole = holdsTree && !treeIsPartial
         if holdsTree {
             let kept = services.filter { !$0.handleRange.overlaps(affected) }
             do {
                 services = try await discoverTree(in: affected, keeping: kept)
             } catch {
                 // The tree now lacks the range: the caller rediscovers what it needs, and no
-                // cache may keep it as the database (a later connection would trust it whole).
+                // cache may keep it as the database (a later connection would trust it whole),
+                // not even after a later change's rediscovery succeeds.
                 services = kept
                 whole = false
+                treeIsPartial = true
             }
+        } else if let adopted = adoptedGenericAttribute, adopted.handleRange.overlaps(affected) {
+            // The Generic Attribute service the caller gave may have moved: its handles are no
+            // longer written to (the Service Changed CCCD the server holds stays as it was).
+            adoptedGenericAttribute = nil
         }
         for (id, subscriber) in subscribers where affected.contains(subscriber.valueHandle) {
             drop(id)
@@ -188,6 +196,7 @@ extension GATTClient {
         guard hash == nil || hash?.value != previous else { return }
         let old = services
         services = try await discoverTree(in: 0x0001...0xFFFF)
+        treeIsPartial = false
         hash = checkedDatabaseHash(hash, in: services)
         databaseHash = hash?.value
         if let hash, let cache = configuration.cache, let peer = configuration.peer {
