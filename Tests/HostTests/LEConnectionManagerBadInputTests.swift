@@ -35,6 +35,30 @@ struct LEConnectionManagerBadInputTests {
         return (transport, manager, connection)
     }
 
+    /// As ``linked(buffers:)``, on a transport that hands each packet to the flow on the
+    /// injecting thread: what the flow's handlers do with a packet is done when `inject` returns.
+    static func directlyLinked(buffers: Int = 4) async throws -> (DirectTestTransport, LEConnectionManager, LEConnection) {
+        let transport = DirectTestTransport()
+        let flow = HCICommandFlow(transport: transport, commandTimeout: .seconds(60))
+        let manager = await LEConnectionManager(flow: flow, controller: Self.information(buffers: buffers))
+        transport.inject(try h4(Self.incoming))
+        let connection = try #require(await Self.firstIncoming(manager))
+        return (transport, manager, connection)
+    }
+
+    /// A send on `connection` in a task of its own, which returns the link's Reason as the
+    /// send's failure finds it (nil when the send went out).
+    static func reasonAfterFailedSend(on connection: LEConnection) -> Task<HCIStatus?, Never> {
+        Task {
+            do {
+                try await connection.att.send([0x52, 0x03, 0x00, 0x02])
+                return nil
+            } catch {
+                return connection.disconnectionReason
+            }
+        }
+    }
+
     @Test("an event that does not decode is skipped, and the next link still forms")
     func malformedEventSkipped() async throws {
         let transport = ScriptedHCITransport()
@@ -143,11 +167,7 @@ struct LEConnectionManagerBadInputTests {
     func queuedPDUStopsAtDisconnection() async throws {
         // A transport that hands each packet to the flow on the injecting thread: what the
         // sender does with the Disconnection Complete is done when `inject` returns.
-        let transport = DirectTestTransport()
-        let flow = HCICommandFlow(transport: transport, commandTimeout: .seconds(60))
-        let manager = await LEConnectionManager(flow: flow, controller: Self.information(buffers: 1))
-        transport.inject(try h4(Self.incoming))
-        let connection = try #require(await Self.firstIncoming(manager))
+        let (transport, manager, connection) = try await Self.directlyLinked(buffers: 1)
         try await connection.att.send([0x52, 0x03, 0x00, 0x01])        // Write Command: the one credit
         let waiting = Task { try await connection.att.send([0x52, 0x03, 0x00, 0x02]) }
         await eventually("the second PDU queued") { manager.sender.heldTickets == 1 }
@@ -164,20 +184,9 @@ struct LEConnectionManagerBadInputTests {
 
     @Test("a send that its link's Disconnection Complete fails finds the link's Reason already set")
     func reasonSetBeforeSendsFail() async throws {
-        let transport = DirectTestTransport()
-        let flow = HCICommandFlow(transport: transport, commandTimeout: .seconds(60))
-        let manager = await LEConnectionManager(flow: flow, controller: Self.information(buffers: 1))
-        transport.inject(try h4(Self.incoming))
-        let connection = try #require(await Self.firstIncoming(manager))
+        let (transport, manager, connection) = try await Self.directlyLinked(buffers: 1)
         try await connection.att.send([0x52, 0x03, 0x00, 0x01])        // Write Command: the one credit
-        let waiting = Task { () -> HCIStatus? in
-            do {
-                try await connection.att.send([0x52, 0x03, 0x00, 0x02])
-                return nil
-            } catch {
-                return connection.disconnectionReason
-            }
-        }
+        let waiting = Self.reasonAfterFailedSend(on: connection)
         await eventually("the second PDU queued") { manager.sender.heldTickets == 1 }
         transport.inject(try h4("04 05 04 00 4000 08"))                // Disconnection Complete: Connection Timeout
         #expect(connection.disconnectionReason == .connectionTimeout, "set on the reading thread, before the manager's turn")
@@ -189,14 +198,7 @@ struct LEConnectionManagerBadInputTests {
     func reasonSetBeforeSendsFailAtEnd() async throws {
         let (transport, manager, connection) = try await Self.linked(buffers: 1)
         try await connection.att.send([0x52, 0x03, 0x00, 0x01])        // the one credit
-        let waiting = Task { () -> HCIStatus? in
-            do {
-                try await connection.att.send([0x52, 0x03, 0x00, 0x02])
-                return nil
-            } catch {
-                return connection.disconnectionReason
-            }
-        }
+        let waiting = Self.reasonAfterFailedSend(on: connection)
         await transport.waitForSent(1)
         await eventually("the second PDU queued") { manager.sender.heldTickets == 1 }
         await manager.controllerFailed()
@@ -206,11 +208,7 @@ struct LEConnectionManagerBadInputTests {
 
     @Test("a transport that refuses a link's packet sets the link's Reason before the send fails")
     func reasonSetBeforeRefusedSendFails() async throws {
-        let transport = DirectTestTransport()
-        let flow = HCICommandFlow(transport: transport, commandTimeout: .seconds(60))
-        let manager = await LEConnectionManager(flow: flow, controller: Self.information())
-        transport.inject(try h4(Self.incoming))
-        let connection = try #require(await Self.firstIncoming(manager))
+        let (transport, manager, connection) = try await Self.directlyLinked()
         transport.refuseSends()
         let error = await #expect(throws: ATTBearerError.self) { try await connection.att.send([0x52, 0x03, 0x00, 0x01]) }
         #expect(error == .closed)

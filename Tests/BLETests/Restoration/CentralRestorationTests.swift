@@ -36,6 +36,41 @@ struct CentralRestorationTests {
         return (testbed, discovered)
     }
 
+    /// The successor of the central under "gateway" in `directory`, and the peripheral it
+    /// restored, once its events have said willRestoreState and then connected (each missing
+    /// one is recorded as an issue, and nil returned).
+    static func successorReconnected(_ testbed: BLETestbed, _ directory: StateDirectory) async throws -> (CentralManager, Peripheral)? {
+        let successor = CentralManager(transport: .virtual(testbed.radio), options: directory.options("gateway"))
+        var events = successor.events.makeAsyncIterator()
+        guard case .willRestoreState(let restored) = await events.next() else {
+            Issue.record("the first event is not willRestoreState")
+            return nil
+        }
+        _ = try await BLETestbed.poweredOn(successor)
+        guard case .connected = await events.next() else {
+            Issue.record("the second event is not connected")
+            return nil
+        }
+        return (successor, restored.peripherals[0])
+    }
+
+    /// The sensor's database is replaced by one Heart Rate service: the Service Changed
+    /// indication is confirmed, and `peripheral`'s servicesModified reports its Battery service,
+    /// which leaves its tree.
+    static func expectChangeReported(on peripheral: Peripheral, by sensor: TestSensor) async throws {
+        let battery = try #require(peripheral.services?.first { $0.uuid == TestDatabase.battery })
+        var modifications = peripheral.servicesModified.makeAsyncIterator()
+        let report = try await sensor.server.replaceDatabase(try GATTDatabase(services: [
+            .primary(TestDatabase.heartRate, characteristics: [
+                GATTCharacteristicDefinition(uuid: TestDatabase.bodySensorLocation, properties: [.read], value: .fixed([0x01])),
+            ]),
+        ]))
+        #expect(report.delivered.count == 1, "the Service Changed indication was confirmed")
+        let invalidated = try #require(await modifications.next())
+        #expect(invalidated.contains { $0 === battery })
+        #expect(peripheral.services?.contains { $0 === battery } == false)
+    }
+
     @Test("killed mid-read, the successor says willRestoreState first, reconnects without scanning once the sensor shows up, reuses the database with one ATT request, and resubscribes")
     func restoresWithUnchangedHash() async throws {
         let directory = try StateDirectory()
@@ -116,32 +151,11 @@ struct CentralRestorationTests {
         await testbed.central.closeTransportAbruptly()
         try await link.disconnect(reason: .remoteUserTerminatedConnection)
 
-        let successor = CentralManager(transport: .virtual(testbed.radio), options: directory.options("gateway"))
-        var events = successor.events.makeAsyncIterator()
-        guard case .willRestoreState(let restored) = await events.next() else {
-            Issue.record("the first event is not willRestoreState")
-            return
-        }
-        let restoredPeripheral = restored.peripherals[0]
-        _ = try await BLETestbed.poweredOn(successor)
-        guard case .connected = await events.next() else {
-            Issue.record("the second event is not connected")
-            return
-        }
+        guard let (successor, restoredPeripheral) = try await Self.successorReconnected(testbed, directory) else { return }
         let restoredServiceChanged = try #require(restoredPeripheral.services?.first { $0.uuid == GATTProfileUUID.genericAttribute }?
             .characteristics?.first { $0.uuid == GATTProfileUUID.serviceChanged })
         #expect(restoredServiceChanged.isNotifying)
-        let battery = try #require(restoredPeripheral.services?.first { $0.uuid == TestDatabase.battery })
-        var modifications = restoredPeripheral.servicesModified.makeAsyncIterator()
-        let report = try await testbed.sensor.server.replaceDatabase(try GATTDatabase(services: [
-            .primary(TestDatabase.heartRate, characteristics: [
-                GATTCharacteristicDefinition(uuid: TestDatabase.bodySensorLocation, properties: [.read], value: .fixed([0x01])),
-            ]),
-        ]))
-        #expect(report.delivered.count == 1, "the Service Changed indication was confirmed")
-        let invalidated = try #require(await modifications.next())
-        #expect(invalidated.contains { $0 === battery })
-        #expect(restoredPeripheral.services?.contains { $0 === battery } == false)
+        try await Self.expectChangeReported(on: restoredPeripheral, by: testbed.sensor)
         await successor.close()
         await testbed.shutDown()
     }
@@ -158,18 +172,7 @@ struct CentralRestorationTests {
         try await link.disconnect(reason: .remoteUserTerminatedConnection)
 
         let linkIndex = testbed.sensor.linkCount
-        let successor = CentralManager(transport: .virtual(testbed.radio), options: directory.options("gateway"))
-        var events = successor.events.makeAsyncIterator()
-        guard case .willRestoreState(let restored) = await events.next() else {
-            Issue.record("the first event is not willRestoreState")
-            return
-        }
-        let restoredPeripheral = restored.peripherals[0]
-        _ = try await BLETestbed.poweredOn(successor)
-        guard case .connected = await events.next() else {
-            Issue.record("the second event is not connected")
-            return
-        }
+        guard let (successor, restoredPeripheral) = try await Self.successorReconnected(testbed, directory) else { return }
         // The unbonded sensor forgot both on the link's end (Core v5.4, Vol 3, Part G, 2.5.2,
         // 3.3.3.3): Write Requests to Client Supported Features and to Service Changed's CCCD.
         let gatt = try #require(restoredPeripheral.services?.first { $0.uuid == GATTProfileUUID.genericAttribute })
@@ -182,16 +185,7 @@ struct CentralRestorationTests {
         #expect(writes.contains(configuration.handle))
         #expect(!serviceChanged.isNotifying, "the client's own subscription, not the application's")
 
-        let battery = try #require(restoredPeripheral.services?.first { $0.uuid == TestDatabase.battery })
-        var modifications = restoredPeripheral.servicesModified.makeAsyncIterator()
-        let report = try await testbed.sensor.server.replaceDatabase(try GATTDatabase(services: [
-            .primary(TestDatabase.heartRate, characteristics: [
-                GATTCharacteristicDefinition(uuid: TestDatabase.bodySensorLocation, properties: [.read], value: .fixed([0x01])),
-            ]),
-        ]))
-        #expect(report.delivered.count == 1, "the Service Changed indication was confirmed")
-        let invalidated = try #require(await modifications.next())
-        #expect(invalidated.contains { $0 === battery })
+        try await Self.expectChangeReported(on: restoredPeripheral, by: testbed.sensor)
         await successor.close()
         await testbed.shutDown()
     }
