@@ -139,6 +139,10 @@ extension CentralCore {
     nonisolated func watch(_ link: any BackendLink, of peripheral: Peripheral, session: PeripheralLink, backend: any CentralBackend) {
         Task { [weak self] in
             let reason = await link.disconnected()
+            // What the peer sent before its end may still be on its way up (host mode hands a
+            // link's ACL data over until its route ends; kernel mode's socket holds what the
+            // kernel received): the client reads it into the streams before they end.
+            await session.untilClientHasRead(within: .seconds(2), on: backend.clock)
             session.drop(reason)
             let modeEnded = await backend.hasEnded
             await self?.linkEnded(peripheral, session: session, modeEnded: modeEnded)

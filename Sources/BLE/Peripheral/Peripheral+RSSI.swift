@@ -9,9 +9,8 @@ extension Peripheral {
         return try await link.perform { () async -> Result<Int, BLEError>? in
             do throws(BLEError) {
                 return .success(try await link.backend.signalStrength())
-            } catch .disconnected(let reason) {
-                link.drop(reason)
-                return nil
+            } catch .disconnected {
+                return nil   // the link's end answers, once its watcher has taken it in
             } catch {
                 return .failure(error)
             }

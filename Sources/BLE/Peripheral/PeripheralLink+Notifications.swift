@@ -59,9 +59,12 @@ extension PeripheralLink {
         // Cancelled before the pump stops: the pump's iterator, once discarded, would unsubscribe
         // without waiting, and this cancel would then return before the write.
         defer { pump?.cancel() }
+        let engine = client.engine, backend = self.backend
         try await perform { () async -> Result<Void, BLEError>? in
             await subscription.cancel()
-            return .success(())
+            // The link dropped, or the bearer closed, under the write: the link's end answers.
+            if backend.disconnectionReason != nil { return nil }
+            return await engine.isClosed ? nil : .success(())
         }
     }
 

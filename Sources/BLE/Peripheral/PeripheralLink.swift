@@ -97,13 +97,14 @@ final class PeripheralLink: Sendable {
         }
     }
 
-    /// The result for a GATT failure. The bearer closed: when the link has dropped, its end
-    /// answers (with the Reason); otherwise the link is ended, and its end answers. A 30 s
-    /// timeout ends the link too (no more ATT on it, Vol 3, Part F, 3.3.3).
+    /// The result for a GATT failure. The bearer closed: the link's end answers, with its
+    /// Reason (a link still up is ended first); the link's watcher drops it once the client has
+    /// read what came before the end (``untilClientHasRead(within:on:)``). A 30 s timeout ends
+    /// the link too (no more ATT on it, Vol 3, Part F, 3.3.3).
     private func outcome<T>(of error: GATTClientError) -> Result<T, BLEError>? {
         switch error {
         case .closed:
-            if let reason = backend.disconnectionReason { drop(reason) } else { terminate() }
+            if backend.disconnectionReason == nil { terminate() }
             return nil
         case .timeout:
             terminate()
@@ -136,6 +137,23 @@ final class PeripheralLink: Sendable {
         guard first else { return }
         let backend = self.backend
         Task { await backend.terminate() }
+    }
+
+    /// Waits until the GATT client has read the bearer to its end, so that every value the
+    /// peer sent before the link's end is in the notification streams, for at most `bound` on
+    /// `clock`; then closes the client's engine, should it still be open.
+    func untilClientHasRead(within bound: Duration, on clock: any Clock<Duration>) async {
+        let race = Race<Void>()
+        let client = self.client
+        let reader = Task { await client.waitUntilClosed(); race.finish(()) }
+        let timer = Task {
+            _ = try? await TimeoutSleep.sleep(on: clock, for: bound)
+            race.finish(())
+        }
+        await race.value
+        timer.cancel()
+        if await !client.isClosed { await client.engine.close() }
+        _ = await reader.value
     }
 
     /// The link dropped with `reason`: every pending call ends with

@@ -122,6 +122,8 @@ public actor GATTClient {
     /// Set when a Service Changed range could not be discovered again: ``services`` lacks it
     /// until a whole-database discovery, and no cache may keep it as the database.
     var treeIsPartial = false
+    /// Callers of ``waitUntilClosed()``.
+    var closedWaiters: [CheckedContinuation<Void, Never>] = []
 
     // Serialisation (GATTClient+Locks.swift).
     var treeLock = ClientLock()
@@ -252,5 +254,16 @@ public actor GATTClient {
         isClosed = true
         endAllSubscriptions(with: await engine.didTimeOut ? .timeout : .closed)
         serviceChangesInput.finish()
+        for waiter in closedWaiters { waiter.resume() }
+        closedWaiters = []
+    }
+
+    /// Returns once the client has stopped (``isClosed``): it has delivered the last
+    /// notification and indication its engine received, and ended every subscription. A link
+    /// layer waits for it before it ends what it built on the subscriptions, so that values the
+    /// peer sent before the link's end are not lost on the way up.
+    public func waitUntilClosed() async {
+        guard !isClosed else { return }
+        await withCheckedContinuation { closedWaiters.append($0) }
     }
 }
