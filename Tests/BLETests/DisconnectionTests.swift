@@ -98,6 +98,22 @@ struct DisconnectionTests {
         await testbed.shutDown()
     }
 
+    @Test("turning notifications off when the peripheral never answers the CCCD write: transaction timeout, and the link ends")
+    func unsubscribeTimesOut() async throws {
+        let testbed = try await BLETestbed.make(seed: 95)
+        var events = testbed.central.events.makeAsyncIterator()
+        let (peripheral, _) = try await testbed.connectAndDiscover()
+        let level = try peripheral.characteristic(TestDatabase.batteryLevel)
+        try await peripheral.setNotifyValue(true, for: level)
+        _ = testbed.sensor.hold { $0.first == 0x12 }                  // ATT_WRITE_REQ: never answered
+        await #expect(throws: BLEError.transactionTimeout) { try await peripheral.setNotifyValue(false, for: level) }
+        guard case .connected = await events.next(), case .disconnected = await events.next() else {
+            throw TestSensorError.stopped
+        }
+        #expect(peripheral.state == .disconnected)
+        await testbed.shutDown()
+    }
+
     @Test("notifications sent just before the peripheral ends the link all reach the stream, before it ends with disconnected")
     func notificationsBeforeTheEnd() async throws {
         let testbed = try await BLETestbed.make(seed: 94)

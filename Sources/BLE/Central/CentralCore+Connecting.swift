@@ -13,7 +13,7 @@ extension CentralCore {
             case .connected:
                 // A link that has dropped, its end not yet taken in by the manager (its calls
                 // have already thrown disconnected): wait for that, then connect anew.
-                guard let session = peripheral.record.withLock({ $0.link }), session.ended.value != nil else { return }
+                guard let session = peripheral.record.withLock({ $0.link }), session.downReason != nil else { return }
                 await session.settled.wait()
                 continue
             case .connecting:
@@ -120,7 +120,7 @@ extension CentralCore {
         if failure == nil, await !connected(peripheral, session: session, mtu: session.client.mtu, databaseHash: try? steps.get()) {
             // The link dropped after the last step (not closed by the manager, nor by a cancel):
             // its Reason, as the steps would have thrown.
-            if let reason = session.ended.value, !Task.isCancelled, await !closed {
+            if let reason = session.downReason, !Task.isCancelled, await !closed {
                 failure = .disconnected(reason)
             } else {
                 failure = .cancelled
@@ -161,7 +161,7 @@ extension CentralCore {
     /// restoration read it.
     func connected(_ peripheral: Peripheral, session: PeripheralLink, mtu: Int, services: [Service]? = nil,
                    databaseHash: [UInt8]? = nil) -> Bool {
-        guard !closed, attempts[peripheral.identifier]?.isCancelled == false, session.ended.value == nil else { return false }
+        guard !closed, attempts[peripheral.identifier]?.isCancelled == false, session.downReason == nil else { return false }
         attempts[peripheral.identifier] = nil
         peripheral.record.withLock { record in
             record.state = .connected
@@ -230,7 +230,7 @@ extension CentralCore {
         case .connected, .disconnecting:
             guard let session = peripheral.record.withLock({ $0.link }) else { return }
             // Dropped already, by the peer or the controller: its event keeps its Reason.
-            if session.ended.value != nil {
+            if session.downReason != nil {
                 await session.settled.wait()
                 return
             }

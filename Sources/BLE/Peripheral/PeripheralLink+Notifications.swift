@@ -59,12 +59,16 @@ extension PeripheralLink {
         // Cancelled before the pump stops: the pump's iterator, once discarded, would unsubscribe
         // without waiting, and this cancel would then return before the write.
         defer { pump?.cancel() }
-        let engine = client.engine, backend = self.backend
+        let engine = client.engine
         try await perform { () async -> Result<Void, BLEError>? in
             await subscription.cancel()
-            // The link dropped, or the bearer closed, under the write: the link's end answers.
-            if backend.disconnectionReason != nil { return nil }
-            return await engine.isClosed ? nil : .success(())
+            // The link dropped under the write: its end answers.
+            if self.backend.disconnectionReason != nil { return nil }
+            guard await engine.isClosed else { return .success(()) }
+            // The bearer ended with the link up (the write's 30 s timeout, Vol 3, Part F,
+            // 3.3.3): the link is ended, as for any call, and its end answers otherwise.
+            self.terminate()
+            return await engine.didTimeOut ? .failure(.transactionTimeout) : nil
         }
     }
 

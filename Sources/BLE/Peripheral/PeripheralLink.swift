@@ -27,6 +27,11 @@ final class PeripheralLink: Sendable {
     /// Set once the manager has taken the link's end in (the peripheral is disconnected).
     let settled = OneShot<Void>()
 
+    /// The Reason once the link is known to be down: the mode's, as soon as the mode reports
+    /// the end, before the link's watcher drops it (it first lets the client read what came
+    /// before the end), then ``ended``'s.
+    var downReason: HCIStatus? { ended.value ?? backend.disconnectionReason }
+
     /// The notification streams and subscriptions of the link's characteristics.
     let routes = NotificationRoutes()
     /// Turning one characteristic's notifications on and off, in call order (keyed by value

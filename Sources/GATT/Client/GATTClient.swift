@@ -251,8 +251,10 @@ public actor GATTClient {
         for await pdu in engine.serverInitiated {
             deliver(pdu)
         }
+        let timedOut = await engine.didTimeOut
+        // No suspension from here: a caller that finds isClosed finds the subscriptions ended.
         isClosed = true
-        endAllSubscriptions(with: await engine.didTimeOut ? .timeout : .closed)
+        endAllSubscriptions(with: timedOut ? .timeout : .closed)
         serviceChangesInput.finish()
         for waiter in closedWaiters { waiter.resume() }
         closedWaiters = []
