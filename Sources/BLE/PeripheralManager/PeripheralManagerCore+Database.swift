@@ -41,14 +41,20 @@ extension PeripheralManagerCore {
         } catch {
             throw .invalidArgument(error.description)
         }
-        // Updates wait from here until the handles have followed the server's swap, which comes
-        // before its wait for Service Changed confirmations (up to 30 s): a central slow to
-        // confirm holds up nobody's updates.
+        try await swap(to: database, on: server) { [self] in await self.served(next, database: database) }
+    }
+
+    /// Has `server` serve `database`, then `follow` (which ends the change) once it does.
+    /// Updates wait from here until the handles have followed the server's swap, which comes
+    /// before its wait for Service Changed confirmations (up to 30 s): a central slow to
+    /// confirm holds up nobody's updates.
+    ///
+    /// - Throws: ``BLEError/invalidArgument(_:)`` with the server's refusal (the change ends).
+    func swap(to database: GATTDatabase, on server: GATTServer,
+              then follow: @escaping @Sendable () async -> Void) async throws(BLEError) {
         beginDatabaseChange()
         do {
-            try await server.replaceDatabase(database) { [self] in
-                await self.served(next, database: database)
-            }
+            try await server.replaceDatabase(database, whenServed: follow)
         } catch {
             endDatabaseChange()
             throw .invalidArgument(error.description)

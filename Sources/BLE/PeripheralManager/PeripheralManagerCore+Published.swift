@@ -15,16 +15,7 @@ extension PeripheralManagerCore {
                 zip(database.services, mirrors).first { $0.0.handle == include.serviceHandle }?.1
             }
         }
-        // Updates wait until the handles have followed the server's swap (as in serve).
-        beginDatabaseChange()
-        do {
-            try await server.replaceDatabase(database) { [self] in
-                await self.published(mirrors, database: database)
-            }
-        } catch {
-            endDatabaseChange()
-            throw .invalidArgument("\(error)")
-        }
+        try await swap(to: database, on: server) { [self] in await self.published(mirrors, database: database) }
         return mirrors
     }
 
