@@ -37,7 +37,7 @@ extension ATTEngine {
     /// | response | client | completes the outstanding request; none outstanding: ignored |
     /// | confirmation | server | completes the outstanding indication; none outstanding: ignored |
     /// | notification | client | yielded to ``serverInitiated``; undecodable: ignored |
-    /// | indication | client | confirmed, then yielded to ``serverInitiated``; undecodable: confirmed only |
+    /// | indication | client | confirmed, then yielded to ``serverInitiated`` (even when the confirmation cannot be sent); undecodable: confirmed only |
     ///
     /// An empty PDU has no opcode to answer and is ignored. A PDU longer than ``mtu`` breaks
     /// Part F, 3.2.8 (ATT_MTU bounds every PDU) and is not acted on: a request is answered with
@@ -71,7 +71,8 @@ extension ATTEngine {
         case .indication:
             // Confirmed before it is delivered: whatever the client does about the value (a
             // Service Changed rediscovery, say) then reaches the bearer after the confirmation,
-            // never racing it.
+            // never racing it. A bearer that can no longer send leaves it unconfirmed, and
+            // the value, which did arrive, is delivered all the same.
             await confirmIndication()
             serverInitiatedInput.yield(pdu)
         }
@@ -130,6 +131,9 @@ extension ATTEngine {
     }
 
     private func serve(_ pdu: ATTPDU) async {
+        // A request that can no longer be answered is not acted on: its client never learns
+        // whether it was. A command, which is never answered, still is.
+        guard pdu.kind == .command || !hasOutputEnded else { return }
         if pdu.kind == .command {
             // A command is never answered; one the handler does not know is ignored (3.3).
             if let handler = serverHandler { _ = await handler(pdu, self) }
@@ -156,7 +160,7 @@ extension ATTEngine {
         agreedMTU = Int(agreed)
         await sendAnswer(ATTPDU.exchangeMTUResponse(response).encoded)
         agreedMTU = nil
-        guard !isShutDown else { return }
+        guard !isShutDown, !hasOutputEnded else { return }
         applyMTU(agreed)
     }
 
@@ -175,13 +179,14 @@ extension ATTEngine {
         ATTErrorResponse(requestOpcodeInError: request, attributeHandleInError: 0x0000, errorCode: code).encoded
     }
 
-    /// Sends a response or confirmation; a bearer that refuses it has closed, so the engine ends.
+    /// Sends a response or confirmation; a bearer that refuses it has closed, so nothing more
+    /// is sent (``outputEnded()``), while what the peer sent before is still taken in.
     private func sendAnswer(_ octets: [UInt8]) async {
-        guard !isShutDown else { return }
+        guard !isShutDown, !hasOutputEnded else { return }
         do {
             try await bearer.send(octets)
         } catch {
-            await shutDown()
+            await outputEnded()
         }
     }
 }

@@ -23,7 +23,9 @@ extension ATTEngine {
         do {
             try await bearer.send(octets)
         } catch {
-            await shutDown()     // completes this transaction with .closed
+            // Not sent, so never answered; what the peer sent before still comes in.
+            finish(lane, id: id, with: .failure(.closed))
+            await outputEnded()
         }
         startTimer(lane, id: id)
         return try await outcome(lane, id: id).get()
@@ -136,7 +138,7 @@ extension ATTEngine {
     /// Back-to-back requests then arm no timer each (a task and a clock sleep per request cost
     /// more than the request), and an answer cancels nothing.
     private func startTimer(_ lane: ATTLane, id: UInt64) {
-        guard !isClosed, transaction(lane, id: id)?.isPending == true else { return }
+        guard !isShutDown, transaction(lane, id: id)?.isPending == true else { return }
         let deadline = timerClock.elapsed() + transactionTimeout
         update(lane) { $0?.deadline = deadline }
         guard laneTimers[lane] == nil else { return }
@@ -150,7 +152,7 @@ extension ATTEngine {
     /// The lane's timer: see ``startTimer(_:id:)``.
     private func runTimer(_ lane: ATTLane) async {
         let clock = timerClock
-        while !isClosed, let current = update(lane, { $0 }), current.isPending, let deadline = current.deadline {
+        while !isShutDown, let current = update(lane, { $0 }), current.isPending, let deadline = current.deadline {
             if clock.elapsed() >= deadline {
                 laneTimers[lane] = nil
                 await timerFired(lane, id: current.id)
@@ -164,7 +166,7 @@ extension ATTEngine {
     /// The transaction went unanswered: it fails with ``ATTError/timeout`` and the bearer ends
     /// (Part F, 3.3.3: no further ATT PDU on it).
     private func timerFired(_ lane: ATTLane, id: UInt64) async {
-        guard !isClosed, finish(lane, id: id, with: .failure(.timeout)) else { return }
+        guard !isShutDown, finish(lane, id: id, with: .failure(.timeout)) else { return }
         didTimeOut = true
         await shutDown()
     }
@@ -198,19 +200,40 @@ extension ATTEngine {
         inbox.finish()
     }
 
+    /// The bearer refused a PDU: it has closed, at this end or with the link, so nothing more
+    /// can be sent. New calls throw ``ATTError/closed`` and callers waiting their turn are
+    /// resumed to throw it. The bearer is closed, which ends its input after what it holds:
+    /// the PDUs the peer sent before the end are still taken in (a response completes its
+    /// request, a notification or indication reaches ``serverInitiated``, a command reaches the
+    /// server handler), and then ``peerEnded()`` ends the rest. A refused send is the sender's
+    /// failure, not the received data's.
+    func outputEnded() async {
+        guard !isShutDown, !hasOutputEnded else { return }
+        hasOutputEnded = true
+        isClosed = true
+        resumeTurnWaiters()
+        await bearer.close()
+    }
+
     /// Fails what waits for the peer (the outstanding request and indication, and the callers
     /// waiting their turn) with ``ATTError/closed``, finishes the streams, and refuses new calls.
     private func endClientRole() {
-        guard !isClosed else { return }
+        guard !hasEndedClientRole else { return }
+        hasEndedClientRole = true
         isClosed = true
         finish(.request, with: .failure(.closed))
         finish(.indication, with: .failure(.closed))
+        resumeTurnWaiters()
+        serverInitiatedInput.finish()
+        mtuInput.finish()
+    }
+
+    /// Resumes every caller waiting its turn, on either lane, to throw ``ATTError/closed``.
+    private func resumeTurnWaiters() {
         for waiter in requestTurns.removeAllWaiters() + indicationTurns.removeAllWaiters() {
             continuationsResumed += 1
             waiter.resume(returning: false)
         }
-        serverInitiatedInput.finish()
-        mtuInput.finish()
     }
 
     // MARK: MTU

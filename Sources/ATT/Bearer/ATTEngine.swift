@@ -46,8 +46,13 @@ import Synchronization
 /// turn), and ``serverInitiated`` and ``mtuUpdates`` finish. When the peer closes (the bearer's
 /// input ends), the server role still answers the requests it had already received, in order,
 /// for as long as the bearer accepts them (a half-closed stream such as standard input does);
-/// then the engine shuts down and ``waitUntilClosed()`` returns. Call ``close()`` when done:
-/// until the bearer closes, the engine's reading task keeps it alive.
+/// then the engine shuts down and ``waitUntilClosed()`` returns. A failed send (the link
+/// dropped) fails that call and ends sending, and the engine closes the bearer; what the peer
+/// sent before the end is still taken in, in order, as its input drains: responses complete
+/// their requests, notifications and indications (unconfirmed) reach ``serverInitiated``, and
+/// commands reach the server handler, while requests, which can no longer be answered, are
+/// not served. Call ``close()`` when done: until the bearer closes, the engine's reading task
+/// keeps it alive.
 ///
 /// **Re-entrancy.** The handler runs outside the actor, in a task of its own that serves the
 /// peer's requests one at a time, so it may call back into the engine (``indicate(_:)``,
@@ -96,6 +101,11 @@ public actor ATTEngine {
     /// Whether the engine has shut down altogether: the server role has stopped too and the
     /// bearer is closed. After the peer closes, the server role first answers what it received.
     public internal(set) var isShutDown = false
+    /// Whether the bearer has refused a PDU (``outputEnded()``): nothing more is sent, while
+    /// what the peer had sent is still taken in.
+    var hasOutputEnded = false
+    /// Whether the client role has ended (``endClientRole()``): the streams are finished.
+    var hasEndedClientRole = false
     /// Whether the engine ended because a transaction timed out.
     public internal(set) var didTimeOut = false
     /// Whether this end has sent its (one) ATT_EXCHANGE_MTU_REQ.
@@ -246,7 +256,7 @@ public actor ATTEngine {
         do {
             try await bearer.send(octets)
         } catch {
-            await shutDown()
+            await outputEnded()
             throw .closed
         }
     }
