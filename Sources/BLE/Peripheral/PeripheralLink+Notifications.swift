@@ -66,9 +66,8 @@ extension PeripheralLink {
             if self.backend.disconnectionReason != nil { return nil }
             guard await engine.isClosed else { return .success(()) }
             // The bearer ended with the link up (the write's 30 s timeout, Vol 3, Part F,
-            // 3.3.3): the link is ended, as for any call, and its end answers otherwise.
-            self.terminate()
-            return await engine.didTimeOut ? .failure(.transactionTimeout) : nil
+            // 3.3.3): as for any call.
+            return self.outcome(of: await engine.didTimeOut ? .timeout : .closed)
         }
     }
 

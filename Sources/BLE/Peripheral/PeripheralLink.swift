@@ -106,7 +106,7 @@ final class PeripheralLink: Sendable {
     /// Reason (a link still up is ended first); the link's watcher drops it once the client has
     /// read what came before the end (``untilClientHasRead(within:on:)``). A 30 s timeout ends
     /// the link too (no more ATT on it, Vol 3, Part F, 3.3.3).
-    private func outcome<T>(of error: GATTClientError) -> Result<T, BLEError>? {
+    func outcome<T>(of error: GATTClientError) -> Result<T, BLEError>? {
         switch error {
         case .closed:
             if backend.disconnectionReason == nil { terminate() }
