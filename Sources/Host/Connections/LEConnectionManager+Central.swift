@@ -1,5 +1,6 @@
 import BLECore
 import HCI
+import Synchronization
 
 extension LEConnectionManager {
     /// The connect call waiting for its LE Connection Complete.
@@ -9,11 +10,32 @@ extension LEConnectionManager {
         /// Set when this host cancels the attempt, to tell the Unknown Connection Identifier
         /// that follows from a real failure.
         let cancelled = OneShot<LEConnectionError>()
+        /// The backstop armed once the controller accepted the cancel (``arm(_:)``).
+        private let backstop = Mutex<(task: Task<Void, Never>?, finished: Bool)>((nil, false))
 
         init(id: UInt64) { self.id = id }
 
-        func finish(_ outcome: Result<LEConnection, LEConnectionError>) { result.resolve(outcome) }
+        /// Ends the attempt (once) and disarms its backstop.
+        func finish(_ outcome: Result<LEConnection, LEConnectionError>) {
+            result.resolve(outcome)
+            let task = backstop.withLock { state -> Task<Void, Never>? in
+                state.finished = true
+                defer { state.task = nil }
+                return state.task
+            }
+            task?.cancel()
+        }
+
         func wait() async -> Result<LEConnection, LEConnectionError> { await result.wait() }
+
+        /// Keeps `task` until the attempt ends, then cancels it (at once if it has ended).
+        func arm(_ task: Task<Void, Never>) {
+            let ended = backstop.withLock { state -> Bool in
+                if !state.finished { state.task = task }
+                return state.finished
+            }
+            if ended { task.cancel() }
+        }
     }
 
     /// The scan interval and window an initiator uses (60 ms and 30 ms, in 0.625 ms units).
@@ -27,8 +49,9 @@ extension LEConnectionManager {
     ///
     /// When no connection forms within `timeout`, or the calling task is cancelled, the attempt
     /// is cancelled with HCI_LE_Create_Connection_Cancel (7.8.13) and ends with the LE Connection
-    /// Complete whose Status is Unknown Connection Identifier. A connection that formed while the
-    /// cancel was on its way is returned (after a timeout) or disconnected (after a task cancel).
+    /// Complete whose Status is Unknown Connection Identifier (or, when the controller sends
+    /// none, the manager's procedure timeout later). A connection that formed while the cancel
+    /// was on its way is returned (after a timeout) or disconnected (after a task cancel).
     /// Calls wait their turn: a controller initiates one connection at a time.
     ///
     /// - Parameters:
@@ -136,6 +159,12 @@ extension LEConnectionManager {
     }
 
     /// Cancels attempt `pending` (a timeout or a cancelled task) with HCI_LE_Create_Connection_Cancel.
+    ///
+    /// Once the controller has taken the cancel, it owes the attempt's LE Connection Complete
+    /// (Unknown Connection Identifier, or the link that formed meanwhile; Vol 4, Part E,
+    /// 7.8.13). One that sends none within the procedure timeout does not keep the caller
+    /// waiting: the attempt ends with `reason`, and a link reported later comes on
+    /// ``incomingConnections``, no call waiting for it.
     private func cancelAttempt(_ pending: PendingConnect, because reason: LEConnectionError) async {
         guard pendingConnect === pending, pending.cancelled.resolve(reason) else { return }
         do {
@@ -144,22 +173,40 @@ extension LEConnectionManager {
             // No attempt to cancel: the connection has formed, and its event is on its way.
         } catch {
             // The controller will not answer: end the attempt here.
-            if pendingConnect === pending {
-                pendingConnect = nil
-                pending.finish(.failure(reason))
-            }
+            abandon(pending, because: reason)
+            return
         }
+        let clock = self.clock, bound = configuration.procedureTimeout
+        pending.arm(Task { [weak self] in
+            guard (try? await TimeoutSleep.sleep(on: clock, for: bound)) != nil else { return }
+            await self?.abandon(pending, because: reason)
+        })
+    }
+
+    /// Ends attempt `pending` with `reason`, when it is still the one waiting for its event.
+    private func abandon(_ pending: PendingConnect, because reason: LEConnectionError) {
+        guard pendingConnect === pending else { return }
+        pendingConnect = nil
+        pending.finish(.failure(reason))
     }
 
     /// A central LE Connection Complete with a non-zero Status.
+    ///
+    /// Unknown Connection Identifier is how an attempt cancelled with
+    /// HCI_LE_Create_Connection_Cancel ends (Vol 4, Part E, 7.8.13): for an attempt this host
+    /// has not cancelled, it is the late answer to an earlier attempt's cancel, given up on
+    /// after the procedure timeout (``cancelAttempt(_:because:)``), and is ignored.
     func centralAttemptFailed(_ status: HCIStatus) {
         guard let pending = pendingConnect else { return }
-        pendingConnect = nil
-        if status == .unknownConnectionIdentifier, let reason = pending.cancelled.value {
-            pending.finish(.failure(reason))
+        let reason: LEConnectionError
+        if status == .unknownConnectionIdentifier {
+            guard let cancelled = pending.cancelled.value else { return }
+            reason = cancelled
         } else {
-            pending.finish(.failure(.connectionFailed(status)))
+            reason = .connectionFailed(status)
         }
+        pendingConnect = nil
+        pending.finish(.failure(reason))
     }
 
     /// Waits for the controller's one initiator, first come first served. A cancelled caller

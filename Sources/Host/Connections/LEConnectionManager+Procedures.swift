@@ -13,7 +13,31 @@ extension LEConnectionManager {
             if let dropped = connection.disconnectionReason { return dropped }
             throw .command(error)
         }
-        return await connection.disconnected()
+        return try await disconnectionComplete(of: connection)
+    }
+
+    /// The Reason of `connection`'s Disconnection Complete, after an accepted HCI_Disconnect.
+    ///
+    /// The controller ends the link once the peer acknowledges LL_TERMINATE_IND, or when the
+    /// link's supervision timer expires first (Vol 6, Part B, 5.1.3), so the event is due
+    /// within the supervision timeout; the wait is bounded by that plus the procedure timeout,
+    /// for a controller that never sends it.
+    ///
+    /// - Throws: ``LEConnectionError/procedureTimeout(_:)`` when no Disconnection Complete came
+    ///   in time; the link is then left as the controller reports it (``LEConnection/disconnected()``
+    ///   still returns when the event comes).
+    private func disconnectionComplete(of connection: LEConnection) async throws(LEConnectionError) -> HCIStatus {
+        let outcome = OneShot<HCIStatus?>()
+        let clock = self.clock, bound = configuration.procedureTimeout + connection.state.supervisionTimeout.duration
+        let timer = Task {
+            guard (try? await TimeoutSleep.sleep(on: clock, for: bound)) != nil else { return }
+            outcome.resolve(nil)
+        }
+        defer { timer.cancel() }
+        // Ends when the link does, or with the manager, which ends every link.
+        Task { outcome.resolve(await connection.disconnected()) }
+        guard let reason = await outcome.wait() else { throw .procedureTimeout("Disconnection Complete") }
+        return reason
     }
 
     func updateParameters(_ connection: LEConnection, _ parameters: LEConnectionParametersRequest) async throws(LEConnectionError) {

@@ -1,0 +1,94 @@
+import ATT
+import BLECore
+import HCI
+@testable import Host
+import Testing
+
+/// A controller that accepts a command and then never sends the event it owes: the call that
+/// waits for that event ends with a typed error within a bound, instead of waiting forever.
+@Suite("LEConnectionManager against a controller that goes silent", .timeLimit(.minutes(1)))
+struct SilentControllerTests {
+
+    static let configuration = LEConnectionManager.Configuration(procedureTimeout: .seconds(5))
+    /// LE Create Connection to random C0:00:00:00:00:01 (60 ms / 30 ms scan, 30-50 ms, 4 s),
+    /// and its Command Status: Success.
+    static let createConnection = ["01 0d 20 19 6000 3000 00 01 010000 0000c0 00 1800 2800 0000 9001 0000 0000",
+                                   "04 0f 04 00 01 0d 20"]
+
+    @Test("a Disconnect the controller accepted but never completes throws procedureTimeout after the supervision timeout plus the procedure timeout")
+    func disconnectionCompleteNeverComes() async throws {
+        let transport = ScriptedHCITransport()
+        let clock = TestClock()
+        let manager = await LEConnectionManager(flow: patientFlow(transport), controller: LEConnectionManagerBadInputTests.information(),
+                                                configuration: Self.configuration, clock: clock)
+        transport.inject(try h4(LEConnectionManagerBadInputTests.incoming))     // supervision timeout 420 ms
+        let connection = try #require(await LEConnectionManagerBadInputTests.firstIncoming(manager))
+        transport.append(try CancelledCallerTests.script([
+            "01 06 04 03 4000 13",                  // HCI_Disconnect: handle 0x0040, Remote User Terminated Connection
+            "04 0f 04 00 01 06 04",                 // Command Status: Success, and no Disconnection Complete
+        ]))
+        let disconnect = Task { try await connection.disconnect() }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(5_419))
+        await Task.yield()
+        #expect(connection.disconnectionReason == nil)
+        clock.advance(by: .milliseconds(1))
+        let error = await #expect(throws: LEConnectionError.self) { try await disconnect.value }
+        #expect(error == .procedureTimeout("Disconnection Complete"))
+        // The event, when it comes after all, still ends the link.
+        transport.inject(try h4("04 05 04 00 4000 16"))
+        #expect(await connection.disconnected() == .connectionTerminatedByLocalHost)
+        expectScriptPlayed(transport)
+    }
+
+    @Test("a connect whose cancel the controller accepted but never completes ends with its timeout after the procedure timeout; the next connect is sent")
+    func connectionCompleteAfterCancelNeverComes() async throws {
+        let transport = ScriptedHCITransport()
+        let clock = TestClock()
+        let manager = await LEConnectionManager(flow: patientFlow(transport), controller: LEConnectionManagerBadInputTests.information(),
+                                                configuration: Self.configuration, clock: clock)
+        let peer = BluetoothAddress("C0:00:00:00:00:01")!
+        transport.append(try CancelledCallerTests.script(Self.createConnection + [
+            "01 0e 20 00",                          // LE Create Connection Cancel
+            "04 0e 04 01 0e 20 00",                 // Command Complete: Success, and no LE Connection Complete
+        ]))
+        let connect = Task { try await manager.connect(to: peer, addressType: .random, timeout: .seconds(2)) }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(2))
+        await transport.waitForSent(2)
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(5))
+        let error = await #expect(throws: LEConnectionError.self) { try await connect.value }
+        #expect(error == .connectionTimeout(after: .seconds(2)))
+        expectScriptPlayed(transport)
+        // Its late failure is nobody's; the next attempt goes out.
+        transport.inject(try h4("04 3e 13 01 02 0000 00 01 010000000000 0000 0000 0000 00"))
+        transport.append(try CancelledCallerTests.script(Self.createConnection))
+        let next = Task { try await manager.connect(to: peer, addressType: .random, timeout: .seconds(2)) }
+        await transport.waitForSent(3)
+        expectScriptPlayed(transport)
+        await manager.controllerFailed()
+        let nextError = await #expect(throws: LEConnectionError.self) { try await next.value }
+        #expect(nextError == .ended(.hardwareError(0x00)))
+    }
+
+    @Test("a cancel answered by its LE Connection Complete in time leaves no backstop behind")
+    func connectionCompleteAfterCancelComes() async throws {
+        let transport = ScriptedHCITransport()
+        let clock = TestClock()
+        let manager = await LEConnectionManager(flow: patientFlow(transport), controller: LEConnectionManagerBadInputTests.information(),
+                                                configuration: Self.configuration, clock: clock)
+        transport.append(try CancelledCallerTests.script(Self.createConnection + [
+            "01 0e 20 00",
+            "04 0e 04 01 0e 20 00",
+            "04 3e 13 01 02 0000 00 01 010000000000 0000 0000 0000 00",     // LE Connection Complete: Unknown Connection Identifier
+        ]))
+        let connect = Task { try await manager.connect(to: BluetoothAddress("C0:00:00:00:00:01")!, addressType: .random, timeout: .seconds(2)) }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(2))
+        let error = await #expect(throws: LEConnectionError.self) { try await connect.value }
+        #expect(error == .connectionTimeout(after: .seconds(2)))
+        await eventually("the backstop disarmed") { clock.sleeperCount == 0 }
+        expectScriptPlayed(transport)
+    }
+}
