@@ -15,7 +15,7 @@ struct SilentControllerTests {
     static let createConnection = ["01 0d 20 19 6000 3000 00 01 010000 0000c0 00 1800 2800 0000 9001 0000 0000",
                                    "04 0f 04 00 01 0d 20"]
 
-    @Test("a Disconnect the controller accepted but never completes throws procedureTimeout after the supervision timeout plus the procedure timeout")
+    @Test("a Disconnect the controller accepted but never completes throws procedureTimeout after the supervision timeout plus the procedure timeout, and the link ends here with Unspecified Error")
     func disconnectionCompleteNeverComes() async throws {
         let transport = ScriptedHCITransport()
         let clock = TestClock()
@@ -35,9 +35,15 @@ struct SilentControllerTests {
         clock.advance(by: .milliseconds(1))
         let error = await #expect(throws: LEConnectionError.self) { try await disconnect.value }
         #expect(error == .procedureTimeout("Disconnection Complete"))
-        // The event, when it comes after all, still ends the link.
+        #expect(await connection.disconnected() == .unspecifiedError)
+        await #expect(throws: ATTBearerError.closed) { try await connection.att.send([0x52, 0x03, 0x00, 0x01]) }
+        #expect(await manager.connections.isEmpty)
+        // The event, when it comes after all, is ignored; the manager goes on.
         transport.inject(try h4("04 05 04 00 4000 16"))
-        #expect(await connection.disconnected() == .connectionTerminatedByLocalHost)
+        transport.inject(try h4(LEConnectionManagerBadInputTests.incoming))
+        let next = try #require(await LEConnectionManagerBadInputTests.firstIncoming(manager))
+        #expect(next.disconnectionReason == nil)
+        #expect(await manager.ended == nil)
         expectScriptPlayed(transport)
     }
 

@@ -77,7 +77,9 @@ public final class LEConnection: Sendable, CustomStringConvertible {
     ///   ``LEConnectionError/procedureTimeout(_:)`` when the controller accepted it but sent no
     ///   Disconnection Complete within the link's supervision timeout plus the manager's
     ///   procedure timeout (the termination procedure ends within the supervision timeout,
-    ///   Vol 6, Part B, 5.1.3); ``LEConnectionError/ended(_:)`` when the manager has ended.
+    ///   Vol 6, Part B, 5.1.3): the link is then taken as ended here, with Unspecified Error
+    ///   (0x1F), which ``disconnected()`` returns; ``LEConnectionError/ended(_:)`` when the
+    ///   manager has ended.
     @discardableResult
     public func disconnect(reason: HCIStatus = .remoteUserTerminatedConnection) async throws(LEConnectionError) -> HCIStatus {
         try await manager.disconnect(self, reason: reason)

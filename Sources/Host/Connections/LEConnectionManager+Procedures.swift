@@ -24,8 +24,9 @@ extension LEConnectionManager {
     /// for a controller that never sends it.
     ///
     /// - Throws: ``LEConnectionError/procedureTimeout(_:)`` when no Disconnection Complete came
-    ///   in time; the link is then left as the controller reports it (``LEConnection/disconnected()``
-    ///   still returns when the event comes).
+    ///   in time. The link is then taken as ended, with Unspecified Error (0x1F), as for a
+    ///   handle the controller reuses without a Disconnection Complete: its pending work ends,
+    ///   ``LEConnection/disconnected()`` returns, and a late event for it is ignored.
     private func disconnectionComplete(of connection: LEConnection) async throws(LEConnectionError) -> HCIStatus {
         let outcome = OneShot<HCIStatus?>()
         let clock = self.clock, bound = configuration.procedureTimeout + connection.state.supervisionTimeout.duration
@@ -36,7 +37,14 @@ extension LEConnectionManager {
         defer { timer.cancel() }
         // Ends when the link does, or with the manager, which ends every link.
         Task { outcome.resolve(await connection.disconnected()) }
-        guard let reason = await outcome.wait() else { throw .procedureTimeout("Disconnection Complete") }
+        guard let reason = await outcome.wait() else {
+            let handle = connection.handle
+            if links[handle]?.connection === connection {
+                linkDropped(handle, reason: .unspecifiedError)
+                tearDown(handle)
+            }
+            throw .procedureTimeout("Disconnection Complete")
+        }
         return reason
     }
 
