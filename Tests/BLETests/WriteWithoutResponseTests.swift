@@ -1,6 +1,8 @@
 @testable import BLE
 import BLECore
+import BLETestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// Writes without response wait for ACL credits and are never dropped.
@@ -50,6 +52,49 @@ struct WriteWithoutResponseTests {
         try await peripheral.writeValue(Data([0xEE]), for: data, type: .withResponse)
         #expect(Set(testbed.gatt.dataLog.values) == Set((0..<12).map { [UInt8($0)] } + [[0xEE]]))
         #expect(testbed.gatt.dataLog.values.count == 13)
+        await testbed.shutDown()
+    }
+
+    @Test("writes waiting for a place whose tasks are cancelled throw cancelled and are never sent; the writes that had places arrive")
+    func cancelledWhileWaiting() async throws {
+        let testbed = try await BLETestbed.make(seed: 83, speed: 1)   // out of range for well under the 4 s supervision timeout
+        let (peripheral, _) = try await testbed.connectAndDiscover()
+        let data = try peripheral.characteristic(TestDatabase.dataIn)
+        let link = try peripheral.connectedLink()
+        testbed.sensor.controller.setInRange(false)   // no ACL credits come back meanwhile
+        final class Counter: Sendable { let value = Mutex(0) }
+        let returned = Counter()
+        let writes = (0..<20).map { index in
+            Task { () throws -> UInt8 in
+                try await peripheral.writeValue(Data([UInt8(index)]), for: data, type: .withoutResponse)
+                returned.value.withLock { $0 += 1 }
+                return UInt8(index)
+            }
+        }
+        // Settled: the controller's buffers took some writes, eight hold places, the rest wait.
+        #expect(await eventually {
+            !link.window.hasRoom && returned.value.withLock { $0 } + WriteWithoutResponseWindow.places + link.window.waitingCount == writes.count
+        })
+        let waiting = link.window.waitingCount
+        #expect(waiting > 0)
+        for write in writes { write.cancel() }
+        var sent: [UInt8] = [], cancelled = 0
+        testbed.sensor.controller.setInRange(true)
+        for write in writes {
+            do {
+                sent.append(try await write.value)
+            } catch let error as BLEError where error == .cancelled {
+                cancelled += 1
+            } catch {
+                Issue.record("a write failed with \(error)")
+            }
+        }
+        #expect(cancelled == waiting)
+        try await peripheral.writeValue(Data([0xEE]), for: data, type: .withResponse)
+        #expect(Set(testbed.gatt.dataLog.values) == Set(sent.map { [$0] } + [[0xEE]]))
+        #expect(testbed.gatt.dataLog.values.count == sent.count + 1)
+        #expect(link.window.waitingCount == 0)
+        #expect(link.window.abandonedCount == 0)
         await testbed.shutDown()
     }
 }

@@ -46,7 +46,9 @@ extension Peripheral {
     /// - ``WriteType/withoutResponse``: ATT_WRITE_CMD (4.9.1); returns once the controller has
     ///   taken the packet. It waits for ACL credits (and for a place, see
     ///   ``canSendWriteWithoutResponse``) and is never dropped: it is sent, or the call throws.
-    ///   Values written from one task reach the server in order.
+    ///   Values written from one task reach the server in order. Cancelling the calling task
+    ///   while the write waits for a place ends the wait: the write is not sent, and the call
+    ///   throws ``BLEError/cancelled``.
     ///
     /// - Throws: ``BLEError/invalidArgument(_:)`` for a value longer than
     ///   ``maximumWriteValueLength(for:)``, or a write without response to a characteristic
@@ -75,16 +77,32 @@ extension Peripheral {
             guard characteristic.properties.contains(.writeWithoutResponse) else {
                 throw .invalidArgument("\(characteristic) has no Write Without Response property; a server ignores such a command")
             }
-            try await link.perform { () async -> Result<Void, BLEError>? in
-                // No place: the link has ended, and its end answers this call.
-                guard await link.window.acquire() else { return nil }
-                let outcome = await link.attempt { (client) async throws(GATTClientError) in
-                    try await client.writeWithoutResponse(octets, to: handle)
+            let window = link.window, ticket = window.ticket()
+            defer { window.forget(ticket) }
+            // The body runs in a task of its own (``PeripheralLink/perform(_:)``): the caller's
+            // cancellation reaches its wait for a place through the ticket.
+            let result: Result<Void, BLEError> = await withTaskCancellationHandler {
+                do throws(BLEError) {
+                    return .success(try await link.perform { () async -> Result<Void, BLEError>? in
+                        switch await window.acquire(ticket) {
+                        case .granted: break
+                        case .ended: return nil                  // the link's end answers this call
+                        case .cancelled: return .failure(.cancelled)
+                        }
+                        let outcome = await link.attempt { (client) async throws(GATTClientError) in
+                            try await client.writeWithoutResponse(octets, to: handle)
+                        }
+                        // No outcome: the bearer closed under the write, and the link is ending.
+                        window.release(linkEnding: outcome == nil)
+                        return outcome
+                    })
+                } catch {
+                    return .failure(error)
                 }
-                // No outcome: the bearer closed under the write, and the link is ending.
-                link.window.release(linkEnding: outcome == nil)
-                return outcome
+            } onCancel: {
+                window.abandon(ticket)
             }
+            try result.get()
         }
     }
 
