@@ -60,7 +60,7 @@ let package = Package(
 
         // Shared by the test targets: the real captures' location and the tshark runner.
         // Foundation only (no Testing), so any test target can depend on it.
-        .target(name: "BLETestSupport", path: "Tests/Support"),
+        .target(name: "BLETestSupport", dependencies: ["ATT"], path: "Tests/Support"),
 
         .testTarget(name: "CBluetoothLinuxTests", dependencies: ["CBluetoothLinux"]),
         .testTarget(name: "BLECoreTests", dependencies: ["BLECore"]),

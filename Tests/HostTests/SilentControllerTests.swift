@@ -67,12 +67,18 @@ struct SilentControllerTests {
         let error = await #expect(throws: LEConnectionError.self) { try await connect.value }
         #expect(error == .connectionTimeout(after: .seconds(2)))
         expectScriptPlayed(transport)
-        // Its late failure is nobody's; the next attempt goes out.
-        transport.inject(try h4("04 3e 13 01 02 0000 00 01 010000000000 0000 0000 0000 00"))
+        // The next attempt goes out; the first one's late Unknown Connection Identifier, which
+        // comes while it waits, is not its answer: it was never cancelled.
         transport.append(try CancelledCallerTests.script(Self.createConnection))
         let next = Task { try await manager.connect(to: peer, addressType: .random, timeout: .seconds(2)) }
         await transport.waitForSent(3)
         expectScriptPlayed(transport)
+        await eventually("the next attempt waits") { await manager.pendingConnect != nil }
+        transport.inject(try h4("04 3e 13 01 02 0000 00 01 010000000000 0000 0000 0000 00"))
+        // A peripheral link after it, taken in once the manager has handled the event before.
+        transport.inject(try h4(LEConnectionManagerBadInputTests.incoming))
+        _ = try #require(await LEConnectionManagerBadInputTests.firstIncoming(manager))
+        #expect(await manager.pendingConnect != nil)
         await manager.controllerFailed()
         let nextError = await #expect(throws: LEConnectionError.self) { try await next.value }
         #expect(nextError == .ended(.hardwareError(0x00)))
@@ -87,11 +93,12 @@ struct SilentControllerTests {
         transport.append(try CancelledCallerTests.script(Self.createConnection + [
             "01 0e 20 00",
             "04 0e 04 01 0e 20 00",
-            "04 3e 13 01 02 0000 00 01 010000000000 0000 0000 0000 00",     // LE Connection Complete: Unknown Connection Identifier
         ]))
         let connect = Task { try await manager.connect(to: BluetoothAddress("C0:00:00:00:00:01")!, addressType: .random, timeout: .seconds(2)) }
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(2))
+        await clock.waitForSleepers(1)                                      // the backstop, armed
+        transport.inject(try h4("04 3e 13 01 02 0000 00 01 010000000000 0000 0000 0000 00"))     // LE Connection Complete: Unknown Connection Identifier
         let error = await #expect(throws: LEConnectionError.self) { try await connect.value }
         #expect(error == .connectionTimeout(after: .seconds(2)))
         await eventually("the backstop disarmed") { clock.sleeperCount == 0 }

@@ -158,9 +158,11 @@ extension ATTEngine {
         let response = ATTExchangeMTUResponse(serverRxMTU: localRxMTU)
         let agreed = response.effectiveMTU(clientRxMTU: exchange.clientRxMTU)
         agreedMTU = Int(agreed)
-        await sendAnswer(ATTPDU.exchangeMTUResponse(response).encoded)
+        let sent = await sendAnswer(ATTPDU.exchangeMTUResponse(response).encoded)
         agreedMTU = nil
-        guard !isShutDown, !hasOutputEnded else { return }
+        // Sent: the client applies the new ATT_MTU on receipt, so this end does too, whatever
+        // happened to other sends meanwhile.
+        guard sent, !isShutDown else { return }
         applyMTU(agreed)
     }
 
@@ -181,12 +183,17 @@ extension ATTEngine {
 
     /// Sends a response or confirmation; a bearer that refuses it has closed, so nothing more
     /// is sent (``outputEnded()``), while what the peer sent before is still taken in.
-    private func sendAnswer(_ octets: [UInt8]) async {
-        guard !isShutDown, !hasOutputEnded else { return }
+    ///
+    /// - Returns: whether the bearer took it.
+    @discardableResult
+    private func sendAnswer(_ octets: [UInt8]) async -> Bool {
+        guard !isShutDown, !hasOutputEnded else { return false }
         do {
             try await bearer.send(octets)
+            return true
         } catch {
             await outputEnded()
+            return false
         }
     }
 }

@@ -47,8 +47,9 @@ import Synchronization
 /// input ends), the server role still answers the requests it had already received, in order,
 /// for as long as the bearer accepts them (a half-closed stream such as standard input does);
 /// then the engine shuts down and ``waitUntilClosed()`` returns. A failed send (the link
-/// dropped) fails that call and ends sending, and the engine closes the bearer; what the peer
-/// sent before the end is still taken in, in order, as its input drains: responses complete
+/// dropped) fails that call and ends sending, and the engine closes the bearer; the PDUs the
+/// bearer still holds (received before the end) are taken in, in order, as its input drains
+/// (a bearer that loses its queue on close, or on a failed send, has none): responses complete
 /// their requests, notifications and indications (unconfirmed) reach ``serverInitiated``, and
 /// commands reach the server handler, while requests, which can no longer be answered, are
 /// not served. Call ``close()`` when done: until the bearer closes, the engine's reading task
@@ -300,8 +301,9 @@ public actor ATTEngine {
         await shutDown()
     }
 
-    /// Returns once the engine has shut down: after ``close()``, a timeout, a failed send, or
-    /// the peer closing (once the server role has answered the requests it had received).
+    /// Returns once the engine has shut down: after ``close()`` or a timeout; after the peer
+    /// closing, once the server role has answered the requests it had received; after a failed
+    /// send, once the input the bearer still held has been taken in.
     public func waitUntilClosed() async {
         guard !isShutDown else { return }
         continuationsMade += 1

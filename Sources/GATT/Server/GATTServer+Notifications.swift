@@ -60,8 +60,9 @@ extension GATTServer {
                 }
                 report.delivered.append(state.peer)
             } catch {
+                // Closed: the link dropped, and the connection's state goes once its engine has
+                // served the commands the client sent before the end (register(id:engine:options:)).
                 report.failed[state.peer] = error
-                if error == .closed { drop(id) }
             }
         }
         return report
@@ -116,8 +117,9 @@ extension GATTServer {
                 try await state.engine.send(.handleValueNotification(pdu))
                 report.delivered.append(state.peer)
             } catch {
+                // Closed: the link dropped, and the connection's state goes once its engine has
+                // served the commands the client sent before the end (register(id:engine:options:)).
                 report.failed[state.peer] = error
-                if error == .closed { drop(id) }
             }
         }
         return report
@@ -141,7 +143,9 @@ extension GATTServer {
         for target in targets {
             if let error = outcomes[target.id] ?? nil {
                 report.failed[target.peer] = error
-                if error == .closed || error == .timeout { drop(target.id) }
+                // A timeout ended the engine; a closed bearer ends it once the client's commands
+                // sent before the end are served, and the state goes then.
+                if error == .timeout { drop(target.id) }
             } else {
                 report.delivered.append(target.peer)
             }

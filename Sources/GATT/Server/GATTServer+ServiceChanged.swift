@@ -109,7 +109,7 @@ extension GATTServer {
             guard let peer = states[id]?.peer ?? handles[id]?.peer else { continue }
             if let error = outcomes[id] ?? nil {
                 report.failed[peer] = error
-                if error == .closed || error == .timeout { drop(id) }
+                if error == .timeout { drop(id) }     // closed: dropped once the engine has shut down
                 continue
             }
             report.delivered.append(peer)

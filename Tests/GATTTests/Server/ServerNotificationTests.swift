@@ -1,6 +1,7 @@
 import Testing
 import BLECore
 import ATT
+import BLETestSupport
 @testable import GATT
 
 /// CCCD state per connection; notifications, Multiple Handle Value Notifications and
@@ -221,5 +222,22 @@ struct ServerNotificationTests {
         await b.connection.detach()
         #expect(await a.server.connectionStateCount == 0)
         await b.close()
+    }
+
+    @Test("Write Commands the client sent before the link dropped reach their characteristic, though a notification found the link gone first")
+    func commandAfterRefusedNotification() async throws {
+        let log = ServerTest.Log()
+        let server = try GATTServer(database: try ServerTest.database(log: log))
+        let bearer = DroppingATTBearer()
+        let connection = await server.connect(bearer)
+        bearer.deliver([0x12, 0x12, 0x00, 0x01, 0x00])                 // CCCD of 0x0011: notifications
+        #expect(await eventually { bearer.sent == [[0x13]] })
+        let values = (UInt8(0x40)..<0x60).map { [$0] }
+        bearer.drop(after: values.map { [0x52, 0x19, 0x00] + $0 }, endingInput: false)     // Write Commands to 0x0019
+        let report = try await server.notify([0x01], for: 0x0011)
+        #expect(report.failed[connection.peer] == .closed)
+        await connection.engine.waitUntilClosed()
+        #expect(log.writes == values.map { "0:" + Hex.encode($0) })
+        #expect(await eventually { await server.connectionStateCount == 0 })
     }
 }
