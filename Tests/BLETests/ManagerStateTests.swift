@@ -5,6 +5,7 @@ import HCI
 import Host
 import LinuxBluetooth
 import Synchronization
+import BLETestSupport
 import Testing
 import VirtualRadio
 
@@ -138,5 +139,22 @@ struct ManagerStateTests {
         broadcast.set(.resetting)
         #expect(broadcast.current == .poweredOff)
         await #expect(throws: BLEError.poweredOff) { try await broadcast.poweredOn() }
+    }
+
+    @Test("a call waiting for bring-up stops waiting with cancelled when its task is cancelled; the others still wait, and a cancelled call once powered on goes ahead")
+    func cancelledWhileWaitingForBringUp() async throws {
+        let broadcast = StateBroadcast()
+        let cancelled = Task { try await broadcast.poweredOn() }
+        let patient = Task { try await broadcast.poweredOn() }
+        #expect(await eventually { broadcast.waiterCount == 2 })
+        cancelled.cancel()
+        await #expect(throws: BLEError.cancelled) { try await cancelled.value }
+        #expect(broadcast.waiterCount == 1)
+        broadcast.set(.poweredOn)
+        try await patient.value
+        try await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await broadcast.poweredOn()
+        }.value
     }
 }

@@ -7,7 +7,8 @@ final class StateBroadcast: Sendable {
     private struct State {
         var current: ManagerState = .unknown
         var failure: BLEError = .poweredOff
-        var settledWaiters: [CheckedContinuation<Void, Never>] = []
+        var settledWaiters: [(id: UInt64, waiter: CheckedContinuation<Void, Never>)] = []
+        var lastWaiterID: UInt64 = 0
         var finished = false
     }
 
@@ -36,7 +37,7 @@ final class StateBroadcast: Sendable {
             if changed { subscribers.yield(next) }
             guard next != .unknown && next != .resetting else { return [] }
             defer { state.settledWaiters = [] }
-            return state.settledWaiters
+            return state.settledWaiters.map(\.waiter)
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -50,26 +51,46 @@ final class StateBroadcast: Sendable {
     /// Waits while the state is ``ManagerState/unknown`` (bring-up) or ``ManagerState/resetting``
     /// (the controller being brought up again), then returns normally when powered on.
     ///
-    /// - Throws: what calls throw in the settled state when it is not ``ManagerState/poweredOn``.
+    /// - Throws: what calls throw in the settled state when it is not ``ManagerState/poweredOn``;
+    ///   ``BLEError/cancelled`` when the calling task is cancelled while it waits.
     func poweredOn() async throws(BLEError) {
         while true {
             let (now, failure) = state.withLock { ($0.current, $0.failure) }
             switch now {
             case .poweredOn: return
             case .unknown, .resetting:
-                await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-                    let ready = state.withLock { state -> Bool in
-                        guard state.current == .unknown || state.current == .resetting else { return true }
-                        state.settledWaiters.append(waiter)
-                        return false
-                    }
-                    if ready { waiter.resume() }
+                let id = state.withLock { state in
+                    state.lastWaiterID &+= 1
+                    return state.lastWaiterID
                 }
+                await withTaskCancellationHandler {
+                    await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                        // Under the lock: a cancellation either came before (the task is
+                        // cancelled already) or finds the waiter to resume.
+                        let ready = state.withLock { state -> Bool in
+                            guard state.current == .unknown || state.current == .resetting, !Task.isCancelled else { return true }
+                            state.settledWaiters.append((id, waiter))
+                            return false
+                        }
+                        if ready { waiter.resume() }
+                    }
+                } onCancel: {
+                    let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                        guard let index = state.settledWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                        return state.settledWaiters.remove(at: index).waiter
+                    }
+                    waiter?.resume()
+                }
+                let stillSettling = state.withLock { $0.current == .unknown || $0.current == .resetting }
+                if stillSettling && Task.isCancelled { throw .cancelled }
             default:
                 throw failure
             }
         }
     }
+
+    /// Calls waiting in ``poweredOn()``, for tests.
+    var waiterCount: Int { state.withLock { $0.settledWaiters.count } }
 
     /// Finishes every subscriber's stream; the state stays as it is from now on.
     func finish() {

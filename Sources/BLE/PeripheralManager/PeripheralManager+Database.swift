@@ -26,7 +26,8 @@ extension PeripheralManager {
     /// - Returns: one ``MutableService`` per service of `database`, in order, with their includes.
     /// - Throws: ``BLEError/invalidArgument(_:)`` when the server cannot serve it (its handles
     ///   leave no room for the GAP and GATT services, ...); ``BLEError/poweredOff`` (or why the
-    ///   manager is not powered on; waits for bring-up first).
+    ///   manager is not powered on; waits for bring-up first, or throws ``BLEError/cancelled``
+    ///   when the calling task is cancelled meanwhile).
     @discardableResult
     public func publish(_ database: GATTDatabase) async throws(BLEError) -> [MutableService] {
         try await core.publish(database)

@@ -92,7 +92,8 @@ public final class PeripheralManager: Sendable {
     ///
     /// - Throws: ``BLEError/invalidArgument(_:)`` when the service is added already or cannot be
     ///   served (a static value over 512 octets, ...); ``BLEError/poweredOff`` (or why the
-    ///   manager is not powered on; waits for bring-up first).
+    ///   manager is not powered on; waits for bring-up first, or throws ``BLEError/cancelled``
+    ///   when the calling task is cancelled meanwhile).
     public func add(_ service: MutableService) async throws(BLEError) {
         try await core.add(service)
     }
