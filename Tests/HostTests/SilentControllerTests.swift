@@ -104,4 +104,27 @@ struct SilentControllerTests {
         await eventually("the backstop disarmed") { clock.sleeperCount == 0 }
         expectScriptPlayed(transport)
     }
+
+    @Test("a link to an earlier attempt's peer, reported while another attempt waits, is not that attempt's: it comes on incomingConnections")
+    func lateLinkOfAnAbandonedAttempt() async throws {
+        let transport = ScriptedHCITransport()
+        let manager = await LEConnectionManager(flow: patientFlow(transport), controller: LEConnectionManagerBadInputTests.information())
+        transport.append(try CancelledCallerTests.script([
+            "01 0d 20 19 6000 3000 00 01 020000 0000c0 00 1800 2800 0000 9001 0000 0000",      // to C0:00:00:00:00:02
+            "04 0f 04 00 01 0d 20",
+        ]))
+        let attempt = Task { try await manager.connect(to: BluetoothAddress("C0:00:00:00:00:02")!, addressType: .random, timeout: .seconds(600)) }
+        await eventually("the attempt waits") { await manager.pendingConnect != nil }
+        // LE Connection Complete: Success, handle 0x0041, central, random C0:00:00:00:00:01.
+        transport.inject(try h4("04 3e 13 01 00 4100 00 01 010000 0000c0 1800 0000 9001 00"))
+        let stray = try #require(await LEConnectionManagerBadInputTests.firstIncoming(manager))
+        #expect(stray.peerAddress == BluetoothAddress("C0:00:00:00:00:01"))
+        #expect(await manager.pendingConnect != nil, "the attempt still waits for its own peer")
+        // And its own.
+        transport.inject(try h4("04 3e 13 01 00 4200 00 01 020000 0000c0 1800 0000 9001 00"))
+        let connection = try await attempt.value
+        #expect(connection.handle == 0x0042)
+        #expect(connection.peerAddress == BluetoothAddress("C0:00:00:00:00:02"))
+        expectScriptPlayed(transport)
+    }
 }

@@ -10,10 +10,18 @@ extension LEConnectionManager {
         /// Set when this host cancels the attempt, to tell the Unknown Connection Identifier
         /// that follows from a real failure.
         let cancelled = OneShot<LEConnectionError>()
+        /// The peers this attempt connects to: a link to another address is not its own (an
+        /// earlier attempt's, given up on, that the controller reports late). The host asks
+        /// the controller to resolve no private address, so a Connection Complete names the
+        /// address the attempt gave.
+        let peers: Set<BluetoothAddress>
         /// The backstop armed once the controller accepted the cancel (``arm(_:)``).
         private let backstop = Mutex<(task: Task<Void, Never>?, finished: Bool)>((nil, false))
 
-        init(id: UInt64) { self.id = id }
+        init(id: UInt64, peers: Set<BluetoothAddress>) {
+            self.id = id
+            self.peers = peers
+        }
 
         /// Ends the attempt (once) and disarms its backstop.
         func finish(_ outcome: Result<LEConnection, LEConnectionError>) {
@@ -90,7 +98,7 @@ extension LEConnectionManager {
             throw .command(error)
         }
         return try await initiateInTurn(filterPolicy: .filterAcceptList, peerAddressType: .public, peerAddress: .zero,
-                                        parameters: parameters, timeout: timeout)
+                                        peers: Set(peers.map(\.address)), parameters: parameters, timeout: timeout)
     }
 
     private func initiate(filterPolicy: LEInitiatorFilterPolicy, peerAddressType: LEAddressType, peerAddress: BluetoothAddress,
@@ -98,18 +106,19 @@ extension LEConnectionManager {
         try await takeConnectTurn()
         defer { releaseConnectTurn() }
         return try await initiateInTurn(filterPolicy: filterPolicy, peerAddressType: peerAddressType, peerAddress: peerAddress,
-                                        parameters: parameters, timeout: timeout)
+                                        peers: [peerAddress], parameters: parameters, timeout: timeout)
     }
 
+    /// - Parameter peers: the addresses whose LE Connection Complete ends this attempt.
     private func initiateInTurn(filterPolicy: LEInitiatorFilterPolicy, peerAddressType: LEAddressType, peerAddress: BluetoothAddress,
-                                parameters: LEConnectionParametersRequest, timeout: Duration) async throws(LEConnectionError) -> LEConnection {
+                                peers: Set<BluetoothAddress>, parameters: LEConnectionParametersRequest, timeout: Duration) async throws(LEConnectionError) -> LEConnection {
         if let violation = parameters.violation { throw .invalidParameters(violation) }
         if let endCause { throw .ended(endCause) }
         // Cancelled as the turn came (or while the Filter Accept List was written): the
         // Create Connection, which no cancellation stops once sent, is not begun.
         if Task.isCancelled { throw .cancelled }
         nextOperationID &+= 1
-        let pending = PendingConnect(id: nextOperationID)
+        let pending = PendingConnect(id: nextOperationID, peers: peers)
         pendingConnect = pending
         let own = controller.ownAddressType
         let command: any HCICommand

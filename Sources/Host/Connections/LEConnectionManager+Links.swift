@@ -20,6 +20,8 @@ extension LEConnectionManager {
     }
 
     /// A successful connection event makes a link; a failed one ends the connect call waiting.
+    /// A central link goes to the connect call waiting for its peer; any other link (a
+    /// peripheral link, or a central link no call waits for) comes on ``incomingConnections``.
     func connectionCompleted(status: HCIStatus, handle: UInt16, role: LERole, peerAddressType: LEAddressType,
                              peerAddress: BluetoothAddress, state: LEConnectionState) {
         guard status.isSuccess else {
@@ -36,7 +38,7 @@ extension LEConnectionManager {
         sender.open(handle, reason: connection.reason)
         links[handle] = Link(connection: connection)
         links[handle]?.reader = Task(executorPreference: executor) { [weak self] in await self?.readLink(handle, of: connection) }
-        if role == .central, let pending = pendingConnect {
+        if role == .central, let pending = pendingConnect, pending.peers.contains(peerAddress) {
             pendingConnect = nil
             pending.finish(.success(connection))
         } else {
