@@ -10,6 +10,15 @@ import Testing
 struct SilentControllerTests {
 
     static let configuration = LEConnectionManager.Configuration(procedureTimeout: .seconds(5))
+
+    /// A manager on a scripted controller, its timeouts (procedure timeout 5 s) on a test clock.
+    static func silentController() async -> (ScriptedHCITransport, TestClock, LEConnectionManager) {
+        let transport = ScriptedHCITransport()
+        let clock = TestClock()
+        let manager = await LEConnectionManager(flow: patientFlow(transport), controller: LEConnectionManagerBadInputTests.information(),
+                                                configuration: configuration, clock: clock)
+        return (transport, clock, manager)
+    }
     /// LE Create Connection to random C0:00:00:00:00:01 (60 ms / 30 ms scan, 30-50 ms, 4 s),
     /// and its Command Status: Success.
     static let createConnection = ["01 0d 20 19 6000 3000 00 01 010000 0000c0 00 1800 2800 0000 9001 0000 0000",
@@ -17,10 +26,7 @@ struct SilentControllerTests {
 
     @Test("a Disconnect the controller accepted but never completes throws procedureTimeout after the supervision timeout plus the procedure timeout, and the link ends here with Unspecified Error")
     func disconnectionCompleteNeverComes() async throws {
-        let transport = ScriptedHCITransport()
-        let clock = TestClock()
-        let manager = await LEConnectionManager(flow: patientFlow(transport), controller: LEConnectionManagerBadInputTests.information(),
-                                                configuration: Self.configuration, clock: clock)
+        let (transport, clock, manager) = await Self.silentController()
         transport.inject(try h4(LEConnectionManagerBadInputTests.incoming))     // supervision timeout 420 ms
         let connection = try #require(await LEConnectionManagerBadInputTests.firstIncoming(manager))
         transport.append(try CancelledCallerTests.script([
@@ -49,10 +55,7 @@ struct SilentControllerTests {
 
     @Test("a connect whose cancel the controller accepted but never completes ends with its timeout after the procedure timeout; the next connect is sent")
     func connectionCompleteAfterCancelNeverComes() async throws {
-        let transport = ScriptedHCITransport()
-        let clock = TestClock()
-        let manager = await LEConnectionManager(flow: patientFlow(transport), controller: LEConnectionManagerBadInputTests.information(),
-                                                configuration: Self.configuration, clock: clock)
+        let (transport, clock, manager) = await Self.silentController()
         let peer = BluetoothAddress("C0:00:00:00:00:01")!
         transport.append(try CancelledCallerTests.script(Self.createConnection + [
             "01 0e 20 00",                          // LE Create Connection Cancel
@@ -86,10 +89,7 @@ struct SilentControllerTests {
 
     @Test("a cancel answered by its LE Connection Complete in time leaves no backstop behind")
     func connectionCompleteAfterCancelComes() async throws {
-        let transport = ScriptedHCITransport()
-        let clock = TestClock()
-        let manager = await LEConnectionManager(flow: patientFlow(transport), controller: LEConnectionManagerBadInputTests.information(),
-                                                configuration: Self.configuration, clock: clock)
+        let (transport, clock, manager) = await Self.silentController()
         transport.append(try CancelledCallerTests.script(Self.createConnection + [
             "01 0e 20 00",
             "04 0e 04 01 0e 20 00",
