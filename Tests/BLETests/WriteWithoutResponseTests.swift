@@ -4,6 +4,7 @@ import BLETestSupport
 import Foundation
 import Synchronization
 import Testing
+import VirtualRadio
 
 /// Writes without response wait for ACL credits and are never dropped.
 @Suite("Writes without response", .timeLimit(.minutes(1)))
@@ -71,9 +72,12 @@ struct WriteWithoutResponseTests {
                 return UInt8(index)
             }
         }
-        // Settled: the controller's buffers took some writes, eight hold places, the rest wait.
+        // Settled: the controller's buffers took as many writes as it has ACL buffers, eight
+        // hold places, the rest wait; with no credit coming back, nothing moves from here.
+        let buffers = Int(VirtualControllerConfiguration().totalNumACLDataPackets)     // the central's controller: the default
         #expect(await eventually {
-            !link.window.hasRoom && returned.value.withLock { $0 } + WriteWithoutResponseWindow.places + link.window.waitingCount == writes.count
+            !link.window.hasRoom && returned.value.withLock { $0 } == buffers
+                && buffers + WriteWithoutResponseWindow.places + link.window.waitingCount == writes.count
         })
         let waiting = link.window.waitingCount
         #expect(waiting > 0)
@@ -90,6 +94,7 @@ struct WriteWithoutResponseTests {
             }
         }
         #expect(cancelled == waiting)
+        #expect(cancelled + sent.count == writes.count)
         try await peripheral.writeValue(Data([0xEE]), for: data, type: .withResponse)
         #expect(Set(testbed.gatt.dataLog.values) == Set(sent.map { [$0] } + [[0xEE]]))
         #expect(testbed.gatt.dataLog.values.count == sent.count + 1)

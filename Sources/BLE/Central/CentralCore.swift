@@ -110,7 +110,8 @@ actor CentralCore {
     /// The backend, once bring-up has settled with the controller powered on.
     ///
     /// - Throws: what the settled state gives (``BLEError/poweredOff``,
-    ///   ``BLEError/unsupported(_:)``, ``BLEError/unauthorized(_:)``).
+    ///   ``BLEError/unsupported(_:)``, ``BLEError/unauthorized(_:)``); ``BLEError/cancelled``
+    ///   when the calling task is cancelled while it waits.
     func readyBackend() async throws(BLEError) -> any CentralBackend {
         try await broadcast.poweredOn()
         guard let backend, !closed else { throw .poweredOff }

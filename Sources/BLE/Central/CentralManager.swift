@@ -18,8 +18,8 @@ import Foundation
 /// the controller up by itself; ``stateUpdates`` says when it is ``ManagerState/poweredOn``.
 /// ``scanForPeripherals(withServices:options:)`` and ``connect(_:options:)`` wait for that
 /// bring-up, then fail at once unless powered on, with the reason (``BLEError/unsupported(_:)``,
-/// ``BLEError/unauthorized(_:)``, ``BLEError/poweredOff``); a caller whose task is cancelled
-/// while it waits stops waiting, with ``BLEError/cancelled``.
+/// ``BLEError/unauthorized(_:)``, ``BLEError/poweredOff``); a ``connect(_:options:)`` whose
+/// task is cancelled while it waits stops waiting, with ``BLEError/cancelled``.
 ///
 /// **Modes.** Host mode (``Transport/userChannel(hci:)``, ``Transport/serial(path:baudRate:flowControl:)``,
 /// ``Transport/tcp(host:port:)``, ``Transport/virtual(_:)``) runs this package's own host stack.

@@ -51,9 +51,11 @@ final class StateBroadcast: Sendable {
     /// Waits while the state is ``ManagerState/unknown`` (bring-up) or ``ManagerState/resetting``
     /// (the controller being brought up again), then returns normally when powered on.
     ///
+    /// - Parameter cancellable: whether the calling task's cancellation ends the wait; false for
+    ///   cleanup that must reach the controller (a stop of advertising).
     /// - Throws: what calls throw in the settled state when it is not ``ManagerState/poweredOn``;
-    ///   ``BLEError/cancelled`` when the calling task is cancelled while it waits.
-    func poweredOn() async throws(BLEError) {
+    ///   ``BLEError/cancelled`` when `cancellable` and the calling task is cancelled while it waits.
+    func poweredOn(cancellable: Bool = true) async throws(BLEError) {
         while true {
             let (now, failure) = state.withLock { ($0.current, $0.failure) }
             switch now {
@@ -68,7 +70,7 @@ final class StateBroadcast: Sendable {
                         // Under the lock: a cancellation either came before (the task is
                         // cancelled already) or finds the waiter to resume.
                         let ready = state.withLock { state -> Bool in
-                            guard state.current == .unknown || state.current == .resetting, !Task.isCancelled else { return true }
+                            guard state.current == .unknown || state.current == .resetting, !(cancellable && Task.isCancelled) else { return true }
                             state.settledWaiters.append((id, waiter))
                             return false
                         }
@@ -76,13 +78,13 @@ final class StateBroadcast: Sendable {
                     }
                 } onCancel: {
                     let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                        guard let index = state.settledWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                        guard cancellable, let index = state.settledWaiters.firstIndex(where: { $0.id == id }) else { return nil }
                         return state.settledWaiters.remove(at: index).waiter
                     }
                     waiter?.resume()
                 }
                 let stillSettling = state.withLock { $0.current == .unknown || $0.current == .resetting }
-                if stillSettling && Task.isCancelled { throw .cancelled }
+                if stillSettling && cancellable && Task.isCancelled { throw .cancelled }
             default:
                 throw failure
             }

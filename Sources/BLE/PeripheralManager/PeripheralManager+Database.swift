@@ -44,7 +44,8 @@ extension PeripheralManager {
     ///
     /// - Returns: the centrals it reached, in the order of their links.
     /// - Throws: ``BLEError/invalidArgument(_:)`` when `characteristic` is not served or does not
-    ///   have the property `kind` needs (Notify, Indicate); ``BLEError/poweredOff``.
+    ///   have the property `kind` needs (Notify, Indicate); ``BLEError/poweredOff`` (waits for
+    ///   bring-up first); ``BLEError/cancelled`` when the calling task is cancelled while it waits.
     @discardableResult
     public func sendUpdate(_ value: Data, for characteristic: MutableCharacteristic, kind: ValueUpdateKind,
                            to centrals: [Central]? = nil) async throws(BLEError) -> [Central] {

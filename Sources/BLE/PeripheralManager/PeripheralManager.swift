@@ -116,7 +116,9 @@ public final class PeripheralManager: Sendable {
     /// - Throws: ``BLEError/advertisingDataTooLong(needed:available:)`` when the AD structures
     ///   need more octets than the controller's advertising takes (31 with legacy advertising;
     ///   245 for connectable extended advertising, Vol 4, Part E, 7.8.54); ``BLEError/invalidArgument(_:)``
-    ///   for data that cannot be encoded; ``BLEError/controllerError(_:)``; ``BLEError/poweredOff``.
+    ///   for data that cannot be encoded; ``BLEError/controllerError(_:)``; ``BLEError/poweredOff``
+    ///   (waits for bring-up first); ``BLEError/cancelled`` when the calling task is cancelled
+    ///   while it waits.
     public func startAdvertising(_ data: AdvertisementData) async throws(BLEError) {
         try await core.startAdvertising(data)
     }

@@ -135,8 +135,12 @@ actor PeripheralManagerCore {
     }
 
     /// The backend and server, once bring-up has settled with the controller powered on.
-    func ready() async throws(BLEError) -> (backend: any PeripheralBackend, server: GATTServer) {
-        try await broadcast.poweredOn()
+    ///
+    /// - Parameter cancellable: whether the calling task's cancellation ends the wait.
+    /// - Throws: ``BLEError/poweredOff`` or why the manager is not powered on;
+    ///   ``BLEError/cancelled`` when `cancellable` and the task is cancelled while it waits.
+    func ready(cancellable: Bool = true) async throws(BLEError) -> (backend: any PeripheralBackend, server: GATTServer) {
+        try await broadcast.poweredOn(cancellable: cancellable)
         guard let backend, let server, !closed else { throw .poweredOff }
         return (backend, server)
     }

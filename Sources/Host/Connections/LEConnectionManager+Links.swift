@@ -22,6 +22,8 @@ extension LEConnectionManager {
     /// A successful connection event makes a link; a failed one ends the connect call waiting.
     /// A central link goes to the connect call waiting for its peer; any other link (a
     /// peripheral link, or a central link no call waits for) comes on ``incomingConnections``.
+    /// A failed event's other parameters are not valid (Vol 4, Part E, 7.7.65.1), so a failure
+    /// is matched by its Status alone (``centralAttemptFailed(_:)``).
     func connectionCompleted(status: HCIStatus, handle: UInt16, role: LERole, peerAddressType: LEAddressType,
                              peerAddress: BluetoothAddress, state: LEConnectionState) {
         guard status.isSuccess else {

@@ -37,12 +37,13 @@ extension LEConnectionManager {
         defer { timer.cancel() }
         // Ends when the link does, or with the manager, which ends every link.
         Task { outcome.resolve(await connection.disconnected()) }
-        guard let reason = await outcome.wait() else {
+        // The event may have come as the backstop fired: its Reason stands.
+        guard let reason = await outcome.wait() ?? connection.disconnectionReason else {
             // Its ACL credits come back as a Disconnection Complete would give them (Vol 4,
             // Part E, 4.1.1): the better guess, for a controller this far off, than holding them
             // for ever; one that kept the link and its packets may be sent more than it buffers.
             let handle = connection.handle
-            if links[handle]?.connection === connection {
+            if links[handle]?.connection === connection, links[handle]?.dropped == nil {
                 linkDropped(handle, reason: .unspecifiedError)
                 tearDown(handle)
             }

@@ -100,7 +100,9 @@ extension PeripheralManagerCore {
 
     /// Stops advertising (see ``PeripheralManager/stopAdvertising()``).
     func stopAdvertising() async {
-        guard let (backend, _) = try? await ready() else { return }
+        // Beyond the caller's cancellation: cleanup that stops advertising must stop it, or a
+        // reset would start it again.
+        guard let (backend, _) = try? await ready(cancellable: false) else { return }
         await backend.stopAdvertising()
         advertising.withLock { $0 = false }
         advertised = nil
