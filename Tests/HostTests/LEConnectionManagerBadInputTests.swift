@@ -59,6 +59,15 @@ struct LEConnectionManagerBadInputTests {
         }
     }
 
+    @Test("a link that has dropped leaves connections at once, while its received data is still read")
+    func droppedLinkNotListed() async throws {
+        let (_, manager, connection) = try await Self.linked()
+        #expect(await manager.connections.map(\.handle) == [0x0040])
+        await manager.linkDropped(connection.handle, reason: .remoteUserTerminatedConnection)
+        #expect(await manager.connections.isEmpty)
+        #expect(connection.disconnectionReason == .remoteUserTerminatedConnection)
+    }
+
     @Test("an event that does not decode is skipped, and the next link still forms")
     func malformedEventSkipped() async throws {
         let transport = ScriptedHCITransport()

@@ -181,8 +181,10 @@ public actor LEConnectionManager {
         end(.transportClosed)
     }
 
-    /// The links up now.
-    public var connections: [LEConnection] { links.values.map(\.connection).sorted { $0.handle < $1.handle } }
+    /// The links up now, by handle: not those dropped whose received data is still being read.
+    public var connections: [LEConnection] {
+        links.values.filter { $0.dropped == nil }.map(\.connection).sorted { $0.handle < $1.handle }
+    }
 
     /// What was dropped or refused so far.
     public var diagnostics: Diagnostics {
