@@ -110,4 +110,48 @@ struct ServicesModifiedTests {
         #expect(await after.next() == nil)
         await pair.shutDown()
     }
+
+    @Test("a Service Changed the tree takes while a service's characteristics are discovered: the service is gone, and the discovery throws serviceNotFound")
+    func characteristicDiscoverySpanningAChange() async throws {
+        let testbed = try await BLETestbed.make(seed: 143)
+        let (peripheral, _) = try await testbed.connectAndDiscover()
+        let link = try peripheral.connectedLink()
+        let battery = try #require(peripheral.services?.first { $0.uuid == TestDatabase.battery })
+        let held = testbed.sensor.hold { $0.first == 0x08 }                     // ATT_READ_BY_TYPE_REQ
+        let discovery = Task { try await peripheral.discoverCharacteristics(for: battery) }
+        _ = await held.reached()
+        peripheral.servicesChanged(battery.handleRange, on: link)
+        testbed.sensor.release()
+        held.passOn()
+        await #expect(throws: BLEError.serviceNotFound(TestDatabase.battery)) { try await discovery.value }
+        #expect(peripheral.services?.contains { $0 === battery } == false)
+        await #expect(throws: BLEError.serviceNotFound(TestDatabase.battery)) { try await peripheral.discoverCharacteristics(for: battery) }
+        // Discovered again, it is there, with its characteristics.
+        let again = try #require(try await peripheral.discoverServices([TestDatabase.battery]).first)
+        #expect(again !== battery)
+        #expect(try await peripheral.discoverCharacteristics(for: again).contains { $0.uuid == TestDatabase.batteryLevel })
+        await testbed.shutDown()
+    }
+
+    @Test("a Service Changed the tree takes while services are discovered: the discovery runs again, and the services it returns are in the tree")
+    func serviceDiscoverySpanningAChange() async throws {
+        let testbed = try await BLETestbed.make(seed: 144)
+        let (peripheral, _) = try await testbed.connectAndDiscover()
+        let link = try peripheral.connectedLink()
+        let before = try #require(peripheral.services?.first { $0.uuid == TestDatabase.battery })
+        func readByGroupTypeRequests() -> Int { testbed.sensor.received(onLink: 0).filter { $0.first == 0x10 }.count }
+        let perRun = readByGroupTypeRequests()                                  // connectAndDiscover's one run
+        let held = testbed.sensor.hold { $0.first == 0x10 }                     // ATT_READ_BY_GROUP_TYPE_REQ
+        let discovery = Task { try await peripheral.discoverServices() }
+        _ = await held.reached()
+        peripheral.servicesChanged(before.handleRange, on: link)
+        testbed.sensor.release()
+        held.passOn()
+        let services = try await discovery.value
+        #expect(readByGroupTypeRequests() == 3 * perRun, "run again once")
+        let battery = try #require(services.first { $0.uuid == TestDatabase.battery })
+        #expect(battery !== before, "a new object: the old one left the tree")
+        #expect(peripheral.services?.contains { $0 === battery } == true)
+        await testbed.shutDown()
+    }
 }

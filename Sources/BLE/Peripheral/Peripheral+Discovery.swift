@@ -5,7 +5,18 @@ import GATT
 /// Part G, 4.4 to 4.7). Each call returns what it found and fills the tree: ``services``,
 /// ``Service/includedServices``, ``Service/characteristics``, ``Characteristic/descriptors``.
 /// Objects already in the tree are kept, so a second discovery returns the same objects.
+///
+/// A Service Changed indication (Part G, 7.1) that the tree takes while a discovery runs may
+/// make its results mix the database before the change with the one after: service discovery
+/// then runs again (up to ``discoveryRuns`` times in all, then keeps only the services the
+/// changes missed), and a discovery inside a service the change invalidated throws
+/// ``BLEError/serviceNotFound(_:)`` (``BLEError/characteristicNotFound(_:)`` for descriptors),
+/// as a call on an invalidated service does: ``servicesModified`` has said to discover again.
 extension Peripheral {
+    /// How many times service discovery runs when Service Changed indications keep coming
+    /// while it runs: 3.
+    static let discoveryRuns = 3
+
     /// Discovers primary services: all of them (Discover All Primary Services, Part G, 4.4.1,
     /// ATT_READ_BY_GROUP_TYPE_REQ), or with `serviceUUIDs`, those with these UUIDs (Discover
     /// Primary Service by Service UUID, 4.4.2, ATT_FIND_BY_TYPE_VALUE_REQ per UUID).
@@ -18,23 +29,34 @@ extension Peripheral {
     public func discoverServices(_ serviceUUIDs: [BluetoothUUID]? = nil) async throws(BLEError) -> [Service] {
         let link = try connectedLink()
         let wanted = serviceUUIDs ?? []
-        let found = try await link.gatt { (client) async throws(GATTClientError) -> [RemoteService] in
-            guard !wanted.isEmpty else { return try await client.discoverPrimaryServices() }
-            var found: [RemoteService] = []
-            for uuid in Set(wanted) { found += try await client.discoverPrimaryServices(uuid: uuid) }
-            return found.sorted { $0.handle < $1.handle }
-        }
         defer { restoration?.treeChanged(self) }
-        return record.withLock { record in
-            let current = record.link === link ? record.services ?? [] : []
-            let merged = found.map { remote in
-                current.first { $0.remote.handle == remote.handle } ?? Service(remote: remote, isPrimary: true, generation: link.generation)
+        var run = 1
+        while true {
+            let mark = link.treeChanges.withLock { $0.mark }
+            let found = try await link.gatt { (client) async throws(GATTClientError) -> [RemoteService] in
+                guard !wanted.isEmpty else { return try await client.discoverPrimaryServices() }
+                var found: [RemoteService] = []
+                for uuid in Set(wanted) { found += try await client.discoverPrimaryServices(uuid: uuid) }
+                return found.sorted { $0.handle < $1.handle }
             }
-            if record.link === link {
-                record.services = (current + merged.filter { new in !current.contains { $0 === new } })
-                    .sorted { $0.remote.handle < $1.remote.handle }
+            // Under the tree's lock, where Service Changed applies: either it came meanwhile
+            // and is seen here, or it comes after, and takes what is merged now out of the tree.
+            let merged: [Service]? = record.withLock { record in
+                let changes = link.treeChanges.withLock { $0 }
+                let fresh = found.filter { !changes.changes(since: mark, overlap: $0.handleRange) }
+                guard fresh.count == found.count || run == Self.discoveryRuns else { return nil }
+                let current = record.link === link ? record.services ?? [] : []
+                let merged = fresh.map { remote in
+                    current.first { $0.remote.handle == remote.handle } ?? Service(remote: remote, isPrimary: true, generation: link.generation)
+                }
+                if record.link === link {
+                    record.services = (current + merged.filter { new in !current.contains { $0 === new } })
+                        .sorted { $0.remote.handle < $1.remote.handle }
+                }
+                return merged
             }
-            return merged
+            if let merged { return merged }
+            run += 1
         }
     }
 
@@ -46,7 +68,7 @@ extension Peripheral {
     /// - Returns: the included services found, in handle order; one that is also a discovered
     ///   primary service is that same object.
     /// - Throws: as ``discoverServices(_:)``; ``BLEError/serviceNotFound(_:)`` when `service`
-    ///   is not from the current connection.
+    ///   is not from the current connection, or a Service Changed has taken it out of the tree.
     public func discoverIncludedServices(_ includedServiceUUIDs: [BluetoothUUID]? = nil, for service: Service) async throws(BLEError) -> [Service] {
         let link = try connectedLink()
         guard service.generation == link.generation else { throw .serviceNotFound(service.uuid) }
@@ -55,13 +77,16 @@ extension Peripheral {
             try await client.discoverIncludedServices(of: remote)
         }
         let wanted = includedServiceUUIDs.map(Set.init) ?? []
-        let known = services ?? []
-        let found = includes.filter { wanted.isEmpty || wanted.contains($0.uuid) }.map { include in
-            known.first { $0.remote.handle == include.serviceHandle }
-                ?? Service(remote: include.service, isPrimary: false, generation: link.generation)
-        }
         defer { restoration?.treeChanged(self) }
-        return service.merge(included: found)
+        return try record.withLock { (record) throws(BLEError) -> [Service] in
+            guard record.link === link, record.holds(service) else { throw .serviceNotFound(service.uuid) }
+            let known = record.services ?? []
+            let found = includes.filter { wanted.isEmpty || wanted.contains($0.uuid) }.map { include in
+                known.first { $0.remote.handle == include.serviceHandle }
+                    ?? Service(remote: include.service, isPrimary: false, generation: link.generation)
+            }
+            return service.merge(included: found)
+        }
     }
 
     /// Discovers the characteristics of `service`: all (Discover All Characteristics of a
@@ -82,7 +107,10 @@ extension Peripheral {
             return wanted.isEmpty ? all : all.filter { wanted.contains($0.uuid) }
         }
         defer { restoration?.treeChanged(self) }
-        return service.merge(characteristics: found.map { Characteristic(remote: $0, generation: link.generation) })
+        return try record.withLock { (record) throws(BLEError) -> [Characteristic] in
+            guard record.link === link, record.holds(service) else { throw .serviceNotFound(service.uuid) }
+            return service.merge(characteristics: found.map { Characteristic(remote: $0, generation: link.generation) })
+        }
     }
 
     /// Discovers the descriptors of `characteristic` (Discover All Characteristic Descriptors,
@@ -91,7 +119,8 @@ extension Peripheral {
     ///
     /// - Returns: the descriptors found, in handle order.
     /// - Throws: as ``discoverServices(_:)``; ``BLEError/characteristicNotFound(_:)`` when
-    ///   `characteristic` is not from the current connection.
+    ///   `characteristic` is not from the current connection, or a Service Changed has taken
+    ///   its service out of the tree.
     public func discoverDescriptors(for characteristic: Characteristic) async throws(BLEError) -> [Descriptor] {
         let link = try connectedLink()
         guard characteristic.generation == link.generation else { throw .characteristicNotFound(characteristic.uuid) }
@@ -100,6 +129,9 @@ extension Peripheral {
             try await client.discoverDescriptors(of: remote)
         }
         defer { restoration?.treeChanged(self) }
-        return characteristic.merge(descriptors: found.map { Descriptor(handle: $0.handle, uuid: $0.uuid, generation: link.generation) })
+        return try record.withLock { (record) throws(BLEError) -> [Descriptor] in
+            guard record.link === link, record.holds(characteristic) else { throw .characteristicNotFound(characteristic.uuid) }
+            return characteristic.merge(descriptors: found.map { Descriptor(handle: $0.handle, uuid: $0.uuid, generation: link.generation) })
+        }
     }
 }

@@ -40,14 +40,12 @@ extension Peripheral {
     /// tree that overlap it leave the tree, and ``servicesModified`` yields them.
     func servicesChanged(_ range: ClosedRange<UInt16>, on link: PeripheralLink) {
         let invalidated: [Service] = record.withLock { record in
-            guard record.link === link, let services = record.services else { return [] }
-            var all: [Service] = []
-            var pending = services
-            while let service = pending.popLast() {
-                guard !all.contains(where: { $0 === service }) else { continue }
-                all.append(service)
-                pending += service.includedServices ?? []
-            }
+            guard record.link === link else { return [] }
+            // Under the tree's lock: a discovery merging its results sees the change or comes
+            // before it (and its services then leave the tree here).
+            link.treeChanges.withLock { $0.record(range) }
+            guard let services = record.services else { return [] }
+            let all = record.allServices
             let gone = all.filter { $0.remote.handleRange.overlaps(range) }.sorted { $0.remote.handle < $1.remote.handle }
             guard !gone.isEmpty else { return [] }
             record.services = services.filter { service in !gone.contains { $0 === service } }
@@ -61,5 +59,30 @@ extension Peripheral {
         }
         if !invalidated.isEmpty { restoration?.treeChanged(self) }
         link.modifications.yield(invalidated)
+    }
+}
+
+extension Peripheral.Record {
+    /// Every service of the tree, primary and included, once each.
+    var allServices: [Service] {
+        var all: [Service] = []
+        var pending = services ?? []
+        while let service = pending.popLast() {
+            guard !all.contains(where: { $0 === service }) else { continue }
+            all.append(service)
+            pending += service.includedServices ?? []
+        }
+        return all
+    }
+
+    /// Whether `service` is in the tree: discovered on the current link and not invalidated
+    /// since by a Service Changed (Core v5.4, Vol 3, Part G, 7.1).
+    func holds(_ service: Service) -> Bool {
+        allServices.contains { $0 === service }
+    }
+
+    /// Whether `characteristic` belongs to a service in the tree.
+    func holds(_ characteristic: Characteristic) -> Bool {
+        allServices.contains { $0.characteristics?.contains { $0 === characteristic } == true }
     }
 }

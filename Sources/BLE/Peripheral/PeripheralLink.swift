@@ -40,6 +40,9 @@ final class PeripheralLink: Sendable {
     /// The streams of ``Peripheral/servicesModified`` on this link; each keeps the newest 64
     /// modifications for a reader that falls behind.
     let modifications = StreamFanOut<[Service]>(bufferingNewest: 64)
+    /// The Service Changed ranges applied to the tree (``Peripheral/servicesChanged(_:on:)``),
+    /// for a discovery that spans one.
+    let treeChanges = Mutex(ServiceChangeLog())
     private let terminating = Mutex(false)
 
     /// A connection on `backend`, its ATT transaction timer on `clock`; the client keeps the

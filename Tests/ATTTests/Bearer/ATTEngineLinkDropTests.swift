@@ -6,7 +6,7 @@ import BLETestSupport
 /// What the engine takes in after a send fails because the link dropped (Core v5.4, Vol 3,
 /// Part F, 3.3): the PDUs the peer sent before the drop are the peer's data, not the failed
 /// send's, and none is lost.
-@Suite("ATTEngine: the link drops with PDUs still queued")
+@Suite("ATTEngine: the link drops with PDUs still queued", .timeLimit(.minutes(1)))
 struct ATTEngineLinkDropTests {
     /// Every PDU the engine yields on serverInitiated until it finishes.
     private func serverInitiated(of engine: ATTEngine) async -> [[UInt8]] {
@@ -20,7 +20,7 @@ struct ATTEngineLinkDropTests {
         let bearer = DroppingATTBearer()
         let queued: [[UInt8]] = [[0x1B, 0x03, 0x00, 0x01], [0x1D, 0x05, 0x00, 0x02], [0x1B, 0x03, 0x00, 0x03]]
         bearer.drop(after: queued)
-        let engine = ATTEngine(bearer: bearer)
+        let engine = ATTEngine(bearer: bearer, clock: TestClock())     // no real 30 s timer on a loaded machine
         #expect(await serverInitiated(of: engine) == queued)
         #expect(bearer.refused == [[0x1E]])
         await engine.waitUntilClosed()
@@ -35,7 +35,7 @@ struct ATTEngineLinkDropTests {
             guard pdu.first == 0x0A else { return }
             bearer.drop(after: [[0x1D, 0x05, 0x00, 0x02], [0x0B, 0xAA]])     // an indication, then the read's response
         }
-        let engine = ATTEngine(bearer: bearer)
+        let engine = ATTEngine(bearer: bearer, clock: TestClock())     // no real 30 s timer on a loaded machine
         let response = try await engine.request(.readRequest(ATTReadRequest(handle: 3)))
         #expect(response.encoded == [0x0B, 0xAA])
         #expect(await serverInitiated(of: engine) == [[0x1D, 0x05, 0x00, 0x02]])
@@ -67,7 +67,7 @@ struct ATTEngineLinkDropTests {
         let served = Mutex<[[UInt8]]>([])
         let bearer = DroppingATTBearer()
         bearer.drop(after: [[0x0A, 0x01, 0x00], [0x52, 0x03, 0x00, 0x01], [0x0A, 0x02, 0x00], [0x52, 0x03, 0x00, 0x02]])
-        let engine = ATTEngine(bearer: bearer) { pdu, _ in
+        let engine = ATTEngine(bearer: bearer, clock: TestClock()) { pdu, _ in
             served.withLock { $0.append(pdu.encoded) }
             return .readResponse(ATTReadResponse(value: [0x11]))
         }
@@ -82,7 +82,7 @@ struct ATTEngineLinkDropTests {
     @Test("callers waiting their turn behind an outstanding request throw closed when a send is refused; the outstanding one gets its queued response")
     func turnWaitersEnd() async throws {
         let bearer = DroppingATTBearer()
-        let engine = ATTEngine(bearer: bearer)
+        let engine = ATTEngine(bearer: bearer, clock: TestClock())     // no real 30 s timer on a loaded machine
         let first = Task { try await engine.request(.readRequest(ATTReadRequest(handle: 1))) }
         #expect(await eventually { bearer.sent.count == 1 })
         let second = Task { try await engine.request(.readRequest(ATTReadRequest(handle: 2))) }
