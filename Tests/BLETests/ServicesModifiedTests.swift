@@ -154,4 +154,20 @@ struct ServicesModifiedTests {
         #expect(peripheral.services?.contains { $0 === battery } == true)
         await testbed.shutDown()
     }
+
+    @Test("a Service Changed over a service takes the secondary service only it includes out of the tree too, and says so")
+    func includedOnlyServiceLeavesWithItsIncluder() async throws {
+        let testbed = try await BLETestbed.make(seed: 145)
+        let (peripheral, _) = try await testbed.connectAndDiscover()
+        let link = try peripheral.connectedLink()
+        let custom = try peripheral.service(TestDatabase.custom)
+        let secondary = try #require(try await peripheral.discoverIncludedServices(for: custom).first)
+        var modifications = peripheral.servicesModified.makeAsyncIterator()
+        peripheral.servicesChanged(custom.remote.handle...custom.remote.handle, on: link)     // its declaration only
+        let invalidated = try #require(await modifications.next())
+        #expect(invalidated.contains { $0 === custom })
+        #expect(invalidated.contains { $0 === secondary }, "out of reach once its includer left")
+        await #expect(throws: BLEError.serviceNotFound(TestDatabase.secondary)) { try await peripheral.discoverCharacteristics(for: secondary) }
+        await testbed.shutDown()
+    }
 }

@@ -14,7 +14,8 @@ import Synchronization
 /// A reference: the same object stands for the same service for as long as the connection lasts,
 /// and its ``includedServices`` and ``characteristics`` fill in as they are discovered (nil until
 /// then). It belongs to one connection: after a disconnection, discover again; an old one is
-/// refused with ``BLEError/serviceNotFound(_:)``.
+/// refused with ``BLEError/serviceNotFound(_:)``. A discovery inside a service a Service Changed
+/// took out of the tree (``Peripheral/servicesModified``) is refused the same way.
 public final class Service: Sendable, Hashable, CustomStringConvertible {
     /// The service UUID (16 or 128 bits).
     public let uuid: BluetoothUUID

@@ -9,9 +9,10 @@ import GATT
 /// A Service Changed indication (Part G, 7.1) that the tree takes while a discovery runs may
 /// make its results mix the database before the change with the one after: service discovery
 /// then runs again (up to ``discoveryRuns`` times in all, then keeps only the services the
-/// changes missed), and a discovery inside a service the change invalidated throws
-/// ``BLEError/serviceNotFound(_:)`` (``BLEError/characteristicNotFound(_:)`` for descriptors),
-/// as a call on an invalidated service does: ``servicesModified`` has said to discover again.
+/// changes missed), included services the change overlaps are left out, and a discovery inside
+/// a service the change took out of the tree throws ``BLEError/serviceNotFound(_:)``
+/// (``BLEError/characteristicNotFound(_:)`` for descriptors): ``servicesModified`` has said to
+/// discover again.
 extension Peripheral {
     /// How many times service discovery runs when Service Changed indications keep coming
     /// while it runs: 3.
@@ -22,10 +23,13 @@ extension Peripheral {
     /// Primary Service by Service UUID, 4.4.2, ATT_FIND_BY_TYPE_VALUE_REQ per UUID).
     ///
     /// - Parameter serviceUUIDs: the services wanted; nil (or empty) for all.
-    /// - Returns: the services found, in handle order (empty when none has the UUIDs).
+    /// - Returns: the services found, in handle order (empty when none has the UUIDs). When
+    ///   Service Changed indications came during each of the ``discoveryRuns`` runs, the
+    ///   services they overlap are left out (``servicesModified`` tells of them).
     /// - Throws: ``BLEError/notConnected``; ``BLEError/disconnected(_:)`` when the link drops
     ///   meanwhile; ``BLEError/att(_:handle:)`` for a server error other than the Attribute Not
-    ///   Found that ends discovery; ``BLEError/protocolError(_:)``; ``BLEError/transactionTimeout``.
+    ///   Found that ends discovery; ``BLEError/protocolError(_:)``; ``BLEError/transactionTimeout``;
+    ///   ``BLEError/cancelled`` when the task is cancelled before a run again.
     public func discoverServices(_ serviceUUIDs: [BluetoothUUID]? = nil) async throws(BLEError) -> [Service] {
         let link = try connectedLink()
         let wanted = serviceUUIDs ?? []
@@ -43,8 +47,10 @@ extension Peripheral {
             // and is seen here, or it comes after, and takes what is merged now out of the tree.
             let merged: [Service]? = record.withLock { record in
                 let changes = link.treeChanges.withLock { $0 }
+                // Any change may have added what the run passed by (a service in a gap, a
+                // wanted UUID): run again; the last run keeps what the changes missed.
+                guard run == Self.discoveryRuns || !changes.changes(since: mark, overlap: 0x0001...0xFFFF) else { return nil }
                 let fresh = found.filter { !changes.changes(since: mark, overlap: $0.handleRange) }
-                guard fresh.count == found.count || run == Self.discoveryRuns else { return nil }
                 let current = record.link === link ? record.services ?? [] : []
                 let merged = fresh.map { remote in
                     current.first { $0.remote.handle == remote.handle } ?? Service(remote: remote, isPrimary: true, generation: link.generation)
@@ -56,6 +62,7 @@ extension Peripheral {
                 return merged
             }
             if let merged { return merged }
+            if Task.isCancelled { throw .cancelled }
             run += 1
         }
     }
@@ -73,6 +80,7 @@ extension Peripheral {
         let link = try connectedLink()
         guard service.generation == link.generation else { throw .serviceNotFound(service.uuid) }
         let remote = service.remote
+        let mark = link.treeChanges.withLock { $0.mark }
         let includes = try await link.gatt { (client) async throws(GATTClientError) -> [RemoteIncludedService] in
             try await client.discoverIncludedServices(of: remote)
         }
@@ -80,8 +88,10 @@ extension Peripheral {
         defer { restoration?.treeChanged(self) }
         return try record.withLock { (record) throws(BLEError) -> [Service] in
             guard record.link === link, record.holds(service) else { throw .serviceNotFound(service.uuid) }
-            let known = record.services ?? []
-            let found = includes.filter { wanted.isEmpty || wanted.contains($0.uuid) }.map { include in
+            let changes = link.treeChanges.withLock { $0 }
+            let known = record.allServices
+            let fresh = includes.filter { !changes.changes(since: mark, overlap: $0.service.handleRange) }
+            let found = fresh.filter { wanted.isEmpty || wanted.contains($0.uuid) }.map { include in
                 known.first { $0.remote.handle == include.serviceHandle }
                     ?? Service(remote: include.service, isPrimary: false, generation: link.generation)
             }

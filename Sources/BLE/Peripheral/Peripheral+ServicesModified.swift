@@ -6,7 +6,8 @@ import GATT
 extension Peripheral {
     /// Yields, on the current connection, the services a change of the server's database
     /// invalidated: each Service Changed indication (Part G, 7.1) gives the discovered services
-    /// (primary and included) whose handles overlap its range. They are gone from ``services``
+    /// (primary and included) whose handles overlap its range, and the services only they
+    /// included. They are gone from ``services``
     /// (and from the services that include them) before the stream yields, their
     /// characteristics' notification streams have finished with
     /// ``BLEError/characteristicNotFound(_:)``, and the application rediscovers what it needs,
@@ -37,7 +38,8 @@ extension Peripheral {
     }
 
     /// The server changed the attributes in `range` (Part G, 7.1): the services of `link`'s
-    /// tree that overlap it leave the tree, and ``servicesModified`` yields them.
+    /// tree that overlap it leave the tree, with the services only they included, and
+    /// ``servicesModified`` yields them.
     func servicesChanged(_ range: ClosedRange<UInt16>, on link: PeripheralLink) {
         let invalidated: [Service] = record.withLock { record in
             guard record.link === link else { return [] }
@@ -46,11 +48,13 @@ extension Peripheral {
             link.treeChanges.withLock { $0.record(range) }
             guard let services = record.services else { return [] }
             let all = record.allServices
-            let gone = all.filter { $0.remote.handleRange.overlaps(range) }.sorted { $0.remote.handle < $1.remote.handle }
-            guard !gone.isEmpty else { return [] }
-            record.services = services.filter { service in !gone.contains { $0 === service } }
-            for service in all where !gone.contains(where: { $0 === service }) { service.remove(included: gone) }
-            return gone
+            let overlapping = all.filter { $0.remote.handleRange.overlaps(range) }
+            guard !overlapping.isEmpty else { return [] }
+            record.services = services.filter { service in !overlapping.contains { $0 === service } }
+            for service in all where !overlapping.contains(where: { $0 === service }) { service.remove(included: overlapping) }
+            // A service only included by one that left is out of reach: it leaves too.
+            let reachable = record.allServices
+            return all.filter { service in !reachable.contains { $0 === service } }.sorted { $0.remote.handle < $1.remote.handle }
         }
         for service in invalidated {
             for characteristic in service.characteristics ?? [] {
