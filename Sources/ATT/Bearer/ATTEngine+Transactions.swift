@@ -204,10 +204,10 @@ extension ATTEngine {
     /// can be sent. New calls throw ``ATTError/closed`` and callers waiting their turn are
     /// resumed to throw it. The bearer is closed, which ends its input (``ATTBearer/close()``)
     /// after what it holds; a bearer whose input did not end would leave the engine open until
-    /// the transaction timer or ``close()``. The PDUs it holds are still taken in (a response completes its
-    /// request, a notification or indication reaches ``serverInitiated``, a command reaches the
-    /// server handler), and then ``peerEnded()`` ends the rest. A refused send is the sender's
-    /// failure, not the received data's.
+    /// the transaction timer or ``close()``. The PDUs it holds are still taken in (a response
+    /// completes its request, a notification or indication reaches ``serverInitiated``, a
+    /// command reaches the server handler), and then ``peerEnded()`` ends the rest. A refused
+    /// send is the sender's failure, not the received data's.
     func outputEnded() async {
         guard !isShutDown, !hasOutputEnded else { return }
         hasOutputEnded = true
