@@ -49,7 +49,7 @@ extension Peripheral {
                 let changes = link.treeChanges.withLock { $0 }
                 // Any change may have added what the run passed by (a service in a gap, a
                 // wanted UUID): run again; the last run keeps what the changes missed.
-                guard run == Self.discoveryRuns || !changes.changes(since: mark, overlap: 0x0001...0xFFFF) else { return nil }
+                guard run == Self.discoveryRuns || changes.mark == mark else { return nil }
                 let fresh = found.filter { !changes.changes(since: mark, overlap: $0.handleRange) }
                 let current = record.link === link ? record.services ?? [] : []
                 let merged = fresh.map { remote in
