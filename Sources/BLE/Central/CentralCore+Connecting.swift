@@ -51,10 +51,7 @@ extension CentralCore {
                           clock: any Clock<Duration>) async throws(BLEError) {
         let race = Race<Result<Void, BLEError>>()
         Task { race.finish(await attempt.value) }
-        let timer = Task {
-            guard (try? await TimeoutSleep.sleep(on: clock, for: timeout)) != nil else { return }
-            race.finish(.failure(.connectionTimeout))
-        }
+        let timer = TimeoutSleep.timer(after: timeout, on: clock) { race.finish(.failure(.connectionTimeout)) }
         defer { timer.cancel() }
         let outcome = await withTaskCancellationHandler {
             await race.value
@@ -91,10 +88,7 @@ extension CentralCore {
         // The steps that wait on the peer get `options.timeout` of their own, from the link's
         // creation (whose own timeout started after any wait for the controller's turn).
         let deadline = ConnectDeadline(link: link)
-        let timer = Task { [clock = backend.clock, timeout = options.timeout] in
-            guard (try? await TimeoutSleep.sleep(on: clock, for: timeout)) != nil else { return }
-            await deadline.expire()
-        }
+        let timer = TimeoutSleep.timer(after: options.timeout, on: backend.clock) { await deadline.expire() }
         defer { timer.cancel() }
         let restoring = restoration != nil
         let steps: Result<[UInt8]?, BLEError> = await withTaskCancellationHandler {

@@ -154,10 +154,7 @@ final class PeripheralLink: Sendable {
         let race = Race<Void>()
         let client = self.client
         let reader = Task { await client.waitUntilClosed(); race.finish(()) }
-        let timer = Task {
-            _ = try? await TimeoutSleep.sleep(on: clock, for: bound)
-            race.finish(())
-        }
+        let timer = TimeoutSleep.timer(after: bound, on: clock) { race.finish(()) }
         await race.value
         timer.cancel()
         if await !client.isClosed { await client.engine.close() }

@@ -242,12 +242,7 @@ final class HCICommandFlowCore: Sendable {
     }
 
     private func armTimer(_ id: UInt64) -> Task<Void, Never> {
-        let clock = self.clock
-        let timeout = commandTimeout
-        return Task { [weak self] in
-            guard (try? await TimeoutSleep.sleep(on: clock, for: timeout)) != nil else { return }   // cancelled
-            self?.timedOut(id)
-        }
+        TimeoutSleep.timer(after: commandTimeout, on: clock) { [weak self] in self?.timedOut(id) }
     }
 
     private func timedOut(_ id: UInt64) {

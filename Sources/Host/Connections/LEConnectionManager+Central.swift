@@ -144,9 +144,7 @@ extension LEConnectionManager {
             if pendingConnect === pending { pendingConnect = nil }
             throw .command(error)
         }
-        let clock = self.clock
-        let timer = Task { [weak self] in
-            guard (try? await TimeoutSleep.sleep(on: clock, for: timeout)) != nil else { return }
+        let timer = TimeoutSleep.timer(after: timeout, on: clock) { [weak self] in
             await self?.cancelAttempt(pending, because: .connectionTimeout(after: timeout))
         }
         let outcome = await withTaskCancellationHandler {
@@ -185,9 +183,7 @@ extension LEConnectionManager {
             abandon(pending, because: reason)
             return
         }
-        let clock = self.clock, bound = configuration.procedureTimeout
-        pending.arm(Task { [weak self] in
-            guard (try? await TimeoutSleep.sleep(on: clock, for: bound)) != nil else { return }
+        pending.arm(TimeoutSleep.timer(after: configuration.procedureTimeout, on: clock) { [weak self] in
             await self?.abandon(pending, because: reason)
         })
     }

@@ -29,11 +29,8 @@ extension LEConnectionManager {
     ///   ``LEConnection/disconnected()`` returns, and a late event for it is ignored.
     private func disconnectionComplete(of connection: LEConnection) async throws(LEConnectionError) -> HCIStatus {
         let outcome = OneShot<HCIStatus?>()
-        let clock = self.clock, bound = configuration.procedureTimeout + connection.state.supervisionTimeout.duration
-        let timer = Task {
-            guard (try? await TimeoutSleep.sleep(on: clock, for: bound)) != nil else { return }
-            outcome.resolve(nil)
-        }
+        let bound = configuration.procedureTimeout + connection.state.supervisionTimeout.duration
+        let timer = TimeoutSleep.timer(after: bound, on: clock) { outcome.resolve(nil) }
         defer { timer.cancel() }
         // Ends when the link does, or with the manager, which ends every link.
         Task { outcome.resolve(await connection.disconnected()) }
@@ -113,9 +110,7 @@ extension LEConnectionManager {
     ) async throws(LEConnectionError) -> Value {
         nextOperationID &+= 1
         let id = nextOperationID
-        let clock = self.clock, timeout = configuration.procedureTimeout
-        let timer = Task { [weak self] in
-            guard (try? await TimeoutSleep.sleep(on: clock, for: timeout)) != nil else { return }
+        let timer = TimeoutSleep.timer(after: configuration.procedureTimeout, on: clock) { [weak self] in
             await self?.endProcedure(handle, id, unregister, with: .failure(.procedureTimeout(what)))
         }
         defer { timer.cancel() }
@@ -154,9 +149,7 @@ extension LEConnectionManager {
         let handle = connection.handle
         guard let identifier = takeSignalingIdentifier(on: handle) else { throw .signalingIdentifiersInUse }
         let packet = LESignalingPacket(identifier: identifier, command: command)
-        let clock = self.clock, timeout = configuration.procedureTimeout
-        let timer = Task { [weak self] in
-            guard (try? await TimeoutSleep.sleep(on: clock, for: timeout)) != nil else { return }
+        let timer = TimeoutSleep.timer(after: configuration.procedureTimeout, on: clock) { [weak self] in
             await self?.endSignaling(handle, identifier, with: .failure(.procedureTimeout(what)))
         }
         defer { timer.cancel() }

@@ -12,4 +12,14 @@ package enum TimeoutSleep {
     package static func sleep<C: Clock>(on clock: C, for duration: Duration) async throws where C.Duration == Duration {
         try await clock.sleep(until: clock.now.advanced(by: min(duration, longest)), tolerance: nil)
     }
+
+    /// A timer: a task that runs `expiry` once `duration` has passed on `clock`, and nothing
+    /// when it is cancelled first (the wait it bounds ended sooner).
+    package static func timer<C: Clock>(after duration: Duration, on clock: C,
+                                        _ expiry: @escaping @Sendable () async -> Void) -> Task<Void, Never> where C.Duration == Duration {
+        Task {
+            guard (try? await sleep(on: clock, for: duration)) != nil else { return }
+            await expiry()
+        }
+    }
 }
