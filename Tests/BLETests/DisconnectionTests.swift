@@ -121,7 +121,7 @@ struct DisconnectionTests {
         let level = try peripheral.characteristic(TestDatabase.batteryLevel)
         var notified = peripheral.notifications(for: level).makeAsyncIterator()
         try await peripheral.setNotifyValue(true, for: level)
-        let handle = try testbed.gatt.valueHandle(TestDatabase.batteryLevel)
+        let handle = testbed.gatt.valueHandle(TestDatabase.batteryLevel)
         for value in UInt8(0)..<20 { _ = try await testbed.sensor.server.notify([value], for: handle) }
         // Every notification on the air, none left in the sensor's controller (a controller
         // that ends a link may drop what it has not sent); the central's host may still be

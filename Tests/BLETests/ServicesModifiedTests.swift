@@ -170,4 +170,59 @@ struct ServicesModifiedTests {
         await #expect(throws: BLEError.serviceNotFound(TestDatabase.secondary)) { try await peripheral.discoverCharacteristics(for: secondary) }
         await testbed.shutDown()
     }
+
+    @Test("reads, writes, subscriptions and discoveries of a characteristic a Service Changed invalidated throw characteristicNotFound and send nothing")
+    func invalidatedCharacteristicSendsNothing() async throws {
+        let testbed = try await BLETestbed.make(seed: 146)
+        let (peripheral, _) = try await testbed.connectAndDiscover()
+        let link = try peripheral.connectedLink()
+        let battery = try peripheral.service(TestDatabase.battery)
+        let level = try #require(battery.characteristics?.first { $0.uuid == TestDatabase.batteryLevel })
+        let configuration = try #require(level.descriptors?.first { $0.uuid == TestDatabase.clientConfiguration })
+        let sent = testbed.sensor.received(onLink: 0).count
+        peripheral.servicesChanged(battery.handleRange, on: link)
+
+        let gone = BLEError.characteristicNotFound(TestDatabase.batteryLevel)
+        await #expect(throws: gone) { try await peripheral.readValue(for: level) }
+        await #expect(throws: gone) { try await peripheral.writeValue(Data([1]), for: level, type: .withResponse) }
+        await #expect(throws: gone) { try await peripheral.setNotifyValue(true, for: level) }
+        await #expect(throws: gone) { try await peripheral.discoverDescriptors(for: level) }
+        await #expect(throws: BLEError.characteristicNotFound(TestDatabase.clientConfiguration)) {
+            try await peripheral.readValue(for: configuration)
+        }
+        var values = peripheral.notifications(for: level).makeAsyncIterator()
+        await #expect(throws: gone) { try await values.next() }
+        var updates = peripheral.valueUpdates(for: level).makeAsyncIterator()
+        await #expect(throws: gone) { try await updates.next() }
+        #expect(testbed.sensor.received(onLink: 0).count == sent, "no PDU to the invalidated handles")
+
+        // What the change did not touch is still usable.
+        #expect(try await peripheral.readValue(for: peripheral.characteristic(TestDatabase.bodySensorLocation)) == Data([0x01]))
+        await testbed.shutDown()
+    }
+
+    @Test("a stream asked for a characteristic a Service Changed invalidated leaves its handle to the characteristic rediscovered there")
+    func invalidatedStreamLeavesTheHandle() async throws {
+        let testbed = try await BLETestbed.make(seed: 147)
+        let (peripheral, _) = try await testbed.connectAndDiscover()
+        let link = try peripheral.connectedLink()
+        let battery = try peripheral.service(TestDatabase.battery)
+        let level = try #require(battery.characteristics?.first { $0.uuid == TestDatabase.batteryLevel })
+        peripheral.servicesChanged(battery.handleRange, on: link)
+        let stale = peripheral.notifications(for: level)                        // kept, not read
+
+        let again = try #require(try await peripheral.discoverServices([TestDatabase.battery]).first)
+        let fresh = try #require(try await peripheral.discoverCharacteristics([TestDatabase.batteryLevel], for: again).first)
+        #expect(fresh !== level)
+        #expect(fresh.valueHandle == level.valueHandle, "the server's database did not move")
+        var values = peripheral.notifications(for: fresh).makeAsyncIterator()
+        try await peripheral.setNotifyValue(true, for: fresh)
+        _ = try await testbed.sensor.server.notify([42], for: testbed.gatt.valueHandle(TestDatabase.batteryLevel))
+        #expect(try await values.next() == Data([42]))
+        #expect(fresh.value == Data([42]))
+        #expect(level.value == nil, "the invalidated object takes no value")
+        var staleValues = stale.makeAsyncIterator()
+        await #expect(throws: BLEError.characteristicNotFound(TestDatabase.batteryLevel)) { try await staleValues.next() }
+        await testbed.shutDown()
+    }
 }

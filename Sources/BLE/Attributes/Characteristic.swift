@@ -26,6 +26,7 @@ public final class Characteristic: Sendable, Hashable, CustomStringConvertible {
         var value: Data?
         var descriptors: [Descriptor]?
         var isNotifying = false
+        var isInvalidated = false
     }
 
     /// The connection it was discovered on.
@@ -57,6 +58,21 @@ public final class Characteristic: Sendable, Hashable, CustomStringConvertible {
 
     /// The declaration's handles, with the descriptors discovered so far.
     var remote: RemoteCharacteristic { state.withLock { $0.remote } }
+
+    /// Whether a Service Changed took its service out of the tree (Core v5.4, Vol 3, Part G,
+    /// 7.1): its handles may name other attributes now, so nothing is sent to them.
+    var isInvalidated: Bool { state.withLock { $0.isInvalidated } }
+
+    /// Marks it, and its descriptors, invalidated (``isInvalidated``). Called under the
+    /// peripheral's record lock, as descriptor discovery merges under it: a descriptor merged
+    /// later is refused there.
+    func invalidate() {
+        let descriptors = state.withLock { state -> [Descriptor] in
+            state.isInvalidated = true
+            return state.descriptors ?? []
+        }
+        for descriptor in descriptors { descriptor.invalidate() }
+    }
 
     func setValue(_ value: Data) { state.withLock { $0.value = value } }
     func setNotifying(_ notifying: Bool) { state.withLock { $0.isNotifying = notifying } }

@@ -16,7 +16,7 @@ public final class Descriptor: Sendable, Hashable, CustomStringConvertible {
     public let handle: UInt16
     /// The connection it was discovered on.
     let generation: UInt64
-    private let current = Mutex<Data?>(nil)
+    private let state = Mutex<(value: Data?, isInvalidated: Bool)>((nil, false))
 
     init(handle: UInt16, uuid: BluetoothUUID, generation: UInt64) {
         self.handle = handle
@@ -25,9 +25,15 @@ public final class Descriptor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The last value read or written; nil before either.
-    public var value: Data? { current.withLock { $0 } }
+    public var value: Data? { state.withLock { $0.value } }
 
-    func setValue(_ value: Data) { current.withLock { $0 = value } }
+    func setValue(_ value: Data) { state.withLock { $0.value = value } }
+
+    /// Whether a Service Changed took its characteristic's service out of the tree (Core v5.4,
+    /// Vol 3, Part G, 7.1; ``Characteristic/invalidate()``): nothing is sent to its handle.
+    var isInvalidated: Bool { state.withLock { $0.isInvalidated } }
+
+    func invalidate() { state.withLock { $0.isInvalidated = true } }
 
     /// Identity: the same object.
     public static func == (lhs: Descriptor, rhs: Descriptor) -> Bool { lhs === rhs }

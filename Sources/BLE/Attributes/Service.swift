@@ -15,7 +15,9 @@ import Synchronization
 /// and its ``includedServices`` and ``characteristics`` fill in as they are discovered (nil until
 /// then). It belongs to one connection: after a disconnection, discover again; an old one is
 /// refused with ``BLEError/serviceNotFound(_:)``. A discovery inside a service a Service Changed
-/// took out of the tree (``Peripheral/servicesModified``) is refused the same way.
+/// took out of the tree (``Peripheral/servicesModified``) is refused the same way, and reads,
+/// writes and subscriptions of its characteristics and descriptors throw
+/// ``BLEError/characteristicNotFound(_:)``: their handles may name other attributes now.
 public final class Service: Sendable, Hashable, CustomStringConvertible {
     /// The service UUID (16 or 128 bits).
     public let uuid: BluetoothUUID

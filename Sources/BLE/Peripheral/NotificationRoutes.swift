@@ -65,11 +65,15 @@ final class NotificationRoutes: Sendable {
     }
 
     /// Registers `stream` for `characteristic`'s values; nil (and `stream` finished with the
-    /// link's error) once the link has ended.
+    /// link's error) once the link has ended, or with ``BLEError/characteristicNotFound(_:)``
+    /// once a Service Changed invalidated `characteristic`. The check is under the lock
+    /// ``invalidate(_:with:)`` takes after marking it: a stream registered before is finished
+    /// there, one after is refused here, and none holds the handle for a later characteristic.
     private func register(_ stream: Stream, for characteristic: Characteristic) -> UInt64? {
         let handle = characteristic.remote.valueHandle
         let registered: Result<UInt64, BLEError> = state.withLock { state in
             if let ended = state.ended { return .failure(ended) }
+            if characteristic.isInvalidated { return .failure(.characteristicNotFound(characteristic.uuid)) }
             state.nextID &+= 1
             state.routes[handle, default: Route(characteristic: characteristic)].streams[state.nextID] = stream
             return .success(state.nextID)
@@ -96,12 +100,14 @@ final class NotificationRoutes: Sendable {
     /// Stores `subscription` for `characteristic` with the pump `makePump` makes from its token.
     ///
     /// - Returns: true when stored; false when another subscription is there already;
-    ///   the link's error when it has ended.
+    ///   the link's error when it has ended; ``BLEError/characteristicNotFound(_:)`` when a
+    ///   Service Changed invalidated `characteristic` (checked as ``register(_:for:)`` does).
     func store(_ subscription: GATTClientSubscription, kind: ValueUpdateKind, for characteristic: Characteristic,
                makePump: (UInt64) -> Task<Void, Never>) -> Result<Bool, BLEError> {
         let handle = characteristic.remote.valueHandle
         return state.withLock { state in
             if let ended = state.ended { return .failure(ended) }
+            if characteristic.isInvalidated { return .failure(.characteristicNotFound(characteristic.uuid)) }
             guard state.routes[handle]?.subscription == nil else { return .success(false) }
             state.nextID &+= 1
             var route = state.routes[handle] ?? Route(characteristic: characteristic)

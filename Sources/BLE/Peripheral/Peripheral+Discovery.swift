@@ -132,8 +132,7 @@ extension Peripheral {
     ///   `characteristic` is not from the current connection, or a Service Changed has taken
     ///   its service out of the tree.
     public func discoverDescriptors(for characteristic: Characteristic) async throws(BLEError) -> [Descriptor] {
-        let link = try connectedLink()
-        guard characteristic.generation == link.generation else { throw .characteristicNotFound(characteristic.uuid) }
+        let link = try connectedLink(for: characteristic)
         let remote = characteristic.remote
         let found = try await link.gatt { (client) async throws(GATTClientError) -> [RemoteDescriptor] in
             try await client.discoverDescriptors(of: remote)

@@ -13,7 +13,9 @@ extension Peripheral {
     /// reconnection, call this again (except after a restoration's reconnection, which
     /// resubscribes on its own: docs/state-restoration.md).
     ///
-    /// - Throws: ``BLEError/notConnected``; ``BLEError/characteristicNotFound(_:)``;
+    /// - Throws: ``BLEError/notConnected``; ``BLEError/characteristicNotFound(_:)`` when
+    ///   `characteristic` is not from the current connection, or a Service Changed took its
+    ///   service out of the tree (``servicesModified``);
     ///   ``BLEError/invalidArgument(_:)`` when the characteristic has neither Notify nor
     ///   Indicate; ``BLEError/protocolError(_:)`` when it has no Client Characteristic
     ///   Configuration descriptor; ``BLEError/att(_:handle:)`` when the write is refused;
@@ -35,8 +37,7 @@ extension Peripheral {
     }
 
     private func setNotifyValue(_ enabled: Bool, for characteristic: Characteristic, kind: ValueUpdateKind?) async throws(BLEError) {
-        let link = try connectedLink()
-        guard characteristic.generation == link.generation else { throw .characteristicNotFound(characteristic.uuid) }
+        let link = try connectedLink(for: characteristic)
         guard !characteristic.properties.isDisjoint(with: [.notify, .indicate]) else {
             throw .invalidArgument("\(characteristic) has neither Notify nor Indicate")
         }
@@ -55,13 +56,13 @@ extension Peripheral {
     ///
     /// The stream finishes when notifications are turned off, and throws
     /// ``BLEError/disconnected(_:)`` when the link drops; it throws ``BLEError/notConnected``
-    /// or ``BLEError/characteristicNotFound(_:)`` at once when made without a connection or
-    /// for a characteristic of another one.
+    /// or ``BLEError/characteristicNotFound(_:)`` at once when made without a connection, for
+    /// a characteristic of another one, or for one a Service Changed invalidated (and with
+    /// ``BLEError/characteristicNotFound(_:)`` when a Service Changed invalidates it later).
     public func notifications(for characteristic: Characteristic) -> AsyncThrowingStream<Data, any Error> {
         let link: PeripheralLink
         do {
-            link = try connectedLink()
-            guard characteristic.generation == link.generation else { throw BLEError.characteristicNotFound(characteristic.uuid) }
+            link = try connectedLink(for: characteristic)
         } catch {
             let (stream, continuation) = AsyncThrowingStream.makeStream(of: Data.self, throwing: (any Error).self)
             continuation.finish(throwing: error)
@@ -76,8 +77,7 @@ extension Peripheral {
     public func valueUpdates(for characteristic: Characteristic) -> AsyncThrowingStream<ValueUpdate, any Error> {
         let link: PeripheralLink
         do {
-            link = try connectedLink()
-            guard characteristic.generation == link.generation else { throw BLEError.characteristicNotFound(characteristic.uuid) }
+            link = try connectedLink(for: characteristic)
         } catch {
             let (stream, continuation) = AsyncThrowingStream.makeStream(of: ValueUpdate.self, throwing: (any Error).self)
             continuation.finish(throwing: error)

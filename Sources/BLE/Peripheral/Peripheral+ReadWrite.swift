@@ -11,13 +11,14 @@ extension Peripheral {
     ///
     /// - Returns: the value (0...512 octets).
     /// - Throws: ``BLEError/notConnected``; ``BLEError/characteristicNotFound(_:)`` when
-    ///   `characteristic` is not from the current connection; ``BLEError/att(_:handle:)`` (Read
-    ///   Not Permitted 0x02, Insufficient Authentication 0x05, ...); ``BLEError/disconnected(_:)``
-    ///   when the link drops meanwhile (between parts too); ``BLEError/protocolError(_:)`` when
-    ///   the value grows past 512 octets; ``BLEError/transactionTimeout``.
+    ///   `characteristic` is not from the current connection, or a Service Changed took its
+    ///   service out of the tree (``servicesModified``; nothing is sent);
+    ///   ``BLEError/att(_:handle:)`` (Read Not Permitted 0x02, Insufficient Authentication 0x05,
+    ///   ...); ``BLEError/disconnected(_:)`` when the link drops meanwhile (between parts too);
+    ///   ``BLEError/protocolError(_:)`` when the value grows past 512 octets;
+    ///   ``BLEError/transactionTimeout``.
     public func readValue(for characteristic: Characteristic) async throws(BLEError) -> Data {
-        let link = try connectedLink()
-        guard characteristic.generation == link.generation else { throw .characteristicNotFound(characteristic.uuid) }
+        let link = try connectedLink(for: characteristic)
         let handle = characteristic.remote.valueHandle
         let value = Data(try await link.gatt { (client) async throws(GATTClientError) -> [UInt8] in try await client.readLong(handle) })
         characteristic.setValue(value)
@@ -30,8 +31,7 @@ extension Peripheral {
     /// - Throws: as ``readValue(for:)-characteristic``, with
     ///   ``BLEError/characteristicNotFound(_:)`` naming the descriptor's UUID.
     public func readValue(for descriptor: Descriptor) async throws(BLEError) -> Data {
-        let link = try connectedLink()
-        guard descriptor.generation == link.generation else { throw .characteristicNotFound(descriptor.uuid) }
+        let link = try connectedLink(for: descriptor)
         let handle = descriptor.handle
         let value = Data(try await link.gatt { (client) async throws(GATTClientError) -> [UInt8] in try await client.readLong(handle) })
         descriptor.setValue(value)
@@ -56,8 +56,7 @@ extension Peripheral {
     ///   ``readValue(for:)-characteristic`` (Write Not Permitted 0x03, Invalid Attribute Value
     ///   Length 0x0D, ...).
     public func writeValue(_ value: Data, for characteristic: Characteristic, type: WriteType) async throws(BLEError) {
-        let link = try connectedLink()
-        guard characteristic.generation == link.generation else { throw .characteristicNotFound(characteristic.uuid) }
+        let link = try connectedLink(for: characteristic)
         let handle = characteristic.remote.valueHandle
         let octets = [UInt8](value)
         let maximum = maximumWriteValueLength(for: type)
@@ -113,8 +112,7 @@ extension Peripheral {
     /// - Throws: ``BLEError/invalidArgument(_:)`` for the Client Characteristic Configuration
     ///   descriptor or a value over 512 octets; otherwise as ``readValue(for:)-descriptor``.
     public func writeValue(_ value: Data, for descriptor: Descriptor) async throws(BLEError) {
-        let link = try connectedLink()
-        guard descriptor.generation == link.generation else { throw .characteristicNotFound(descriptor.uuid) }
+        let link = try connectedLink(for: descriptor)
         guard descriptor.uuid != GATTAttributeType.clientCharacteristicConfiguration else {
             throw .invalidArgument("the Client Characteristic Configuration descriptor is written by setNotifyValue(_:for:)")
         }

@@ -10,8 +10,10 @@ extension Peripheral {
     /// included. They are gone from ``services``
     /// (and from the services that include them) before the stream yields, their
     /// characteristics' notification streams have finished with
-    /// ``BLEError/characteristicNotFound(_:)``, and the application rediscovers what it needs,
-    /// as with Core Bluetooth. An indication whose range holds no discovered service yields an
+    /// ``BLEError/characteristicNotFound(_:)``, reads, writes and subscriptions of their
+    /// characteristics and descriptors throw it without sending anything (their handles may
+    /// name other attributes now), and the application rediscovers what it needs, as with Core
+    /// Bluetooth. An indication whose range holds no discovered service yields an
     /// empty list: the server changed what the application had not discovered.
     ///
     /// The server sends Service Changed only to a client that enabled its indications:
@@ -38,8 +40,10 @@ extension Peripheral {
     }
 
     /// The server changed the attributes in `range` (Part G, 7.1): the services of `link`'s
-    /// tree that overlap it leave the tree, with the services only they included, and
-    /// ``servicesModified`` yields them.
+    /// tree that overlap it leave the tree, with the services only they included, their
+    /// characteristics and descriptors are invalidated (reads, writes and subscriptions of
+    /// them throw ``BLEError/characteristicNotFound(_:)``), and ``servicesModified`` yields
+    /// them.
     func servicesChanged(_ range: ClosedRange<UInt16>, on link: PeripheralLink) {
         let invalidated: [Service] = record.withLock { record in
             guard record.link === link else { return [] }
@@ -54,7 +58,10 @@ extension Peripheral {
             for service in all where !overlapping.contains(where: { $0 === service }) { service.remove(included: overlapping) }
             // A service only included by one that left is out of reach: it leaves too.
             let reachable = record.allServices
-            return all.filter { service in !reachable.contains { $0 === service } }.sorted { $0.remote.handle < $1.remote.handle }
+            let gone = all.filter { service in !reachable.contains { $0 === service } }.sorted { $0.remote.handle < $1.remote.handle }
+            // Under the lock, as discovery merges: nothing is sent to their handles from here on.
+            for service in gone { for characteristic in service.characteristics ?? [] { characteristic.invalidate() } }
+            return gone
         }
         for service in invalidated {
             for characteristic in service.characteristics ?? [] {

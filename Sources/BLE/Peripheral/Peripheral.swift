@@ -111,6 +111,31 @@ public final class Peripheral: Sendable, Hashable, CustomStringConvertible {
         return link
     }
 
+    /// The current connection, for an operation on `characteristic`.
+    ///
+    /// - Throws: ``BLEError/notConnected``; ``BLEError/characteristicNotFound(_:)`` when
+    ///   `characteristic` is from another connection, or a Service Changed took its service
+    ///   out of the tree (Core v5.4, Vol 3, Part G, 7.1): its handles may name other
+    ///   attributes now.
+    func connectedLink(for characteristic: Characteristic) throws(BLEError) -> PeripheralLink {
+        let link = try connectedLink()
+        guard characteristic.generation == link.generation, !characteristic.isInvalidated else {
+            throw .characteristicNotFound(characteristic.uuid)
+        }
+        return link
+    }
+
+    /// The current connection, for an operation on `descriptor`.
+    ///
+    /// - Throws: as ``connectedLink(for:)-characteristic``, naming the descriptor's UUID.
+    func connectedLink(for descriptor: Descriptor) throws(BLEError) -> PeripheralLink {
+        let link = try connectedLink()
+        guard descriptor.generation == link.generation, !descriptor.isInvalidated else {
+            throw .characteristicNotFound(descriptor.uuid)
+        }
+        return link
+    }
+
     /// Records an advertised name.
     func heard(name: String?) {
         guard let name else { return }
