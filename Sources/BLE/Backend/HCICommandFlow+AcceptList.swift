@@ -1,3 +1,4 @@
+import BLECore
 import HCI
 import Host
 

@@ -49,14 +49,14 @@ extension CentralCore {
     /// neither of which ends the attempt itself.
     nonisolated func join(_ attempt: Task<Result<Void, BLEError>, Never>, timeout: Duration,
                           clock: any Clock<Duration>) async throws(BLEError) {
-        let race = Race<Result<Void, BLEError>>()
-        Task { race.finish(await attempt.value) }
-        let timer = TimeoutSleep.timer(after: timeout, on: clock) { race.finish(.failure(.connectionTimeout)) }
+        let race = OneShot<Result<Void, BLEError>>()
+        Task { race.resolve(await attempt.value) }
+        let timer = TimeoutSleep.timer(after: timeout, on: clock) { race.resolve(.failure(.connectionTimeout)) }
         defer { timer.cancel() }
         let outcome = await withTaskCancellationHandler {
-            await race.value
+            await race.wait()
         } onCancel: {
-            race.finish(.failure(.cancelled))
+            race.resolve(.failure(.cancelled))
         }
         try outcome.get()
     }

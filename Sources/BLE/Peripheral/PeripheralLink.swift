@@ -151,11 +151,11 @@ final class PeripheralLink: Sendable {
     /// peer sent before the link's end is in the notification streams, for at most `bound` on
     /// `clock`; then closes the client's engine, should it still be open.
     func untilClientHasRead(within bound: Duration, on clock: any Clock<Duration>) async {
-        let race = Race<Void>()
+        let race = OneShot<Void>()
         let client = self.client
-        let reader = Task { await client.waitUntilClosed(); race.finish(()) }
-        let timer = TimeoutSleep.timer(after: bound, on: clock) { race.finish(()) }
-        await race.value
+        let reader = Task { await client.waitUntilClosed(); race.resolve(()) }
+        let timer = TimeoutSleep.timer(after: bound, on: clock) { race.resolve(()) }
+        await race.wait()
         timer.cancel()
         if await !client.isClosed { await client.engine.close() }
         _ = await reader.value

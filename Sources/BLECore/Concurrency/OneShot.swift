@@ -1,8 +1,8 @@
 import Synchronization
 
 /// A value that is set once and awaited by any number of callers: each waiter resumes exactly
-/// once, with the value, whether it came before or after the wait. The links' ends and pending
-/// attempts of host mode use it, and so do the layers above (BLE's links).
+/// once, with the value, whether it came before or after the wait. Links' ends, pending
+/// attempts, and races (the first of several finishers sets it, the others do nothing) use it.
 ///
 /// ```swift
 /// let ended = OneShot<HCIStatus>()
