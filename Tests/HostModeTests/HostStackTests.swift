@@ -115,4 +115,44 @@ struct HostStackTests {
         #expect(centralController.violations.isEmpty)
         radio.shutDown()
     }
+
+    @Test("a restart ends what the old stack's scanner and advertisers ran: the discoveries finish, the advertisers count as stopped, and the new stack scans and advertises afresh")
+    func restartEndsTheOldScanAndAdvertising() async throws {
+        let radio = VirtualRadio(seed: 34, timing: .paced(speed: 100))
+        let controller = radio.makeController()
+        let stack = try await HostStack.start(on: controller.attach())
+        let broadcaster = try await HostStack.start(on: radio.makeController().attach())
+        let beacon = broadcaster.makeAdvertiser()
+        try await beacon.start(broadcaster.advertisingParameters(advertisingData: [.localName(ADLocalName(bytes: Array("Beacon".utf8)))],
+                                                                 isConnectable: false))
+        let scanner = stack.makeScanner()
+        var discoveries = try await scanner.start(stack.scanParameters(filterDuplicates: false)).makeAsyncIterator()
+        #expect(await discoveries.next() != nil)
+        let connectable = stack.makeAdvertiser()
+        try await connectable.start(stack.advertisingParameters(advertisingData: [.localName(ADLocalName(bytes: Array("Old".utf8)))]))
+        let nonConnectable = stack.makeAdvertiser()
+        var second = stack.advertisingParameters(advertisingData: [], isConnectable: false)
+        second.advertisingHandle = 1                                 // a set of its own
+        try await nonConnectable.start(second)
+
+        controller.injectHardwareError(code: 0x05)
+        let restarted = try await stack.restart()
+        while await discoveries.next() != nil {}                  // the old scan's stream finishes
+        #expect(await !scanner.isScanning)
+        await LinkProceduresTests.eventually("the old advertisers stop") {
+            let connectableStarted = await connectable.isStarted
+            let nonConnectableStarted = await nonConnectable.isStarted
+            return !connectableStarted && !nonConnectableStarted
+        }
+        #expect(await !connectable.isAdvertising)
+
+        // The new stack's own scanner hears the beacon again.
+        let again = restarted.makeScanner()
+        for await discovery in try await again.start(restarted.scanParameters()) where discovery.localName == "Beacon" { break }
+        try await again.stop()
+        await restarted.close()
+        await broadcaster.close()
+        #expect(controller.violations.isEmpty)
+        radio.shutDown()
+    }
 }

@@ -16,6 +16,10 @@ import HCI
 ///   in fragments of at most 251 octets with Operation first, intermediate, last (7.8.54) before
 ///   the set is enabled.
 ///
+/// Advertising ends with ``stop()``, and also when the transport closes or the controller is
+/// reset (``HCICommandFlow/controllerReset()``, which ``HostStack/restart()`` calls): a reset
+/// controller has stopped advertising, and an advertiser made before it sends nothing after.
+///
 /// While it advertises connectably, the advertiser watches the controller's events. A
 /// connection made from its advertising (LE Connection Complete or LE Enhanced Connection
 /// Complete with role peripheral, for v2 with its Advertising_Handle; with the extended commands,
@@ -62,8 +66,8 @@ public actor LEAdvertiser {
         self.capabilities = capabilities
     }
 
-    /// Whether ``start(_:)`` has run and ``stop()`` has not (advertising may be paused by a
-    /// connection meanwhile).
+    /// Whether ``start(_:)`` has run and ``stop()`` has not, nor has the transport closed or
+    /// the controller been reset (advertising may be paused by a connection meanwhile).
     public var isStarted: Bool { parameters != nil }
 
     /// Whether the controller advertises now, as far as this advertiser knows: false between a
@@ -219,21 +223,23 @@ public actor LEAdvertiser {
         self.parameters = parameters
         generation &+= 1
         let current = generation
-        if parameters.isConnectable {
-            // Before enabling, so no connection is missed.
-            let events = await flow.events([.event(.disconnectionComplete), .leMeta(.connectionComplete),
-                                            .leMeta(.enhancedConnectionComplete), .leMeta(.enhancedConnectionCompleteV2),
-                                            .leMeta(.advertisingSetTerminated)], label: "advertiser")
-            guard generation == current else { return }   // stopped meanwhile: nothing sent yet
-            monitor = Task { [weak self] in
-                for await delivery in events {
-                    // Read as the connection manager reads them (octets after the last parameter
-                    // left out), so both agree on which links formed and ended.
-                    guard case .packet(let eventPacket) = delivery,
-                          let event = try? HCIEvent.decodingPastTrailingOctets(eventPacket).event else { continue }
-                    await self?.observe(event)
-                }
+        // Before enabling, so no connection is missed. A non-connectable set takes no event: its
+        // route only ends, with the transport or the controller's reset.
+        let selector: HCIEventSelector = parameters.isConnectable
+            ? [.event(.disconnectionComplete), .leMeta(.connectionComplete), .leMeta(.enhancedConnectionComplete),
+               .leMeta(.enhancedConnectionCompleteV2), .leMeta(.advertisingSetTerminated)]
+            : []
+        let events = await flow.events(selector, label: "advertiser")
+        guard generation == current else { return }   // stopped meanwhile: nothing sent yet
+        monitor = Task { [weak self] in
+            for await delivery in events {
+                // Read as the connection manager reads them (octets after the last parameter
+                // left out), so both agree on which links formed and ended.
+                guard case .packet(let eventPacket) = delivery,
+                      let event = try? HCIEvent.decodingPastTrailingOctets(eventPacket).event else { continue }
+                await self?.observe(event)
             }
+            await self?.routeEnded(generation: current)
         }
         do throws(HCICommandError) {
             for (index, command) in commands.enumerated() {
@@ -283,6 +289,20 @@ public actor LEAdvertiser {
         } catch {
             throw .command(error)
         }
+    }
+
+    /// The route ended without ``stop()``: the transport closed, or the controller was reset
+    /// (``HCICommandFlow/controllerReset()``; HCI_Reset ends advertising, Core v5.4, Vol 4,
+    /// Part E, 7.3.2). The advertising is over: nothing is sent, and a ``start(_:)`` still
+    /// setting up sends no more commands.
+    private func routeEnded(generation ended: UInt64) {
+        guard ended == generation else { return }
+        parameters = nil
+        generation &+= 1
+        monitor = nil
+        controllerAdvertising = false
+        connections = []
+        foreignConnections = []
     }
 
     private func stopMonitor() {

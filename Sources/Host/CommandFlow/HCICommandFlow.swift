@@ -193,11 +193,14 @@ public actor HCICommandFlow {
     public func returnACLBuffers(hostTotal: Int) { core.bufferReturn.enable(hostTotal: hostTotal) }
 
     /// The controller lost its state (it reported a Hardware Error, and is about to be reset and
-    /// brought up again: Core v5.4, Vol 4, Part E, 7.7.16): every link's ACL route ends as if its
-    /// Disconnection Complete had come (none will), and flow control from the controller to the
-    /// host stops until bring-up turns it on again. Commands and event routes are untouched.
+    /// brought up again: Core v5.4, Vol 4, Part E, 7.7.16; HCI_Reset ends every connection,
+    /// scan and advertising set, 7.3.2): every link's ACL route ends as if its Disconnection
+    /// Complete had come (none will), every event route ends (a scanner's discoveries finish;
+    /// an advertiser stops watching for connections and counts as stopped; a connection manager
+    /// ends), and flow control from the controller to the host stops until bring-up turns it on
+    /// again. Commands, and routes made afterwards, are untouched.
     public func controllerReset() {
-        core.endAllLinks()
+        core.finishRoutes()
         core.bufferReturn.disable()
     }
 

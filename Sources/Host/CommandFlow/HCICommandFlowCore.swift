@@ -331,8 +331,8 @@ final class HCICommandFlowCore: Sendable {
         return HCIRouteReader(channel)
     }
 
-    /// Ends every link's ACL route (see ``HCICommandFlow/controllerReset()``).
-    func endAllLinks() { state.withLock { $0.router.endAllLinks() } }
+    /// Finishes every route made so far (see ``HCICommandFlow/controllerReset()``).
+    func finishRoutes() { state.withLock { $0.router.finishAll() } }
 
     var statistics: HCIRoutingStatistics { state.withLock { $0.router.currentStatistics } }
 

@@ -214,18 +214,13 @@ struct HCIRouter {
         return current
     }
 
-    /// Ends every link's route, as if each had its Disconnection Complete: the controller lost
-    /// its state (a Hardware Error, then HCI_Reset; Core v5.4, Vol 4, Part E, 7.3.2: a reset
-    /// ends every connection), so no Disconnection Complete will come, and the buffers its
-    /// links held are no longer the host's to return. Readers take what their queues hold, then
-    /// their streams end; event routes stay.
-    mutating func endAllLinks() {
-        for handle in Array(links.keys) {
-            while links[handle]?.contains(where: { $0.isOpen }) == true { closeLink(handle) }
-        }
-    }
-
-    /// Finishes every route (the transport closed).
+    /// Finishes every route: the transport closed, or the controller lost its state (a
+    /// Hardware Error, then HCI_Reset; Core v5.4, Vol 4, Part E, 7.3.2: a reset ends every
+    /// connection, scan and advertising set). Each link's route ends as if it had its
+    /// Disconnection Complete (none will come, and the buffers its link held are no longer the
+    /// host's to return); each event route ends, so what read it before the reset (a scanner,
+    /// an advertiser, a connection manager) stops with it. Readers take what their queues hold,
+    /// then their streams end. Routes added later are not touched.
     mutating func finishAll() {
         for id in Array(eventRoutes.keys) {
             eventRoutes[id]?.queue.finish()

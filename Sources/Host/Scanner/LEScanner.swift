@@ -53,7 +53,9 @@ public actor LEScanner {
     public var isScanning: Bool { discoveries != nil }
 
     /// Sets the scan parameters, enables scanning, and returns the discoveries as they come.
-    /// The stream finishes on ``stop()`` or when the transport closes.
+    /// The stream finishes on ``stop()``, when the transport closes, or when the controller is
+    /// reset (``HCICommandFlow/controllerReset()``, which ``HostStack/restart()`` calls;
+    /// HCI_Reset ends scanning, Core v5.4, Vol 4, Part E, 7.3.2).
     ///
     /// A ``stop()`` that runs while this call is still setting up wins: scanning is not enabled
     /// after it (or, when the enable was already on its way, it is disabled again), and the
@@ -146,7 +148,7 @@ public actor LEScanner {
     /// How many advertising report events the scanner's route holds: 1024.
     static let reportCapacity = 1024
 
-    /// The transport closed: the scan is over.
+    /// The route ended: the transport closed, or the controller was reset. The scan is over.
     private func ended(generation ended: UInt64) {
         guard ended == generation else { return }
         discoveries?.finish()

@@ -69,7 +69,10 @@ public final class HostStack: Sendable {
     /// stack's links end (with Hardware Failure, 0x03, if the manager had not ended them
     /// already), their routes close, bring-up runs again from HCI_Reset, and a new connection
     /// manager starts. The stack keeps its static random address, so peers and bonds still know
-    /// it. This stack is done with afterwards; use the one returned.
+    /// it. This stack is done with afterwards; use the one returned. The scanners and
+    /// advertisers made from this one are done too: their scans and advertising end (the
+    /// discoveries stream finishes, ``LEAdvertiser/isStarted`` turns false), and they no longer
+    /// watch the controller's events; make new ones from the stack returned.
     ///
     /// - Throws: ``ControllerBringUpError``, naming the command that failed (the transport is
     ///   left open: close it, or try again).
