@@ -99,6 +99,38 @@ struct ServicesModifiedTests {
         await pair.shutDown()
     }
 
+    @Test("a service added while a central is connected follows the GAP and GATT services, which keep their handles: the central hears Service Changed and finds the service")
+    func addedWhileConnectedKeepsServiceChanged() async throws {
+        let pair = try await PeripheralManagerTests.Pair.make(seed: 148)
+        let (peripheral, _) = try await pair.connect()
+        let before = try await peripheral.discoverDatabase()
+        let gattService = try #require(before.first { $0.uuid == BluetoothUUID(0x1801) })
+        #expect(gattService.handleRange.upperBound == 0xFFFF, "GAP and GATT at the top of the handle space")
+        let heartRate = try #require(before.first { $0.uuid == PeripheralManagerTests.heartRate })
+        var modifications = peripheral.servicesModified.makeAsyncIterator()
+        let battery = MutableService(type: Self.battery, primary: true)
+        battery.characteristics = [MutableCharacteristic(type: Self.level, properties: [.read], value: Data([50]), permissions: [.readable])]
+        try await pair.manager.add(battery)
+
+        let invalidated = try #require(await modifications.next(), "Service Changed from the handle the central knows")
+        #expect(!invalidated.contains { $0 === heartRate }, "the service before the change stays")
+        let after = try await peripheral.discoverServices()
+        #expect(after.first { $0.uuid == BluetoothUUID(0x1801) }?.handleRange == gattService.handleRange)
+        let added = try #require(after.first { $0.uuid == Self.battery })
+        let level = try #require(try await peripheral.discoverCharacteristics([Self.level], for: added).first)
+        #expect(try await peripheral.readValue(for: level) == Data([50]))
+        await pair.shutDown()
+    }
+
+    @Test("the GAP and GATT services cannot be added: the stack serves them")
+    func serverServicesRefused() async throws {
+        let pair = try await PeripheralManagerTests.Pair.make(seed: 149)
+        for uuid in [BluetoothUUID(0x1800), BluetoothUUID(0x1801)] {
+            await #expect(throws: BLEError.self) { try await pair.manager.add(MutableService(type: uuid, primary: true)) }
+        }
+        await pair.shutDown()
+    }
+
     @Test("servicesModified finishes when the link drops, and at once when not connected")
     func finishesWithTheLink() async throws {
         let (pair, peripheral, _) = try await Self.connectedWithBattery(seed: 143)

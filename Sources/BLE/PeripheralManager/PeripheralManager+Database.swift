@@ -8,7 +8,8 @@ extension PeripheralManager {
     /// Serves `database` as it is, with every attribute at the handle it declares (a database
     /// loaded from JSON, docs/gatt-database-json.md, or built with ``GATTDatabase``'s builder),
     /// in place of the services added with ``add(_:)``; the server adds its GAP service (named
-    /// ``ManagerOptions/deviceName``) and GATT service where the database leaves them room.
+    /// ``ManagerOptions/deviceName``) and GATT service where the database leaves them room,
+    /// as a ``GATTServer`` made on it does, whatever was served before.
     /// Connected centrals hear of the change through Service Changed and a new Database Hash
     /// (Core v5.4, Vol 3, Part G, 7.1, 7.3).
     ///

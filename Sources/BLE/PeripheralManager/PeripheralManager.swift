@@ -88,9 +88,12 @@ public final class PeripheralManager: Sendable {
 
     /// Publishes `service` (with its characteristics and includes) to every central: the
     /// database is rebuilt, and connected centrals hear of the change through Service Changed
-    /// and a new Database Hash (Vol 3, Part G, 7.1, 7.3).
+    /// and a new Database Hash (Vol 3, Part G, 7.1, 7.3). The added services take handles from
+    /// 0x0001; the GAP and GATT services the stack serves sit at 0xFFF1...0xFFFF and never move,
+    /// so Service Changed keeps its handle.
     ///
-    /// - Throws: ``BLEError/invalidArgument(_:)`` when the service is added already or cannot be
+    /// - Throws: ``BLEError/invalidArgument(_:)`` when the service is added already, is a
+    ///   primary GAP (0x1800) or GATT (0x1801) service (the stack serves those), or cannot be
     ///   served (a static value over 512 octets, ...); ``BLEError/poweredOff`` (or why the
     ///   manager is not powered on; waits for bring-up first, or throws ``BLEError/cancelled``
     ///   when the calling task is cancelled meanwhile).

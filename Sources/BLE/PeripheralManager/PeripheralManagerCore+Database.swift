@@ -15,6 +15,10 @@ extension PeripheralManagerCore {
             throw .invalidArgument("a published database is served as it is; removeAllServices() first, then add \(service)")
         }
         guard !services.contains(service) else { throw .invalidArgument("\(service) is added already") }
+        // The server serves these itself (Part C, 12; Part G, 7), as Core Bluetooth does.
+        guard !(service.isPrimary && [GATTProfileUUID.genericAccess, GATTProfileUUID.genericAttribute].contains(service.uuid)) else {
+            throw .invalidArgument("\(service): the stack serves the GAP (1800) and GATT (1801) services itself")
+        }
         try await serve(services + [service], on: server)
     }
 
@@ -50,11 +54,15 @@ extension PeripheralManagerCore {
     /// confirm holds up nobody's updates.
     ///
     /// - Throws: ``BLEError/invalidArgument(_:)`` with the server's refusal (the change ends).
-    func swap(to database: GATTDatabase, on server: GATTServer,
+    func swap(to database: GATTDatabase, on server: GATTServer, placingServerServicesAfresh afresh: Bool = false,
               then follow: @escaping @Sendable () async -> Void) async throws(BLEError) {
         beginDatabaseChange()
         do {
-            try await server.replaceDatabase(database, whenServed: follow)
+            if afresh {
+                try await server.replaceDatabasePlacingServerServicesAfresh(database, whenServed: follow)
+            } else {
+                try await server.replaceDatabase(database, whenServed: follow)
+            }
         } catch {
             endDatabaseChange()
             throw .invalidArgument(error.description)

@@ -15,7 +15,10 @@ extension PeripheralManagerCore {
                 zip(database.services, mirrors).first { $0.0.handle == include.serviceHandle }?.1
             }
         }
-        try await swap(to: database, on: server) { [self] in await self.published(mirrors, database: database) }
+        // Laid out as a server made on it lays it out, whatever was served before.
+        try await swap(to: database, on: server, placingServerServicesAfresh: true) { [self] in
+            await self.published(mirrors, database: database)
+        }
         return mirrors
     }
 

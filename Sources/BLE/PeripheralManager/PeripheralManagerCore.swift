@@ -92,7 +92,11 @@ actor PeripheralManagerCore {
         let server: GATTServer
         do {
             started = try await ModeBackends.peripheral(transport, options: options, staticRandomAddress: restored?.staticRandomAddress)
-            server = try GATTServer(database: try GATTDatabase(services: []), configuration: GATTServerConfiguration(deviceName: options.deviceName))
+            // The GAP and GATT services at the top of the handle space: the added services, from
+            // 0x0001, never move them, so Service Changed keeps its handle (Part G, 7.1).
+            let top = GATTServerConfiguration.topServerServicesHandle
+            server = try GATTServer(database: try GATTDatabase(services: []),
+                                    configuration: GATTServerConfiguration(deviceName: options.deviceName, preferredServerServicesHandle: top))
         } catch let failure as BackendFailure {
             restoration?.writer.freeze()   // the mode never ran: keep the file as it is
             broadcast.set(closed ? .poweredOff : failure.state, failure: closed ? .poweredOff : failure.error)

@@ -73,6 +73,7 @@ struct GATTServedDatabase: Sendable {
             let counts = added.map { $0.uuid == GATTProfileUUID.genericAccess ? Self.gapServiceHandleCount : Self.gattServiceHandleCount }
             let placement = GATTServerServicesPlacement(application: application)
             let ranges = try placement.place(counts, fixed: configuration.serverServicesHandle,
+                                             preferred: configuration.preferredServerServicesHandle,
                                              previous: added.map { previous?.addedRanges[$0.uuid] })
             for i in added.indices {
                 added[i].handle = ranges[i].lowerBound

@@ -41,14 +41,29 @@ extension GATTServer {
     @discardableResult
     public func replaceDatabase(_ database: GATTDatabase,
                                 whenServed: @escaping @Sendable () async -> Void) async throws(GATTServerError) -> GATTDeliveryReport {
-        try await replace(database, whenServed: whenServed)
+        try await replace(database, afresh: false, whenServed: whenServed)
     }
 
-    /// Both ``replaceDatabase(_:)`` forms; without `whenServed`, nothing suspends between the
+    /// ``replaceDatabase(_:whenServed:)`` with the GAP and GATT services placed as a server made
+    /// on `database` places them (with ``GATTServerConfiguration/preferredServerServicesHandle``
+    /// nil), not kept where they were: for a database served as it is, whose layout and Database
+    /// Hash must be the same whatever was served before. When Service Changed moves, the range
+    /// indicated is 0x0001-0xFFFF (Core v5.4, Vol 3, Part G, 7.1).
+    ///
+    /// - Throws: as ``replaceDatabase(_:)``.
+    @discardableResult
+    public func replaceDatabasePlacingServerServicesAfresh(_ database: GATTDatabase,
+                                                           whenServed: @escaping @Sendable () async -> Void) async throws(GATTServerError) -> GATTDeliveryReport {
+        try await replace(database, afresh: true, whenServed: whenServed)
+    }
+
+    /// The ``replaceDatabase(_:)`` forms; without `whenServed`, nothing suspends between the
     /// swap and the choice of the clients Service Changed is indicated to.
-    private func replace(_ database: GATTDatabase,
+    private func replace(_ database: GATTDatabase, afresh: Bool = false,
                          whenServed: (@Sendable () async -> Void)?) async throws(GATTServerError) -> GATTDeliveryReport {
-        let new = try GATTServedDatabase(database, configuration: configuration, previous: served)
+        var placing = configuration
+        if afresh { placing.preferredServerServicesHandle = nil }
+        let new = try GATTServedDatabase(database, configuration: placing, previous: afresh ? nil : served)
         let old = served
         served = new
         values = [:]

@@ -25,18 +25,39 @@ public struct GATTServerConfiguration: Sendable, Hashable {
     /// first handle, such as 0xFFF1, for both one after the other, so that Service Changed never
     /// moves whatever the databases served (Core v5.4, Vol 3, Part G, 7.1).
     public var serverServicesHandle: UInt16?
+    /// Where the GAP and GATT services the server adds go, one after the other, when they have
+    /// no previous range to keep (see ``serverServicesHandle``'s nil) and the database leaves
+    /// these handles free; otherwise each goes into the first free range that fits, as without
+    /// it. Such as ``topServerServicesHandle``: a database that grows from 0x0001 never moves
+    /// them, and one that needs those handles still gets them elsewhere. Ignored with a fixed
+    /// ``serverServicesHandle``.
+    public var preferredServerServicesHandle: UInt16?
+
+    /// How many handles the GAP and GATT services the server adds take together: 15 (GAP 5:
+    /// its declaration, Device Name and Appearance, Part C, 12; GATT 10: its declaration,
+    /// Service Changed with its Client Characteristic Configuration, Client Supported Features,
+    /// Database Hash and Server Supported Features, Part G, 7).
+    public static let serverServicesHandleCount = GATTServedDatabase.gapServiceHandleCount + GATTServedDatabase.gattServiceHandleCount
+
+    /// The first handle that puts the server's services at the very end of the handle space,
+    /// 0xFFF1...0xFFFF (as ``serverServicesHandle`` or ``preferredServerServicesHandle``), where
+    /// a database built from 0x0001 does not reach them: Service Changed does not move, and a
+    /// change's range, which takes in the GATT service (Part G, 7.1), covers only the services
+    /// after the change.
+    public static let topServerServicesHandle = UInt16(0x1_0000 - serverServicesHandleCount)
 
     /// A configuration; by default the device is named "LinuxBLE", its appearance is Unknown,
     /// each prepare queue holds 64 entries and 4096 octets, 256 events are kept, and the server's
     /// services go into the first free handles that fit.
     public init(deviceName: String = "LinuxBLE", appearance: UInt16 = 0x0000,
                 prepareQueueLimit: GATTPrepareQueueLimit = .standard, eventBufferSize: Int = 256,
-                serverServicesHandle: UInt16? = nil) {
+                serverServicesHandle: UInt16? = nil, preferredServerServicesHandle: UInt16? = nil) {
         self.deviceName = deviceName
         self.appearance = appearance
         self.prepareQueueLimit = prepareQueueLimit
         self.eventBufferSize = eventBufferSize
         self.serverServicesHandle = serverServicesHandle
+        self.preferredServerServicesHandle = preferredServerServicesHandle
     }
 
     /// The longest Device Name value, in octets (Part C, 12.1).

@@ -14,7 +14,10 @@
 /// 2. Otherwise each service keeps its previous range (from the database served before a
 ///    ``GATTServer/replaceDatabase(_:)``) when that is still free, so Service Changed does not
 ///    move (Part G, 7.1); those are taken first.
-/// 3. Each other service, in the order given, takes the first free range of its size, counting
+/// 3. When none kept its range, a preferred first handle
+///    (``GATTServerConfiguration/preferredServerServicesHandle``) puts them all there, one after
+///    the other, if those handles are free.
+/// 4. Each other service, in the order given, takes the first free range of its size, counting
 ///    from 0x0001: a gap between the application's services, or the handles after its last
 ///    one. A database that ends at 0xFFFF works as long as some gap fits.
 struct GATTServerServicesPlacement: Sendable {
@@ -36,24 +39,21 @@ struct GATTServerServicesPlacement: Sendable {
     /// - Parameters:
     ///   - counts: each added service's number of handles, in the order to place them.
     ///   - fixed: the first handle of all of them, consecutive; nil to place each freely.
+    ///   - preferred: the first handle of all of them, consecutive, when none keeps a previous
+    ///     range and those handles are free; nil for none.
     ///   - previous: each service's range in the database served before, or nil.
     /// - Returns: one range per count, in the same order.
     /// - Throws: ``GATTServerError/serverServicesHandleInUse(handle:needed:)`` when `fixed` is
     ///   0x0000, or the handles from it are taken or pass 0xFFFF;
     ///   ``GATTServerError/noHandlesForServerServices(needed:)`` when no free range of a
     ///   service's size is left.
-    func place(_ counts: [Int], fixed: UInt16?, previous: [ClosedRange<UInt16>?]) throws(GATTServerError) -> [ClosedRange<UInt16>] {
+    func place(_ counts: [Int], fixed: UInt16?, preferred: UInt16? = nil,
+               previous: [ClosedRange<UInt16>?]) throws(GATTServerError) -> [ClosedRange<UInt16>] {
         if let fixed {
-            let needed = counts.reduce(0, +)
-            guard fixed != 0, Int(fixed) + needed - 1 <= Int(UInt16.max),
-                  isFree(fixed...(fixed + UInt16(needed - 1))) else {
-                throw .serverServicesHandleInUse(handle: fixed, needed: needed)
+            guard let ranges = consecutive(counts, from: fixed) else {
+                throw .serverServicesHandleInUse(handle: fixed, needed: counts.reduce(0, +))
             }
-            var start = Int(fixed)
-            return counts.map { count in
-                defer { start += count }
-                return UInt16(start)...UInt16(start + count - 1)
-            }
+            return ranges
         }
         var placement = self
         var ranges: [ClosedRange<UInt16>?] = Array(repeating: nil, count: counts.count)
@@ -64,12 +64,28 @@ struct GATTServerServicesPlacement: Sendable {
                 ranges[i] = kept
             }
         }
+        if let preferred, ranges.allSatisfy({ $0 == nil }), let there = consecutive(counts, from: preferred) {
+            return there
+        }
         for (i, count) in counts.enumerated() where ranges[i] == nil {
             guard let free = placement.firstFree(count) else { throw .noHandlesForServerServices(needed: count) }
             placement.take(free)
             ranges[i] = free
         }
         return ranges.compactMap { $0 }
+    }
+
+    /// Ranges of `counts` handles, one after the other from `first`, if all of those handles
+    /// are free (and none is 0x0000 or past 0xFFFF).
+    private func consecutive(_ counts: [Int], from first: UInt16) -> [ClosedRange<UInt16>]? {
+        let needed = counts.reduce(0, +)
+        guard first != 0, needed > 0, Int(first) + needed - 1 <= Int(UInt16.max),
+              isFree(first...(first + UInt16(needed - 1))) else { return nil }
+        var start = Int(first)
+        return counts.map { count in
+            defer { start += count }
+            return UInt16(start)...UInt16(start + count - 1)
+        }
     }
 
     /// The first `count` consecutive free handles from 0x0001, if any.

@@ -41,6 +41,23 @@ struct ServerServicesPlacementTests {
                                       "1801 0x000d...0x0016", "1805 0x0020...0x0022"])
     }
 
+    @Test("a preferred first handle takes both while free, yields to a database that needs it, and is not where kept services go")
+    func preferredFirstHandle() async throws {
+        let top = GATTServerConfiguration(preferredServerServicesHandle: GATTServerConfiguration.topServerServicesHandle)
+        let battery = #"{ "services": [ { "uuid": "180F", "characteristics": [ { "uuid": "2A19", "properties": ["read"] } ] } ] }"#
+        #expect(Self.layout(try await Self.served(battery, configuration: top))
+                == ["180F 0x0001...0x0003", "1800 0xfff1...0xfff5", "1801 0xfff6...0xffff"])
+        let high = #"{ "services": [ { "uuid": "180F", "handle": "0xfff0", "characteristics": [ { "uuid": "2A19", "properties": ["read"] } ] } ] }"#
+        #expect(Self.layout(try await Self.served(high, configuration: top))
+                == ["1800 0x0001...0x0005", "1801 0x0006...0x000f", "180F 0xfff0...0xfff2"])
+        // Replaced, the database keeps them where they were while free, not at the preferred handle.
+        let server = try GATTServer(database: try GATTDatabase(jsonText: high), configuration: top)
+        let later = #"{ "services": [ { "uuid": "180F", "handle": "0x0020", "characteristics": [ { "uuid": "2A19", "properties": ["read"] } ] } ] }"#
+        try await server.replaceDatabase(try GATTDatabase(jsonText: later))
+        #expect(Self.layout(await server.database.services.map { ($0.uuid.description, $0.handleRange) })
+                == ["1800 0x0001...0x0005", "1801 0x0006...0x000f", "180F 0x0020...0x0022"])
+    }
+
     @Test("a database that ends at 0xFFFF gets them in a gap")
     func endingAtFFFF() async throws {
         let list = try await Self.served("""
