@@ -109,7 +109,7 @@ extension PeripheralManagerCore {
             for (handle, old) in link.configurations where !old.isEmpty {
                 guard let characteristic = before[handle] else { continue }
                 if links[id] != nil, let moved = handles[ObjectIdentifier(characteristic)] {
-                    let now = await link.connection.configuration(for: moved)
+                    let now = await link.connection.configuration(for: moved).withoutReservedBits
                     if !now.isEmpty, links[id] != nil {
                         if links[id]?.configurations[moved] == nil { links[id]?.configurations[moved] = now }
                         continue

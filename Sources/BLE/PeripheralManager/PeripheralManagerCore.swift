@@ -306,8 +306,10 @@ actor PeripheralManagerCore {
             eventInput.yield(.valueWritten(link.central, handle: handle, value: Data(value)))
             return
         }
-        guard case .configurationChanged(let peer, let handle, let configuration) = event,
+        guard case .configurationChanged(let peer, let handle, let written) = event,
               var link = links[peer.connectionID], let characteristic = byHandle[handle] else { return }
+        // A value with only reserved bits (Part G, 3.3.3.3) subscribes to nothing.
+        let configuration = written.withoutReservedBits
         var kinds: Set<ValueUpdateKind> = []
         if configuration.contains(.notification) { kinds.insert(.notification) }
         if configuration.contains(.indication) { kinds.insert(.indication) }

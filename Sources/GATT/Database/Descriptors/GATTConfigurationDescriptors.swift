@@ -22,6 +22,10 @@ public struct GATTClientCharacteristicConfiguration: OptionSet, Sendable, Hashab
     /// 0x0002: the characteristic value shall be indicated (if Indicate is a property).
     public static let indication = GATTClientCharacteristicConfiguration(rawValue: 0x0002)
 
+    /// The Notification and Indication bits alone: bits 2-15 are Reserved for Future Use (Core
+    /// v5.4, Vol 3, Part G, 3.3.3.3, Table 3.11), so a value with only those set enables nothing.
+    public var withoutReservedBits: GATTClientCharacteristicConfiguration { intersection([.notification, .indication]) }
+
     /// Decodes the 2-octet value.
     ///
     /// - Throws: ``BLEDecodingError/truncated(field:offset:needed:available:)`` for
