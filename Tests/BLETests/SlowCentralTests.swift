@@ -125,6 +125,20 @@ struct SlowCentralTests {
         await scene.shutDown()
     }
 
+    @Test("a central that leaves an indication unconfirmed for 30 s loses its link (its ATT transaction timed out), and its subscription with it; the other central stays")
+    func unconfirmedIndicationEndsTheLink() async throws {
+        let scene = try await Scene.make(seed: 134)
+        #expect(scene.manager.updateValue(Self.values[0], for: scene.temperature, onSubscribedCentrals: nil))
+        #expect(try await scene.silent.received(atLeast: 1, opcode: 0x1D) == [scene.indicationHeader + Self.values[0]])
+        let start = scene.radio.clock.now
+        _ = await scene.silent.link.disconnected()
+        #expect(start.duration(to: scene.radio.clock.now) >= .seconds(29), "at the transaction timeout (Vol 3, Part F, 3.3.3)")
+        #expect(await eventually { scene.temperature.subscribedCentrals.count == 1 })
+        #expect(scene.temperature.subscribedCentrals.first === scene.otherCentral)
+        #expect(scene.peripheral.state == .connected)
+        await scene.shutDown()
+    }
+
     @Test("updates held for a silent central fill the transmit queue; when its link ends they are dropped with it and the queue has room again")
     func endedLinkFreesItsUpdates() async throws {
         let scene = try await Scene.make(seed: 133)

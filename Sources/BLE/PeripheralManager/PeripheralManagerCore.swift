@@ -226,7 +226,8 @@ actor PeripheralManagerCore {
 
     // MARK: Links
 
-    /// Serves a central's new link: the server answers its requests from the first PDU.
+    /// Serves a central's new link: the server answers its requests from the first PDU. The
+    /// link is ended when one of its ATT transactions times out.
     func accept(_ link: any BackendLink, on server: GATTServer, clock: any Clock<Duration>) async {
         let connection = await server.connect(link.attBearer, clock: clock)
         let central = Central(address: link.peerAddress, type: Peripheral.AddressType(link.peerAddressType))
@@ -241,6 +242,15 @@ actor PeripheralManagerCore {
         Task { [weak self] in
             let reason = await link.disconnected()
             await self?.linkEnded(id, reason: reason)
+        }
+        Task {
+            // A transaction that timed out (an indication the central left unconfirmed for 30 s)
+            // closed the bearer with the link up: no more ATT PDUs go on it, and only a new
+            // connection makes a new one (Core v5.4, Vol 3, Part F, 3.3.3). The link ends, as on
+            // a central's side, and the central's state here goes with it.
+            let engine = connection.engine
+            await engine.waitUntilClosed()
+            if await engine.didTimeOut, link.disconnectionReason == nil { await link.terminate() }
         }
     }
 
