@@ -53,6 +53,29 @@ struct SilentControllerTests {
         expectScriptPlayed(transport)
     }
 
+    @Test("a Disconnection Complete whose Status says the disconnection failed ends the disconnect call with that Status at once, and the link stays up")
+    func failedDisconnectionCompleteKeepsTheLink() async throws {
+        let (transport, _, manager) = await Self.silentController()
+        transport.inject(try h4(LEConnectionManagerBadInputTests.incoming))
+        let connection = try #require(await LEConnectionManagerBadInputTests.firstIncoming(manager))
+        transport.append(try CancelledCallerTests.script([
+            "01 06 04 03 4000 13",                  // HCI_Disconnect: handle 0x0040, Remote User Terminated Connection
+            "04 0f 04 00 01 06 04",                 // Command Status: Success
+        ]))
+        let disconnect = Task { try await connection.disconnect() }
+        await transport.waitForSent(1)
+        await eventually("the call waits for the event") { await manager.links[0x0040]?.disconnectWaiters.count == 1 }
+        transport.inject(try h4("04 05 04 0c 4000 13"))    // Disconnection Complete: Command Disallowed
+        let error = await #expect(throws: LEConnectionError.self) { try await disconnect.value }
+        #expect(error == .command(.status(.commandDisallowed, opcode: HCIDisconnect.opcode)))
+        #expect(connection.disconnectionReason == nil)
+        #expect(await manager.connections.map(\.handle) == [0x0040], "the link is still up")
+        // It ends when the controller says so.
+        transport.inject(try h4("04 05 04 00 4000 08"))
+        #expect(await connection.disconnected() == .connectionTimeout)
+        expectScriptPlayed(transport)
+    }
+
     @Test("a connect whose cancel the controller accepted but never completes ends with its timeout after the procedure timeout; the next connect is sent")
     func connectionCompleteAfterCancelNeverComes() async throws {
         let (transport, clock, manager) = await Self.silentController()

@@ -73,7 +73,9 @@ public final class LEConnection: Sendable, CustomStringConvertible {
     ///   default; 0x05, 0x14, 0x15, 0x1A, 0x29 or 0x3B otherwise.
     /// - Returns: the Reason this side's Disconnection Complete gave (normally 0x16 Connection
     ///   Terminated By Local Host), or the earlier reason when the link had already dropped.
-    /// - Throws: ``LEConnectionError/command(_:)`` when the controller refuses the command;
+    /// - Throws: ``LEConnectionError/command(_:)`` when the controller refuses the command, or
+    ///   answers with a Disconnection Complete whose Status says the disconnection failed (the
+    ///   link stays up, 7.7.5);
     ///   ``LEConnectionError/procedureTimeout(_:)`` when the controller accepted it but sent no
     ///   Disconnection Complete within the link's supervision timeout plus the manager's
     ///   procedure timeout (the termination procedure ends within the supervision timeout,

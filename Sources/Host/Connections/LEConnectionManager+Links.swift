@@ -16,7 +16,28 @@ extension LEConnectionManager {
         var signalingWaiters: [UInt8: CheckedContinuation<Result<LESignalingCommand, LEConnectionError>, Never>] = [:]
         var updateWaiters: [UInt64: CheckedContinuation<Result<Void, LEConnectionError>, Never>] = [:]
         var phyWaiters: [UInt64: CheckedContinuation<Result<(tx: LEPHY, rx: LEPHY), LEConnectionError>, Never>] = [:]
+        /// The disconnect calls waiting for the link's Disconnection Complete: a failed one
+        /// (non-zero Status) ends them, and leaves the link up (Vol 4, Part E, 7.7.5).
+        var disconnectWaiters: [OneShot<DisconnectionOutcome>] = []
         var reader: Task<Void, Never>?
+    }
+
+    /// How an accepted HCI_Disconnect ended.
+    enum DisconnectionOutcome: Sendable {
+        /// The link ended, with this Reason.
+        case ended(HCIStatus)
+        /// A Disconnection Complete with this non-zero Status: the link is still up.
+        case failed(HCIStatus)
+        /// No Disconnection Complete within the bound.
+        case timedOut
+    }
+
+    /// A Disconnection Complete with a non-zero Status for `handle`: the disconnection failed
+    /// and the link stays (Vol 4, Part E, 7.7.5); the disconnect calls waiting for it end.
+    func disconnectionFailed(_ handle: UInt16, status: HCIStatus) {
+        guard let waiters = links[handle]?.disconnectWaiters, !waiters.isEmpty else { return }
+        links[handle]?.disconnectWaiters = []
+        for waiter in waiters { waiter.resolve(.failed(status)) }
     }
 
     /// A successful connection event makes a link; a failed one ends the connect call waiting.

@@ -24,23 +24,33 @@ extension LEConnectionManager {
     /// within the supervision timeout; the wait is bounded by that plus the procedure timeout,
     /// for a controller that never sends it.
     ///
-    /// - Throws: ``LEConnectionError/procedureTimeout(_:)`` when no Disconnection Complete came
-    ///   in time. The link is then taken as ended, with Unspecified Error (0x1F), as for a
+    /// - Throws: ``LEConnectionError/command(_:)`` with the Status of a Disconnection Complete
+    ///   that says the disconnection failed (the link stays up, Vol 4, Part E, 7.7.5);
+    ///   ``LEConnectionError/procedureTimeout(_:)`` when no Disconnection Complete came in
+    ///   time. The link is then taken as ended, with Unspecified Error (0x1F), as for a
     ///   handle the controller reuses without a Disconnection Complete: its pending work ends,
     ///   ``LEConnection/disconnected()`` returns, and a late event for it is ignored.
     private func disconnectionComplete(of connection: LEConnection) async throws(LEConnectionError) -> HCIStatus {
-        let outcome = OneShot<HCIStatus?>()
+        let outcome = OneShot<DisconnectionOutcome>()
+        let handle = connection.handle
+        if links[handle]?.connection === connection { links[handle]?.disconnectWaiters.append(outcome) }
         let bound = configuration.procedureTimeout + connection.state.supervisionTimeout.duration
-        let timer = TimeoutSleep.timer(after: bound, on: clock) { outcome.resolve(nil) }
+        let timer = TimeoutSleep.timer(after: bound, on: clock) { outcome.resolve(.timedOut) }
         defer { timer.cancel() }
         // Ends when the link does, or with the manager, which ends every link.
-        Task { outcome.resolve(await connection.disconnected()) }
+        Task { outcome.resolve(.ended(await connection.disconnected())) }
+        let reason: HCIStatus?
+        switch await outcome.wait() {
+        case .ended(let ended): reason = ended
+        case .failed(let status): throw .command(.status(status, opcode: HCIDisconnect.opcode))
         // The event may have come as the backstop fired: its Reason stands.
-        guard let reason = await outcome.wait() ?? connection.disconnectionReason else {
+        case .timedOut: reason = connection.disconnectionReason
+        }
+        if links[handle]?.connection === connection { links[handle]?.disconnectWaiters.removeAll { $0 === outcome } }
+        guard let reason else {
             // Its ACL credits come back as a Disconnection Complete would give them (Vol 4,
             // Part E, 4.1.1): the better guess, for a controller this far off, than holding them
             // for ever; one that kept the link and its packets may be sent more than it buffers.
-            let handle = connection.handle
             if links[handle]?.connection === connection, links[handle]?.dropped == nil {
                 linkDropped(handle, reason: .unspecifiedError)
                 tearDown(handle)

@@ -239,7 +239,10 @@ public actor LEConnectionManager {
         guard let event = try? HCIEvent.decodingPastTrailingOctets(packet).event else { return }
         switch event {
         case .disconnectionComplete(let complete):
-            guard complete.status.isSuccess else { return }
+            guard complete.status.isSuccess else {
+                disconnectionFailed(complete.connectionHandle, status: complete.status)
+                return
+            }
             linkDropped(complete.connectionHandle, reason: complete.reason)
         case .hardwareError(let error):
             end(.hardwareError(error.hardwareCode))
