@@ -12,6 +12,9 @@ import L2CAP
 ///   mode opens no dynamic channels.
 /// - L2CAP_DISCONNECTION_REQ (4.6): no such channel here, so Command Reject (Invalid CID in
 ///   request, with the CIDs).
+/// - L2CAP_CREDIT_BASED_RECONFIGURE_REQ (4.27): no such channels, so
+///   L2CAP_CREDIT_BASED_RECONFIGURE_RSP with Result 0x0003, one or more Destination CIDs
+///   invalid (4.28).
 /// - Responses and Command Rejects go to the request of ours they answer (by Identifier).
 /// - A command this host does not know, or one that does not decode, gets Command Reject
 ///   (Command not understood); one over the signaling MTU gets Command Reject (Signaling MTU
@@ -73,7 +76,8 @@ struct LESignalingResponder {
             for cid in [request.destinationCID, request.sourceCID] { cids += [UInt8(cid & 0xFF), UInt8(cid >> 8)] }
             return .respond(reject(identifier, L2CAPCommandReject(reason: .invalidCIDInRequest, reasonData: cids)))
         case .creditBasedReconfigureRequest:
-            return .respond(reject(identifier, L2CAPCommandReject(reason: .invalidCIDInRequest, reasonData: [0, 0, 0, 0])))
+            return .respond(LESignalingPacket(identifier: identifier, command: .creditBasedReconfigureResponse(
+                L2CAPCreditBasedReconfigureResponse(result: .invalidDestinationCID))))
         case .flowControlCreditIndication:
             return .ignore("credits for a channel that does not exist")
         case .commandReject, .connectionParameterUpdateResponse, .leCreditBasedConnectionResponse,

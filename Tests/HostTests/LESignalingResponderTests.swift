@@ -1,0 +1,27 @@
+import HCI
+@testable import Host
+import L2CAP
+import Testing
+
+/// Host mode's answers on the LE signaling channel (Core v5.4, Vol 3, Part A, 4) for the
+/// requests about channels it never opens.
+@Suite("LE signaling responder: requests about channels that do not exist")
+struct LESignalingResponderTests {
+    static func answer(_ command: LESignalingCommand, identifier: UInt8 = 0x07) -> LESignalingResponder.Action {
+        LESignalingResponder.handle(LESignalingPacket(identifier: identifier, command: command).encoded, role: .central,
+                                    limits: LEConnectionParameterLimits())
+    }
+
+    @Test("a Credit Based Reconfigure Request gets its Response with Result 0x0003, Destination CIDs invalid (4.27, 4.28), not a Command Reject")
+    func reconfigureRequestGetsItsResponse() {
+        let action = Self.answer(.creditBasedReconfigureRequest(.init(mtu: 256, mps: 256, destinationCIDs: [0x0040, 0x0041])))
+        #expect(action == .respond(LESignalingPacket(identifier: 0x07, command: .creditBasedReconfigureResponse(.init(result: .invalidDestinationCID)))))
+    }
+
+    @Test("a Disconnection Request gets Command Reject, Invalid CID in request, with its Destination CID then Source CID (4.1, 4.6)")
+    func disconnectionRequestRejectedWithItsCIDs() {
+        let action = Self.answer(.disconnectionRequest(.init(destinationCID: 0x0040, sourceCID: 0x0041)))
+        #expect(action == .respond(LESignalingPacket(identifier: 0x07, command: .commandReject(
+            L2CAPCommandReject(reason: .invalidCIDInRequest, reasonData: [0x40, 0x00, 0x41, 0x00])))))
+    }
+}
