@@ -41,6 +41,19 @@ struct LinkProceduresTests {
         link.radio.shutDown()
     }
 
+    @Test("a central's own update made while a peripheral's accepted request is applied waits its turn: neither is refused, and the central's comes last")
+    func overlappingUpdatesTakeTurns() async throws {
+        let link = try await GATTLink.make(database: "small.json")
+        // Returns once the central accepted; its LE Connection Update is then on its way.
+        try await link.peripheralConnection.updateParameters(LEConnectionParametersRequest(intervalMin: 24, intervalMax: 40, timeout: 500))
+        try await link.centralConnection.updateParameters(LEConnectionParametersRequest(intervalMin: 16, intervalMax: 16, timeout: 300))
+        #expect(link.centralConnection.state.connectionInterval.rawValue == 16)
+        #expect(link.centralConnection.state.supervisionTimeout.rawValue == 300)
+        await Self.eventually("the peripheral sees the central's") { link.peripheralConnection.state.connectionInterval.rawValue == 16 }
+        #expect(await link.central.manager.diagnostics.failedPeerParameterUpdates.isEmpty, "the peripheral's was applied first")
+        link.radio.shutDown()
+    }
+
     @Test("a peripheral's request outside the central's limits is rejected")
     func peripheralRequestRejected() async throws {
         let radio = VirtualRadio(seed: 21, timing: .paced(speed: 200))

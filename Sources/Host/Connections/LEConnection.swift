@@ -88,8 +88,9 @@ public final class LEConnection: Sendable, CustomStringConvertible {
     }
 
     /// Asks for new connection parameters. As central: HCI_LE_Connection_Update (Vol 4, Part E,
-    /// 7.8.18), returning when LE Connection Update Complete reports the new values. As
-    /// peripheral: L2CAP_CONNECTION_PARAMETER_UPDATE_REQ (Vol 3, Part A, 4.20), returning when
+    /// 7.8.18), returning when LE Connection Update Complete reports the new values; one update
+    /// of the link at a time (a later call, or a peripheral's accepted request, waits its turn),
+    /// so each completion answers its own update. As peripheral: L2CAP_CONNECTION_PARAMETER_UPDATE_REQ (Vol 3, Part A, 4.20), returning when
     /// the central accepts (the central then updates the link; ``state`` follows).
     ///
     /// - Throws: ``LEConnectionError/invalidParameters(_:)`` before anything is sent;

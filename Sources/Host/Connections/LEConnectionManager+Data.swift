@@ -76,10 +76,11 @@ extension LEConnectionManager {
                 return
             }
             diagnosticsValue.signalingAnswers += 1
-            // The peripheral asked; the central applies it. Its outcome arrives as LE Connection
-            // Update Complete, which updates the link's state.
-            let flow = self.flow
-            Task { _ = try? await flow.send(HCILEConnectionUpdate(connectionHandle: handle, connectionParameters: parameters.hciParameters)) }
+            // The peripheral asked; the central applies it, for this link only (not a later one
+            // on the handle), in turn with the application's updates. LE Connection Update
+            // Complete updates the link's state.
+            guard let connection = links[handle]?.connection else { return }
+            Task { await self.applyPeerRequest(parameters, on: connection) }
         case .answer(let identifier, let command):
             links[handle]?.signalingWaiters.removeValue(forKey: identifier)?.resume(returning: .success(command))
         case .ignore:

@@ -16,6 +16,11 @@ extension LEConnectionManager {
         var signalingWaiters: [UInt8: CheckedContinuation<Result<LESignalingCommand, LEConnectionError>, Never>] = [:]
         var updateWaiters: [UInt64: CheckedContinuation<Result<Void, LEConnectionError>, Never>] = [:]
         var phyWaiters: [UInt64: CheckedContinuation<Result<(tx: LEPHY, rx: LEPHY), LEConnectionError>, Never>] = [:]
+        /// Whether an LE Connection Update of the link is outstanding: one at a time, so each
+        /// LE Connection Update Complete answers the update sent (Vol 4, Part E, 7.8.18).
+        var updating = false
+        /// The updates waiting for their turn, first come first served.
+        var updateTurns: [CheckedContinuation<Void, Never>] = []
         /// The disconnect calls waiting for the link's Disconnection Complete: a failed one
         /// (non-zero Status) ends them, and leaves the link up (Vol 4, Part E, 7.7.5).
         var disconnectWaiters: [OneShot<DisconnectionOutcome>] = []
@@ -87,6 +92,9 @@ extension LEConnectionManager {
         link.signalingWaiters = [:]
         link.updateWaiters = [:]
         link.phyWaiters = [:]
+        // They find the link dropped when their turn comes.
+        for turn in link.updateTurns { turn.resume() }
+        link.updateTurns = []
         links[handle] = link
         link.connection.ended.resolve(reason)
         if link.aclEnded { tearDown(handle) }

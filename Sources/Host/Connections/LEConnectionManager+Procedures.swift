@@ -71,11 +71,51 @@ extension LEConnectionManager {
                 throw .parametersRejected
             }
         default:
-            try await procedure(on: connection.handle, what: "LE Connection Update",
+            await takeUpdateTurn(of: connection)
+            defer { leaveUpdateTurn(of: connection) }
+            try usable(connection)    // it may have dropped meanwhile
+            try await procedure(on: connection, what: "LE Connection Update",
                                 register: { link, id, waiter in link.updateWaiters[id] = waiter },
                                 unregister: { link, id in link.updateWaiters.removeValue(forKey: id) },
                                 command: HCILEConnectionUpdate(connectionHandle: connection.handle,
                                                                connectionParameters: parameters.hciParameters))
+        }
+    }
+
+    /// Waits until no other LE Connection Update of `connection`'s link is outstanding, and
+    /// takes the turn; at once when the link has gone (the caller then finds it unusable).
+    private func takeUpdateTurn(of connection: LEConnection) async {
+        let handle = connection.handle
+        guard links[handle]?.connection === connection, links[handle]?.dropped == nil else { return }
+        guard links[handle]!.updating else {
+            links[handle]!.updating = true
+            return
+        }
+        await withCheckedContinuation { links[handle]!.updateTurns.append($0) }
+    }
+
+    /// Gives the turn to the next update waiting, if any.
+    private func leaveUpdateTurn(of connection: LEConnection) {
+        let handle = connection.handle
+        guard links[handle]?.connection === connection, links[handle]?.dropped == nil else { return }
+        if links[handle]!.updateTurns.isEmpty {
+            links[handle]!.updating = false
+        } else {
+            links[handle]!.updateTurns.removeFirst().resume()
+        }
+    }
+
+    /// Applies the parameters a peripheral asked for and this central accepted (Vol 3, Part A,
+    /// 4.20) with LE Connection Update, in turn with the application's updates of the link; a
+    /// failure is counted in ``Diagnostics/failedPeerParameterUpdates``, as nobody waits for it.
+    func applyPeerRequest(_ parameters: LEConnectionParametersRequest, on connection: LEConnection) async {
+        do {
+            try await updateParameters(connection, parameters)
+        } catch {
+            if case .disconnected = error { return }
+            if case .ended = error { return }
+            diagnosticsValue.failedPeerParameterUpdates.append("handle 0x\(Hex.hex16(connection.handle)): \(error)")
+            if diagnosticsValue.failedPeerParameterUpdates.count > 16 { diagnosticsValue.failedPeerParameterUpdates.removeFirst() }
         }
     }
 
@@ -105,20 +145,22 @@ extension LEConnectionManager {
 
     func setPHY(_ connection: LEConnection, _ phys: LEPHYs) async throws(LEConnectionError) -> (tx: LEPHY, rx: LEPHY) {
         try usable(connection)
-        return try await procedure(on: connection.handle, what: "LE Set PHY",
+        return try await procedure(on: connection, what: "LE Set PHY",
                                    register: { link, id, waiter in link.phyWaiters[id] = waiter },
                                    unregister: { link, id in link.phyWaiters.removeValue(forKey: id) },
                                    command: HCILESetPHY(connectionHandle: connection.handle, txPHYs: phys, rxPHYs: phys))
     }
 
     /// Sends `command` (answered by Command Status) and waits for the link's completion event,
-    /// registered first so that it cannot be missed; bounded by the procedure timeout.
+    /// registered first so that it cannot be missed; bounded by the procedure timeout. Nothing
+    /// is sent once `connection` has dropped (its handle may name a newer link by then).
     private func procedure<C: HCICommand, Value: Sendable>(
-        on handle: UInt16, what: String,
+        on connection: LEConnection, what: String,
         register: @escaping @Sendable (inout Link, UInt64, CheckedContinuation<Result<Value, LEConnectionError>, Never>) -> Void,
         unregister: @escaping @Sendable (inout Link, UInt64) -> CheckedContinuation<Result<Value, LEConnectionError>, Never>?,
         command: C
     ) async throws(LEConnectionError) -> Value {
+        let handle = connection.handle
         nextOperationID &+= 1
         let id = nextOperationID
         let timer = TimeoutSleep.timer(after: configuration.procedureTimeout, on: clock) { [weak self] in
@@ -133,6 +175,8 @@ extension LEConnectionManager {
             register(&links[handle]!, id, waiter)
             let flow = self.flow
             Task {
+                // The link's drop has ended the wait already; a newer link on the handle is not this one.
+                guard self.links[handle]?.connection === connection, self.links[handle]?.dropped == nil else { return }
                 do throws(HCICommandError) {
                     try await flow.send(command)
                 } catch {
@@ -161,16 +205,18 @@ extension LEConnectionManager {
         guard let identifier = takeSignalingIdentifier(on: handle) else { throw .signalingIdentifiersInUse }
         let packet = LESignalingPacket(identifier: identifier, command: command)
         let timer = TimeoutSleep.timer(after: configuration.procedureTimeout, on: clock) { [weak self] in
-            await self?.endSignaling(handle, identifier, with: .failure(.procedureTimeout(what)))
+            await self?.endSignaling(handle, identifier, of: connection, with: .failure(.procedureTimeout(what)))
         }
         defer { timer.cancel() }
         let result = await withCheckedContinuation { (waiter: CheckedContinuation<Result<LESignalingCommand, LEConnectionError>, Never>) in
             links[handle]!.signalingWaiters[identifier] = waiter
             Task {
+                // The link's drop has ended the wait already; a newer link on the handle is not this one.
+                guard self.links[handle]?.connection === connection, self.links[handle]?.dropped == nil else { return }
                 do throws(LEConnectionError) {
                     try await self.send(channel: .leSignaling, payload: packet.encoded, on: handle)
                 } catch {
-                    self.endSignaling(handle, identifier, with: .failure(error))
+                    self.endSignaling(handle, identifier, of: connection, with: .failure(error))
                 }
             }
         }
@@ -191,7 +237,11 @@ extension LEConnectionManager {
         return identifier
     }
 
-    private func endSignaling(_ handle: UInt16, _ identifier: UInt8, with result: Result<LESignalingCommand, LEConnectionError>) {
+    /// Ends `connection`'s signaling request `identifier`; nothing when the handle names a newer
+    /// link, whose Identifiers count from 0x01 again.
+    private func endSignaling(_ handle: UInt16, _ identifier: UInt8, of connection: LEConnection,
+                              with result: Result<LESignalingCommand, LEConnectionError>) {
+        guard links[handle]?.connection === connection else { return }
         links[handle]?.signalingWaiters.removeValue(forKey: identifier)?.resume(returning: result)
     }
 }

@@ -98,6 +98,10 @@ public actor LEConnectionManager {
         public var signalingAnswers = 0
         /// Signaling and SMP answers not sent because the link's queue was full (a peer that floods).
         public var unsentSignalingAnswers = 0
+        /// Connection parameters a peripheral asked for (L2CAP Connection Parameter Update
+        /// Request, accepted) that the controller then did not apply: LE Connection Update
+        /// refused, failed or timed out. The last such failures, newest last (at most 16).
+        public var failedPeerParameterUpdates: [String] = []
         /// SMP PDUs other than Pairing Request and Security Request, ignored (such as the
         /// peer's Pairing Failed).
         public var ignoredSMPPDUs = 0
