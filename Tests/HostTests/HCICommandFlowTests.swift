@@ -68,6 +68,36 @@ struct HCICommandFlowTests {
         #expect(try await second.value.leACLDataPacketLength == 27)
     }
 
+    @Test("HCI_Reset is a barrier: it waits for the command in flight, and nothing goes after it until its Command Complete, credits or not (7.3.2)")
+    func resetIsABarrier() async throws {
+        let transport = ScriptedHCITransport()
+        let flow = patientFlow(transport)
+        let first = Task { try await flow.send(HCILEReadBufferSize()) }
+        await transport.waitForSent(1)
+        // Credits for more, from a Command Complete for no command (opcode 0x0000): 3.
+        transport.inject(try h4("04 0e 03 03 0000"))
+        await eventually("three credits") { await flow.commandCredits == 3 }
+        let reset = Task { try await flow.send(HCIReset()) }
+        await eventually("the reset is queued") { await flow.queuedCommandCount == 1 }
+        let after = Task { try await flow.send(HCILEReadLocalSupportedFeatures()) }
+        await eventually("the command after it is queued") { await flow.queuedCommandCount == 2 }
+        #expect(transport.sent.count == 1, "the reset waits for LE Read Buffer Size's answer")
+
+        transport.inject(try h4("04 0e 07 03 02 20 00 1b00 03"))
+        _ = try await first.value
+        await transport.waitForSent(2)
+        #expect(transport.sent.last == (try h4("01 03 0c 00")))
+        await eventually("the command after the reset waits") { await flow.queuedCommandCount == 1 }
+        #expect(transport.sent.count == 2, "nothing after HCI_Reset before its Command Complete")
+
+        transport.inject(try h4("04 0e 04 01 03 0c 00"))              // Command Complete (HCI_Reset): Success
+        _ = try await reset.value
+        await transport.waitForSent(3)
+        #expect(transport.sent.last == (try h4("01 03 20 00")))
+        transport.inject(try h4("04 0e 0c 01 03 20 00 00 00 00 00 00 00 00 00"))
+        _ = try await after.value
+    }
+
     @Test("a non-zero Status throws the HCI error code, named")
     func statusError() async throws {
         let transport = ScriptedHCITransport(script: try [

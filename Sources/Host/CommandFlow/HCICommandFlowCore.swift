@@ -46,9 +46,19 @@ final class HCICommandFlowCore: Sendable {
 
         /// Whether a drain should start now; marks it started.
         mutating func startPump() -> Bool {
-            guard !pumping, !isClosed, credits > 0, !queued.isEmpty else { return false }
+            guard !pumping, !isClosed, credits > 0, firstMaySend else { return false }
             pumping = true
             return true
+        }
+
+        /// Whether the first queued command may go now, credits allowing. HCI_Reset is a
+        /// barrier: no command goes after it until its Command Complete (Core v5.4, Vol 4,
+        /// Part E, 7.3.2), and it goes once the commands before it have been answered, so no
+        /// answer of theirs is taken for the reset controller's.
+        var firstMaySend: Bool {
+            guard let first = queued.first else { return false }
+            if inFlight.contains(where: { $0.packet.opcode == .reset }) { return false }
+            return first.packet.opcode != .reset || inFlight.isEmpty
         }
     }
 
@@ -271,7 +281,7 @@ final class HCICommandFlowCore: Sendable {
     private func drain() async {
         while true {
             let next: Command? = state.withLock { state in
-                guard !state.isClosed, state.credits > 0, !state.queued.isEmpty else {
+                guard !state.isClosed, state.credits > 0, state.firstMaySend else {
                     state.pumping = false
                     return nil
                 }
