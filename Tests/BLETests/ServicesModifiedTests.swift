@@ -4,6 +4,7 @@ import Foundation
 import GATT
 import Testing
 import VirtualRadio
+import BLETestSupport
 
 /// ``Peripheral/servicesModified``: a peripheral manager removes a service while a central is
 /// connected; the server's Service Changed indication (Core v5.4, Vol 3, Part G, 7.1) reaches
@@ -119,6 +120,31 @@ struct ServicesModifiedTests {
         let added = try #require(after.first { $0.uuid == Self.battery })
         let level = try #require(try await peripheral.discoverCharacteristics([Self.level], for: added).first)
         #expect(try await peripheral.readValue(for: level) == Data([50]))
+        await pair.shutDown()
+    }
+
+    @Test("a value a central wrote to a characteristic the stack keeps survives adding a service")
+    func writtenValueSurvivesAdd() async throws {
+        let pair = try await PeripheralManagerTests.Pair.make(seed: 150)
+        let name = MutableCharacteristic(type: BluetoothUUID(0x2A90), properties: [.read, .write], value: Data("old".utf8),
+                                         permissions: [.readable, .writeable])
+        let settings = MutableService(type: BluetoothUUID(0x1826), primary: true)
+        settings.characteristics = [name]
+        try await pair.manager.add(settings)
+        let (peripheral, _) = try await pair.connect()
+        _ = try await peripheral.discoverDatabase()
+        let remote = try peripheral.characteristic(BluetoothUUID(0x2A90))
+        try await peripheral.writeValue(Data("new".utf8), for: remote, type: .withResponse)
+        #expect(await eventually { name.value == Data("new".utf8) })
+        var modifications = peripheral.servicesModified.makeAsyncIterator()
+        let battery = MutableService(type: Self.battery, primary: true)
+        battery.characteristics = [MutableCharacteristic(type: Self.level, properties: [.read], value: Data([50]), permissions: [.readable])]
+        try await pair.manager.add(battery)
+        _ = try #require(await modifications.next())
+
+        let service = try #require(try await peripheral.discoverServices([BluetoothUUID(0x1826)]).first)
+        let again = try #require(try await peripheral.discoverCharacteristics([BluetoothUUID(0x2A90)], for: service).first)
+        #expect(try await peripheral.readValue(for: again) == Data("new".utf8))
         await pair.shutDown()
     }
 

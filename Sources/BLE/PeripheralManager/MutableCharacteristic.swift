@@ -20,11 +20,13 @@ public final class MutableCharacteristic: Sendable, Hashable, CustomStringConver
     public let uuid: BluetoothUUID
     /// The properties its declaration announces (Part G, 3.3.1.1).
     public let properties: CharacteristicProperties
-    /// The value the stack answers reads with (at most 512 octets); nil when the application
-    /// answers each request.
-    public let value: Data?
+    /// The value the stack answers reads with (at most 512 octets): the one given, or what a
+    /// central wrote since, which a database change (``PeripheralManager/add(_:)``,
+    /// ``PeripheralManager/remove(_:)``) keeps; nil when the application answers each request.
+    public var value: Data? { current.withLock { $0 } }
     /// Who may read and write it.
     public let permissions: AttributePermissions
+    private let current: Mutex<Data?>
     private let subscribers = Mutex<[Central]>([])
     private let handle = Mutex<UInt16?>(nil)
 
@@ -32,8 +34,14 @@ public final class MutableCharacteristic: Sendable, Hashable, CustomStringConver
     public init(type: BluetoothUUID, properties: CharacteristicProperties, value: Data?, permissions: AttributePermissions) {
         uuid = type
         self.properties = properties
-        self.value = value
+        current = Mutex(value)
         self.permissions = permissions
+    }
+
+    /// A central wrote `written` to the value the stack keeps (nothing for a characteristic
+    /// whose requests the application answers).
+    func keep(_ written: Data) {
+        current.withLock { value in if value != nil { value = written } }
     }
 
     /// The centrals subscribed to its notifications or indications now.

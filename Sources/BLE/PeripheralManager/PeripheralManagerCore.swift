@@ -312,8 +312,10 @@ actor PeripheralManagerCore {
     /// A server event: CCCD writes become subscriptions (and, each, an event); writes of values
     /// the stack keeps become events.
     func serverEvent(_ event: GATTServerEvent) {
-        if case .valueWritten(let peer, let handle, let value) = event, let link = links[peer.connectionID] {
-            eventInput.yield(.valueWritten(link.central, handle: handle, value: Data(value)))
+        if case .valueWritten(let peer, let handle, let value) = event {
+            // Kept by the characteristic too, so the database the next change builds keeps it.
+            byHandle[handle]?.keep(Data(value))
+            if let link = links[peer.connectionID] { eventInput.yield(.valueWritten(link.central, handle: handle, value: Data(value))) }
             return
         }
         guard case .configurationChanged(let peer, let handle, let written) = event,
