@@ -17,10 +17,13 @@ import HCI
 ///    mode handles (``eventMask`` and ``leEventMask(for:)``).
 /// 7. When the controller lists them: HCI_Host_Buffer_Size (7.3.39) with ``hostACLBuffers``
 ///    buffers, then HCI_Set_Controller_To_Host_Flow_Control (7.3.38) for ACL data, so that the
-///    controller holds data back while the host's queues are full instead of the host dropping
+///    controller holds data back while a link's route is full instead of the router dropping
 ///    it (4.2); the flow then returns buffers as readers take packets
-///    (``HCICommandFlow/returnACLBuffers(hostTotal:)``). This step is optional: a controller
-///    that refuses it runs without, and the bring-up goes on.
+///    (``HCICommandFlow/returnACLBuffers(hostTotal:)``). The connection layer takes each packet
+///    as it is routed, so a peer that floods meets its bounded queues instead (a link's ATT
+///    PDUs and other frames), which drop and count what does not fit
+///    (``LEConnectionManager/Diagnostics``). This step is optional: a controller that refuses
+///    it runs without, and the bring-up goes on.
 ///
 /// A command answered with an error, or not answered within the flow's command timeout, ends the
 /// bring-up with ``ControllerBringUpError/command(_:)``, whose message names the command.
@@ -32,7 +35,7 @@ import HCI
 /// ```
 public enum ControllerBringUp {
     /// The Event_Mask host mode sets: Disconnection Complete (bit 4), Hardware Error (bit 15),
-    /// Data Buffer Overflow (bit 24) and LE Meta (bit 61). Command Complete, Command Status and
+    /// Data Buffer Overflow (bit 25) and LE Meta (bit 61). Command Complete, Command Status and
     /// Number Of Completed Packets cannot be masked.
     public static let eventMask: HCIEventMask = [.disconnectionComplete, .hardwareError, .dataBufferOverflow, .leMeta]
 
