@@ -311,14 +311,24 @@ actor PeripheralManagerCore {
 
     /// A server event: CCCD writes become subscriptions (and, each, an event); writes of values
     /// the stack keeps become events.
-    func serverEvent(_ event: GATTServerEvent) {
-        if case .valueWritten(let peer, let handle, let value) = event {
+    ///
+    /// An event of a link not stored yet (a central that writes as soon as it connects, with
+    /// handles it cached) waits for ``accept(_:on:clock:)`` to store it, as a request does
+    /// (``central(for:)``), and so do the events after it, which keep their order.
+    func serverEvent(_ event: GATTServerEvent) async {
+        let peer: GATTPeer
+        switch event {
+        case .valueWritten(let writer, _, _), .configurationChanged(let writer, _, _): peer = writer
+        default: return
+        }
+        if links[peer.connectionID] == nil { _ = await central(for: peer) }
+        if case .valueWritten(_, let handle, let value) = event {
             // Kept by the characteristic too, so the database the next change builds keeps it.
             byHandle[handle]?.keep(Data(value))
             if let link = links[peer.connectionID] { eventInput.yield(.valueWritten(link.central, handle: handle, value: Data(value))) }
             return
         }
-        guard case .configurationChanged(let peer, let handle, let written) = event,
+        guard case .configurationChanged(_, let handle, let written) = event,
               var link = links[peer.connectionID], let characteristic = byHandle[handle] else { return }
         // A value with only reserved bits (Part G, 3.3.3.3) subscribes to nothing.
         let configuration = written.withoutReservedBits
