@@ -3,37 +3,19 @@ import BLECore
 import Foundation
 import Testing
 import VirtualRadio
-import BLETestSupport
 
 /// A Client Characteristic Configuration written with bits 2-15, which are Reserved for Future
 /// Use (Core v5.4, Vol 3, Part G, 3.3.3.3, Table 3.11): they enable nothing, so the peripheral
 /// manager counts a subscription only by the Notification and Indication bits.
 @Suite("PeripheralManager: reserved Client Characteristic Configuration bits", .timeLimit(.minutes(1)))
 struct ReservedConfigurationBitsTests {
-    static let thermometer = BluetoothUUID(0x1809)
-    static let temperature: UInt16 = 0x2A1C
-    static let intermediate: UInt16 = 0x2A1E
-
     @Test("reserved bits alone subscribe to nothing: 0x0004, 0x0005, 0x0004 is one subscription and its end, in order before a later subscription")
     func reservedBitsEnableNothing() async throws {
-        let radio = VirtualRadio(seed: 151, timing: .paced(speed: BLETestbed.defaultSpeed))
+        let (radio, manager, temperature, intermediate, central) = try await SlowCentralTests.Scene.served(seed: 151, temperatureProperties: [.notify])
         defer { radio.shutDown() }
-        let manager = PeripheralManager(transport: .virtual(radio))
-        for await state in manager.stateUpdates where state != .unknown {
-            #expect(state == .poweredOn)
-            break
-        }
-        let temperature = MutableCharacteristic(type: BluetoothUUID(Self.temperature), properties: [.notify], value: nil, permissions: [])
-        let intermediate = MutableCharacteristic(type: BluetoothUUID(Self.intermediate), properties: [.notify], value: nil, permissions: [])
-        let service = MutableService(type: Self.thermometer, primary: true)
-        service.characteristics = [temperature, intermediate]
-        try await manager.add(service)
-        try await manager.startAdvertising(AdvertisementData(localName: "T", serviceUUIDs: [Self.thermometer]))
         var subscriptions = manager.subscriptions.makeAsyncIterator()
-        let address = try #require(await manager.localAddress)
-        let central = try await RawATTCentral.connect(on: radio, to: address.address, type: address.type)
-        let (_, cccd) = try await central.handles(ofCharacteristic: Self.temperature)
-        let (_, otherCCCD) = try await central.handles(ofCharacteristic: Self.intermediate)
+        let (_, cccd) = try await central.handles(ofCharacteristic: SlowCentralTests.temperature)
+        let (_, otherCCCD) = try await central.handles(ofCharacteristic: SlowCentralTests.intermediate)
         func write(_ value: UInt16, to handle: UInt16) async throws {
             let response = try await central.ask([0x12, UInt8(handle & 0xFF), UInt8(handle >> 8), UInt8(value & 0xFF), UInt8(value >> 8)])
             #expect(response == [0x13], "ATT_WRITE_RSP")

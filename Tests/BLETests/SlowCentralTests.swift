@@ -32,25 +32,34 @@ struct SlowCentralTests {
         let characteristic: Characteristic
         let otherCentral: Central
 
-        static func make(seed: UInt64) async throws -> Scene {
+        /// A powered-on peripheral manager on a new radio serving the Health Thermometer
+        /// service (Temperature Measurement with `temperatureProperties`, and a notify-only
+        /// Intermediate Temperature), advertising, with a raw ATT central connected to it.
+        static func served(seed: UInt64, temperatureProperties: CharacteristicProperties = [.indicate]) async throws
+            -> (radio: VirtualRadio, manager: PeripheralManager, temperature: MutableCharacteristic,
+                intermediate: MutableCharacteristic, raw: RawATTCentral) {
             let radio = VirtualRadio(seed: seed, timing: .paced(speed: BLETestbed.defaultSpeed))
             let manager = PeripheralManager(transport: .virtual(radio))
             for await state in manager.stateUpdates where state != .unknown {
                 guard state == .poweredOn else { throw TestSensorError.notPoweredOn(state) }
                 break
             }
-            let temperature = MutableCharacteristic(type: BluetoothUUID(SlowCentralTests.temperature), properties: [.indicate], value: nil,
-                                                    permissions: [])
+            let temperature = MutableCharacteristic(type: BluetoothUUID(SlowCentralTests.temperature), properties: temperatureProperties,
+                                                    value: nil, permissions: [])
             let intermediate = MutableCharacteristic(type: BluetoothUUID(SlowCentralTests.intermediate), properties: [.notify], value: nil,
                                                      permissions: [])
             let service = MutableService(type: SlowCentralTests.thermometer, primary: true)
             service.characteristics = [temperature, intermediate]
             try await manager.add(service)
             try await manager.startAdvertising(AdvertisementData(localName: "T", serviceUUIDs: [SlowCentralTests.thermometer]))
-            var subscriptions = manager.subscriptions.makeAsyncIterator()
-
             let address = try #require(await manager.localAddress)
-            let silent = try await RawATTCentral.connect(on: radio, to: address.address, type: address.type)
+            let raw = try await RawATTCentral.connect(on: radio, to: address.address, type: address.type)
+            return (radio, manager, temperature, intermediate, raw)
+        }
+
+        static func make(seed: UInt64) async throws -> Scene {
+            let (radio, manager, temperature, intermediate, silent) = try await served(seed: seed)
+            var subscriptions = manager.subscriptions.makeAsyncIterator()
             let (valueHandle, cccd) = try await silent.handles(ofCharacteristic: SlowCentralTests.temperature)
             #expect(try await silent.ask([0x12, UInt8(cccd & 0xFF), UInt8(cccd >> 8), 0x02, 0x00]) == [0x13])
             guard case .subscribed(let silentCentral, _) = await subscriptions.next() else { throw TestSensorError.stopped }
