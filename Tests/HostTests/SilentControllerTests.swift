@@ -60,12 +60,10 @@ struct SilentControllerTests {
         let connection = try #require(await LEConnectionManagerBadInputTests.firstIncoming(manager))
         transport.append(try CancelledCallerTests.script([
             "01 06 04 03 4000 13",                  // HCI_Disconnect: handle 0x0040, Remote User Terminated Connection
-            "04 0f 04 00 01 06 04",                 // Command Status: Success
+            "04 0f 04 00 01 06 04",                 // Command Status: Success,
+            "04 05 04 0c 4000 13",                  // and right behind it Disconnection Complete: Command Disallowed
         ]))
         let disconnect = Task { try await connection.disconnect() }
-        await transport.waitForSent(1)
-        await eventually("the call waits for the event") { await manager.links[0x0040]?.disconnectWaiters.count == 1 }
-        transport.inject(try h4("04 05 04 0c 4000 13"))    // Disconnection Complete: Command Disallowed
         let error = await #expect(throws: LEConnectionError.self) { try await disconnect.value }
         #expect(error == .command(.status(.commandDisallowed, opcode: HCIDisconnect.opcode)))
         #expect(connection.disconnectionReason == nil)
@@ -74,6 +72,22 @@ struct SilentControllerTests {
         transport.inject(try h4("04 05 04 00 4000 08"))
         #expect(await connection.disconnected() == .connectionTimeout)
         expectScriptPlayed(transport)
+    }
+
+    @Test("abandon lets go of a link the controller will not end: its calls end, disconnected() gives Unspecified Error, and a late Disconnection Complete is ignored")
+    func abandonLetsGo() async throws {
+        let (transport, _, manager) = await Self.silentController()
+        transport.inject(try h4(LEConnectionManagerBadInputTests.incoming))
+        let connection = try #require(await LEConnectionManagerBadInputTests.firstIncoming(manager))
+        await connection.abandon()
+        #expect(await connection.disconnected() == .unspecifiedError)
+        await #expect(throws: ATTBearerError.closed) { try await connection.att.send([0x52, 0x03, 0x00, 0x01]) }
+        #expect(await manager.connections.isEmpty)
+        transport.inject(try h4("04 05 04 00 4000 16"))
+        transport.inject(try h4(LEConnectionManagerBadInputTests.incoming))
+        let next = try #require(await LEConnectionManagerBadInputTests.firstIncoming(manager))
+        #expect(next.disconnectionReason == nil, "the late event did not end the handle's next link")
+        #expect(await manager.ended == nil)
     }
 
     @Test("a connect whose cancel the controller accepted but never completes ends with its timeout after the procedure timeout; the next connect is sent")

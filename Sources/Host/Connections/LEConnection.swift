@@ -87,6 +87,17 @@ public final class LEConnection: Sendable, CustomStringConvertible {
         try await manager.disconnect(self, reason: reason)
     }
 
+    /// Takes the link as ended on this side without the controller: the last resort of a host
+    /// that must let go of a link the controller will not end (it refused HCI_Disconnect, or
+    /// answered with a failed Disconnection Complete, 7.7.5). Its pending work ends with
+    /// ``LEConnectionError/disconnected(reason:)``, ``disconnected()`` returns Unspecified Error
+    /// (0x1F), and a later Disconnection Complete for it is ignored. Its ACL credits come back
+    /// as a Disconnection Complete would give them (4.1.1): a controller that kept the link and
+    /// its packets may then be sent more than it buffers. Does nothing once the link has ended.
+    public func abandon() async {
+        await manager.abandon(self)
+    }
+
     /// Asks for new connection parameters. As central: HCI_LE_Connection_Update (Vol 4, Part E,
     /// 7.8.18), returning when LE Connection Update Complete reports the new values; one update
     /// of the link at a time (a later call, or a peripheral's accepted request, waits its turn),

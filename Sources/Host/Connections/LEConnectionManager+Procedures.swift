@@ -6,6 +6,14 @@ extension LEConnectionManager {
     func disconnect(_ connection: LEConnection, reason: HCIStatus) async throws(LEConnectionError) -> HCIStatus {
         if let dropped = connection.disconnectionReason { return dropped }
         if let endCause { throw .ended(endCause) }
+        // Registered before the command goes: a failed Disconnection Complete right behind its
+        // Command Status finds it.
+        let outcome = OneShot<DisconnectionOutcome>()
+        let handle = connection.handle
+        if links[handle]?.connection === connection { links[handle]?.disconnectWaiters.append(outcome) }
+        defer {
+            if links[handle]?.connection === connection { links[handle]?.disconnectWaiters.removeAll { $0 === outcome } }
+        }
         do {
             // Beyond the caller's cancellation: cleanup code that ends a link must end it.
             try await flow.sendIgnoringCancellation(HCIDisconnect(connectionHandle: connection.handle, reason: reason))
@@ -14,7 +22,16 @@ extension LEConnectionManager {
             if let dropped = connection.disconnectionReason { return dropped }
             throw .command(error)
         }
-        return try await disconnectionComplete(of: connection)
+        return try await disconnectionComplete(of: connection, outcome: outcome)
+    }
+
+    /// Takes `connection` as ended here, with Unspecified Error (0x1F), when the controller
+    /// will not end it (``LEConnection/abandon()``).
+    func abandon(_ connection: LEConnection) {
+        let handle = connection.handle
+        guard links[handle]?.connection === connection, links[handle]?.dropped == nil else { return }
+        linkDropped(handle, reason: .unspecifiedError)
+        tearDown(handle)
     }
 
     /// The Reason of `connection`'s Disconnection Complete, after an accepted HCI_Disconnect.
@@ -30,10 +47,8 @@ extension LEConnectionManager {
     ///   time. The link is then taken as ended, with Unspecified Error (0x1F), as for a
     ///   handle the controller reuses without a Disconnection Complete: its pending work ends,
     ///   ``LEConnection/disconnected()`` returns, and a late event for it is ignored.
-    private func disconnectionComplete(of connection: LEConnection) async throws(LEConnectionError) -> HCIStatus {
-        let outcome = OneShot<DisconnectionOutcome>()
-        let handle = connection.handle
-        if links[handle]?.connection === connection { links[handle]?.disconnectWaiters.append(outcome) }
+    private func disconnectionComplete(of connection: LEConnection,
+                                       outcome: OneShot<DisconnectionOutcome>) async throws(LEConnectionError) -> HCIStatus {
         let bound = configuration.procedureTimeout + connection.state.supervisionTimeout.duration
         let timer = TimeoutSleep.timer(after: bound, on: clock) { outcome.resolve(.timedOut) }
         defer { timer.cancel() }
@@ -46,15 +61,11 @@ extension LEConnectionManager {
         // The event may have come as the backstop fired: its Reason stands.
         case .timedOut: reason = connection.disconnectionReason
         }
-        if links[handle]?.connection === connection { links[handle]?.disconnectWaiters.removeAll { $0 === outcome } }
         guard let reason else {
             // Its ACL credits come back as a Disconnection Complete would give them (Vol 4,
             // Part E, 4.1.1): the better guess, for a controller this far off, than holding them
             // for ever; one that kept the link and its packets may be sent more than it buffers.
-            if links[handle]?.connection === connection, links[handle]?.dropped == nil {
-                linkDropped(handle, reason: .unspecifiedError)
-                tearDown(handle)
-            }
+            abandon(connection)
             throw .procedureTimeout("Disconnection Complete")
         }
         return reason

@@ -208,8 +208,21 @@ extension LEConnection: BackendLink {
     var connectionHandle: UInt16? { handle }
     var connectionParameters: LEConnectionState? { state }
 
+    /// Ends the link with HCI_Disconnect, and waits for its end. A controller that refuses
+    /// twice (a refused command, or a failed Disconnection Complete, Vol 4, Part E, 7.7.5) would
+    /// leave the link up for ever: it is then let go of here (``LEConnection/abandon()``).
     func terminate() async {
-        _ = try? await disconnect(reason: .remoteUserTerminatedConnection)
+        for _ in 0..<2 {
+            do {
+                _ = try await disconnect(reason: .remoteUserTerminatedConnection)
+                return
+            } catch .command {
+                continue                // the link is still up
+            } catch {
+                break                   // it has ended (dropped, the manager ended, or let go of after the timeout)
+            }
+        }
+        if disconnectionReason == nil { await abandon() }
         _ = await disconnected()
     }
 
