@@ -259,6 +259,32 @@ struct ServicesModifiedTests {
         await testbed.shutDown()
     }
 
+    @Test("a Service Changed indication invalidates the tree before the GATT client has rediscovered the range: servicesModified yields, and reads of the range are refused, while the rediscovery waits")
+    func invalidatedBeforeTheClientRediscovers() async throws {
+        let testbed = try await BLETestbed.make(seed: 152)
+        let (peripheral, _) = try await testbed.connect()
+        _ = try await peripheral.discoverDatabase()          // the client holds the tree, Service Changed on
+        let level = try peripheral.characteristic(TestDatabase.batteryLevel)
+        var modifications = peripheral.servicesModified.makeAsyncIterator()
+        let held = testbed.sensor.hold { [0x04, 0x08, 0x10].contains($0.first) }   // the client's rediscovery
+        let smaller = try GATTDatabase(services: [
+            .primary(TestDatabase.heartRate, characteristics: [
+                GATTCharacteristicDefinition(uuid: TestDatabase.measurement, properties: [.notify], value: .fixed([0x00, 60])),
+            ]),
+        ])
+        let replacing = Task { try await testbed.sensor.server.replaceDatabase(smaller) }
+        _ = await held.reached()
+        let start = testbed.radio.clock.now
+        let invalidated = try #require(await modifications.next())
+        #expect(start.duration(to: testbed.radio.clock.now) < .seconds(20), "well before the held request's 30 s ATT timeout")
+        #expect(invalidated.contains { $0.uuid == TestDatabase.battery })
+        await #expect(throws: BLEError.characteristicNotFound(TestDatabase.batteryLevel)) { try await peripheral.readValue(for: level) }
+        testbed.sensor.release()
+        held.passOn()
+        _ = try await replacing.value
+        await testbed.shutDown()
+    }
+
     @Test("a stream asked for a characteristic a Service Changed invalidated leaves its handle to the characteristic rediscovered there")
     func invalidatedStreamLeavesTheHandle() async throws {
         let testbed = try await BLETestbed.make(seed: 147)

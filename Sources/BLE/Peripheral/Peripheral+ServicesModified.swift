@@ -29,10 +29,12 @@ extension Peripheral {
     }
 
     /// Reads `link`'s Service Changed ranges from its GATT client until the client closes, and
-    /// applies each (``servicesChanged(_:on:)``). ``CentralCore`` starts it with the link.
+    /// applies each (``servicesChanged(_:on:)``) as soon as the client learns of it, before the
+    /// client rediscovers the range: nothing more goes to handles that may name other
+    /// attributes now. ``CentralCore`` starts it with the link.
     func watchServiceChanges(on link: PeripheralLink) {
         Task { [weak self] in
-            for await range in link.client.serviceChanges {
+            for await range in link.client.serviceChangeNotices {
                 guard let self else { return }
                 self.servicesChanged(range, on: link)
             }

@@ -86,6 +86,12 @@ public actor GATTClient {
     /// reflects it (Part G, 7.1), and 0x0001...0xFFFF when a Database Out Of Sync recovery found
     /// the database changed (2.5.2.1). Finishes when the bearer closes.
     public nonisolated let serviceChanges: AsyncStream<ClosedRange<UInt16>>
+    /// The same changes as soon as the client learns of them, before it acts: a Service Changed
+    /// indication's range as the indication arrives (before the range is rediscovered), and
+    /// 0x0001...0xFFFF once a Database Out Of Sync recovery has found the database changed. An
+    /// owner that maps handles to objects of its own stops sending to those in the range here,
+    /// as they may name other attributes already (Part G, 7.1). Finishes when the bearer closes.
+    public nonisolated let serviceChangeNotices: AsyncStream<ClosedRange<UInt16>>
 
     /// The discovered database, in handle order: every primary service, and every service an
     /// include names (a secondary one has ``RemoteService/isPrimary`` false), each once, with
@@ -104,6 +110,7 @@ public actor GATTClient {
     public internal(set) var isClosed = false
 
     let serviceChangesInput: AsyncStream<ClosedRange<UInt16>>.Continuation
+    let serviceChangeNoticesInput: AsyncStream<ClosedRange<UInt16>>.Continuation
     var signingKey: GATTSigningKey?
 
     // Notifications (GATTClient+Notifications.swift).
@@ -158,6 +165,7 @@ public actor GATTClient {
         self.signingKey = signingKey
         self.signCounter = signCounter
         (serviceChanges, serviceChangesInput) = AsyncStream.makeStream(of: ClosedRange<UInt16>.self)
+        (serviceChangeNotices, serviceChangeNoticesInput) = AsyncStream.makeStream(of: ClosedRange<UInt16>.self)
         Task(executorPreference: engine.bearer.executor) { await self.readServerInitiated() }
     }
 
@@ -256,6 +264,7 @@ public actor GATTClient {
         isClosed = true
         endAllSubscriptions(with: timedOut ? .timeout : .closed)
         serviceChangesInput.finish()
+        serviceChangeNoticesInput.finish()
         for waiter in closedWaiters { waiter.resume() }
         closedWaiters = []
     }

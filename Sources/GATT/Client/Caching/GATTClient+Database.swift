@@ -114,9 +114,11 @@ extension GATTClient {
     /// again; subscriptions inside it finish (their characteristics may be gone or renumbered);
     /// the cache is updated under a freshly read hash (its entry is removed when the range's
     /// discovery or the hash read fails: the tree it would keep is not the database); the range
-    /// is published on ``serviceChanges``. A client that holds no whole tree (its caller
+    /// is published on ``serviceChanges`` (and, before all that, on ``serviceChangeNotices``).
+    /// A client that holds no whole tree (its caller
     /// discovers service by service) discovers nothing: the caller rediscovers what it needs.
     func serviceChanged(_ range: ClosedRange<UInt16>) async {
+        serviceChangeNoticesInput.yield(range)
         await acquire(.tree)
         var lower = range.lowerBound
         var upper = range.upperBound
@@ -190,10 +192,12 @@ extension GATTClient {
             // No whole tree to refresh or check `handles` against (the caller discovers service
             // by service, or not at all): the request is repeated, and the caller hears that the
             // database changed while this client was change-unaware.
+            serviceChangeNoticesInput.yield(0x0001...0xFFFF)
             serviceChangesInput.yield(0x0001...0xFFFF)
             return
         }
         guard hash == nil || hash?.value != previous else { return }
+        serviceChangeNoticesInput.yield(0x0001...0xFFFF)
         let old = services
         services = try await discoverTree(in: 0x0001...0xFFFF)
         treeIsPartial = false
