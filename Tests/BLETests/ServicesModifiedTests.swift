@@ -244,6 +244,7 @@ struct ServicesModifiedTests {
         await #expect(throws: gone) { try await peripheral.readValue(for: level) }
         await #expect(throws: gone) { try await peripheral.writeValue(Data([1]), for: level, type: .withResponse) }
         await #expect(throws: gone) { try await peripheral.setNotifyValue(true, for: level) }
+        try await peripheral.setNotifyValue(false, for: level)     // clean-up code: nothing to do
         await #expect(throws: gone) { try await peripheral.discoverDescriptors(for: level) }
         await #expect(throws: BLEError.characteristicNotFound(TestDatabase.clientConfiguration)) {
             try await peripheral.readValue(for: configuration)

@@ -15,7 +15,8 @@ extension Peripheral {
     ///
     /// - Throws: ``BLEError/notConnected``; ``BLEError/characteristicNotFound(_:)`` when
     ///   `characteristic` is not from the current connection, or a Service Changed took its
-    ///   service out of the tree (``servicesModified``);
+    ///   service out of the tree (``servicesModified``; turning such a one off does nothing and
+    ///   throws nothing);
     ///   ``BLEError/invalidArgument(_:)`` when the characteristic has neither Notify nor
     ///   Indicate; ``BLEError/protocolError(_:)`` when it has no Client Characteristic
     ///   Configuration descriptor; ``BLEError/att(_:handle:)`` when the write is refused;
@@ -37,6 +38,9 @@ extension Peripheral {
     }
 
     private func setNotifyValue(_ enabled: Bool, for characteristic: Characteristic, kind: ValueUpdateKind?) async throws(BLEError) {
+        // Turning off a characteristic a Service Changed invalidated: it stopped notifying then,
+        // and the GATT client dropped its subscription; clean-up code has nothing to do.
+        if !enabled, characteristic.isInvalidated, (try? connectedLink())?.generation == characteristic.generation { return }
         let link = try connectedLink(for: characteristic)
         guard !characteristic.properties.isDisjoint(with: [.notify, .indicate]) else {
             throw .invalidArgument("\(characteristic) has neither Notify nor Indicate")

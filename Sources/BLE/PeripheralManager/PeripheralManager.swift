@@ -89,8 +89,9 @@ public final class PeripheralManager: Sendable {
     /// Publishes `service` (with its characteristics and includes) to every central: the
     /// database is rebuilt, and connected centrals hear of the change through Service Changed
     /// and a new Database Hash (Vol 3, Part G, 7.1, 7.3). The added services take handles from
-    /// 0x0001; the GAP and GATT services the stack serves sit at 0xFFF1...0xFFFF and never move,
-    /// so Service Changed keeps its handle.
+    /// 0x0001; the GAP and GATT services the stack serves sit at 0xFFF1...0xFFFF, where added
+    /// services do not reach, so Service Changed keeps its handle (after ``publish(_:)``, they
+    /// stay where the published database left them while those handles are free).
     ///
     /// - Throws: ``BLEError/invalidArgument(_:)`` when the service is added already, is a
     ///   primary GAP (0x1800) or GATT (0x1801) service (the stack serves those), or cannot be
