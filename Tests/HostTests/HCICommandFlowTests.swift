@@ -98,6 +98,22 @@ struct HCICommandFlowTests {
         _ = try await after.value
     }
 
+    @Test("controllerReset ends the command in flight with controllerReset, and HCI_Reset goes at once instead of waiting out its timeout")
+    func controllerResetEndsCommandsInFlight() async throws {
+        let transport = ScriptedHCITransport()
+        let flow = patientFlow(transport)
+        let lost = Task { try await flow.send(HCILEReadBufferSize()) }
+        await transport.waitForSent(1)
+        await flow.controllerReset()                                   // a Hardware Error came: no answer will
+        let error = await #expect(throws: HCICommandError.self) { try await lost.value }
+        #expect(error == .controllerReset(opcode: .leReadBufferSize))
+        let reset = Task { try await flow.send(HCIReset()) }
+        await transport.waitForSent(2)
+        #expect(transport.sent.last == (try h4("01 03 0c 00")))
+        transport.inject(try h4("04 0e 04 01 03 0c 00"))
+        _ = try await reset.value
+    }
+
     @Test("a non-zero Status throws the HCI error code, named")
     func statusError() async throws {
         let transport = ScriptedHCITransport(script: try [

@@ -19,12 +19,16 @@ public enum HCICommandError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The calling task was cancelled before the command completed (a command already sent
     /// still runs on the controller; its completion is then ignored).
     case cancelled(opcode: HCIOpcode)
+    /// The controller lost its state while the command was in flight (a Hardware Error, after
+    /// which the host resets it: ``HCICommandFlow/controllerReset()``); its answer will not come.
+    case controllerReset(opcode: HCIOpcode)
 
     /// The command's opcode.
     public var opcode: HCIOpcode {
         switch self {
         case .status(_, let opcode), .timeout(let opcode, _), .closed(let opcode),
-             .malformedReturnParameters(let opcode, _), .transport(let opcode, _), .cancelled(let opcode):
+             .malformedReturnParameters(let opcode, _), .transport(let opcode, _), .cancelled(let opcode),
+             .controllerReset(let opcode):
             return opcode
         }
     }
@@ -45,6 +49,7 @@ public enum HCICommandError: Error, Hashable, Sendable, CustomStringConvertible 
         case .malformedReturnParameters(let opcode, let error): return "\(opcode): malformed return parameters: \(error)"
         case .transport(let opcode, let error): return "\(opcode): \(error)"
         case .cancelled(let opcode): return "\(opcode): cancelled"
+        case .controllerReset(let opcode): return "\(opcode): the controller was reset before it answered"
         }
     }
 }

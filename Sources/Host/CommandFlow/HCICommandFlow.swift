@@ -197,9 +197,11 @@ public actor HCICommandFlow {
     /// scan and advertising set, 7.3.2): every link's ACL route ends as if its Disconnection
     /// Complete had come (none will), every event route ends (a scanner's discoveries finish;
     /// an advertiser stops watching for connections and counts as stopped; a connection manager
-    /// ends), and flow control from the controller to the host stops until bring-up turns it on
-    /// again. Commands, and routes made afterwards, are untouched.
+    /// ends), the commands in flight end with ``HCICommandError/controllerReset(opcode:)`` (their
+    /// answers will not come), and flow control from the controller to the host stops until
+    /// bring-up turns it on again. Queued commands, and routes made afterwards, are untouched.
     public func controllerReset() {
+        core.abandonCommandsInFlight()
         core.finishRoutes()
         core.bufferReturn.disable()
     }

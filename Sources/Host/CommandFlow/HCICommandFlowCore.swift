@@ -344,6 +344,23 @@ final class HCICommandFlowCore: Sendable {
     /// Finishes every route made so far (see ``HCICommandFlow/controllerReset()``).
     func finishRoutes() { state.withLock { $0.router.finishAll() } }
 
+    /// Ends the commands in flight with ``HCICommandError/controllerReset(opcode:)``: the
+    /// controller lost its state, so their answers will not come, and HCI_Reset, which waits
+    /// for the commands in flight, must not wait out their timeouts. The flow keeps one credit,
+    /// for HCI_Reset (Vol 4, Part E, 4.4: the controller takes a command after a Hardware Error).
+    func abandonCommandsInFlight() {
+        let ended = state.withLock { state -> [Command] in
+            defer { state.inFlight = [] }
+            state.credits = max(state.credits, 1)
+            return state.inFlight
+        }
+        for command in ended {
+            command.timer?.cancel()
+            command.waiter?.resume(returning: .failure(.controllerReset(opcode: command.packet.opcode)))
+        }
+        pump()
+    }
+
     var statistics: HCIRoutingStatistics { state.withLock { $0.router.currentStatistics } }
 
     var credits: Int { state.withLock { $0.credits } }
