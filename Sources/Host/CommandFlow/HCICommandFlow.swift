@@ -165,8 +165,9 @@ public actor HCICommandFlow {
 
     /// A route for the events `selector` takes (decode them with `HCIEvent(packet:)`), in arrival
     /// order, through a queue of `capacity` events. Open it before sending the command whose
-    /// events you want. The route finishes when the transport closes; it goes when its reader
-    /// stops (drops the route, or its task is cancelled).
+    /// events you want. The route finishes when the transport closes, and at once (its queued
+    /// events dropped) when the controller is reset (``controllerReset()``); it goes when its
+    /// reader stops (drops the route, or its task is cancelled).
     ///
     /// - Parameters:
     ///   - capacity: how many events the queue holds for a reader that falls behind; more are
@@ -195,11 +196,12 @@ public actor HCICommandFlow {
     /// The controller lost its state (it reported a Hardware Error, and is about to be reset and
     /// brought up again: Core v5.4, Vol 4, Part E, 7.7.16; HCI_Reset ends every connection,
     /// scan and advertising set, 7.3.2): every link's ACL route ends as if its Disconnection
-    /// Complete had come (none will), every event route ends (a scanner's discoveries finish;
-    /// an advertiser stops watching for connections and counts as stopped; a connection manager
-    /// ends), the commands in flight end with ``HCICommandError/controllerReset(opcode:)`` (their
-    /// answers will not come), and flow control from the controller to the host stops until
-    /// bring-up turns it on again. Queued commands, and routes made afterwards, are untouched.
+    /// Complete had come (none will); every event route ends, the events it still held dropped,
+    /// as they tell of the lost state (a scanner's discoveries finish; an advertiser stops
+    /// watching for connections and counts as stopped; a connection manager ends); the commands
+    /// in flight end with ``HCICommandError/controllerReset(opcode:)`` (their answers will not
+    /// come); and flow control from the controller to the host stops until bring-up turns it on
+    /// again. Queued commands, and routes made afterwards, are untouched.
     public func controllerReset() {
         core.abandonCommandsInFlight()
         core.finishRoutes()

@@ -342,7 +342,7 @@ final class HCICommandFlowCore: Sendable {
     }
 
     /// Finishes every route made so far (see ``HCICommandFlow/controllerReset()``).
-    func finishRoutes() { state.withLock { $0.router.finishAll() } }
+    func finishRoutes() { state.withLock { $0.router.finishAll(discardingEvents: true) } }
 
     /// Ends the commands in flight with ``HCICommandError/controllerReset(opcode:)``: the
     /// controller lost its state, so their answers will not come, and HCI_Reset, which waits

@@ -60,6 +60,11 @@ struct HCIRouteQueue<Packet: Sendable> {
         channel.finish()
     }
 
+    /// Ends the route at once: what it holds is dropped, and its reader gets nil next.
+    func discard() {
+        channel.terminate()
+    }
+
     /// Calls `action` when the reader stops reading.
     func onTermination(_ action: @escaping @Sendable () -> Void) {
         channel.onTermination(action)

@@ -218,12 +218,18 @@ struct HCIRouter {
     /// Hardware Error, then HCI_Reset; Core v5.4, Vol 4, Part E, 7.3.2: a reset ends every
     /// connection, scan and advertising set). Each link's route ends as if it had its
     /// Disconnection Complete (none will come, and the buffers its link held are no longer the
-    /// host's to return); each event route ends, so what read it before the reset (a scanner,
-    /// an advertiser, a connection manager) stops with it. Readers take what their queues hold,
-    /// then their streams end. Routes added later are not touched.
-    mutating func finishAll() {
+    /// host's to return); readers take what their queues hold, then their streams end. Each
+    /// event route ends, so what read it before the reset (a scanner, an advertiser, a
+    /// connection manager) stops with it; with `discardingEvents` (a reset) its queued events
+    /// are dropped first, as they tell of a controller state that is gone, and a reader acting
+    /// on one would command the reset controller. Routes added later are not touched.
+    mutating func finishAll(discardingEvents: Bool = false) {
         for id in Array(eventRoutes.keys) {
-            eventRoutes[id]?.queue.finish()
+            if discardingEvents {
+                eventRoutes[id]?.queue.discard()
+            } else {
+                eventRoutes[id]?.queue.finish()
+            }
             removeEventRoute(id: id)
         }
         for handle in Array(links.keys) {
