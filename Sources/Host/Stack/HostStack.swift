@@ -71,7 +71,8 @@ public final class HostStack: Sendable {
     /// manager starts. The stack keeps its static random address, so peers and bonds still know
     /// it. This stack is done with afterwards; use the one returned. The scanners and
     /// advertisers made from this one are done too: their scans and advertising end (the
-    /// discoveries stream finishes, ``LEAdvertiser/isStarted`` turns false), and they no longer
+    /// discoveries stream finishes, and ``LEAdvertiser/isStarted`` turns false as soon as each
+    /// has seen its route end, which may be just after this returns), and they no longer
     /// watch the controller's events; make new ones from the stack returned.
     ///
     /// - Throws: ``ControllerBringUpError``, naming the command that failed (the transport is
