@@ -266,7 +266,10 @@ struct ServicesModifiedTests {
         let (peripheral, _) = try await testbed.connect()
         _ = try await peripheral.discoverDatabase()          // the client holds the tree, Service Changed on
         let level = try peripheral.characteristic(TestDatabase.batteryLevel)
+        try await peripheral.setNotifyValue(true, for: level)
+        let configuration = try #require(level.descriptors?.first { $0.uuid == TestDatabase.clientConfiguration }).handle
         var modifications = peripheral.servicesModified.makeAsyncIterator()
+        let before = testbed.sensor.received(onLink: 0).count
         let held = testbed.sensor.hold { [0x04, 0x08, 0x10].contains($0.first) }   // the client's rediscovery
         let smaller = try GATTDatabase(services: [
             .primary(TestDatabase.heartRate, characteristics: [
@@ -283,6 +286,11 @@ struct ServicesModifiedTests {
         testbed.sensor.release()
         held.passOn()
         _ = try await replacing.value
+        // The subscription ended without a write to its old CCCD handle, which may name another
+        // attribute now (here: nothing, or the rediscovered database's).
+        _ = try await peripheral.discoverServices()
+        let writes = testbed.sensor.received(onLink: 0).dropFirst(before).filter { $0.first == 0x12 || $0.first == 0x52 }
+        #expect(!writes.contains { $0.count >= 3 && UInt16($0[1]) | UInt16($0[2]) << 8 == configuration }, "\(writes)")
         await testbed.shutDown()
     }
 

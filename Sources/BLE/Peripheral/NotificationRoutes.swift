@@ -139,8 +139,9 @@ final class NotificationRoutes: Sendable {
 
     /// `characteristic` is gone from the server's database (Service Changed, Core v5.4, Vol 3,
     /// Part G, 7.1): its route goes, it stops notifying, its streams finish with `error`, and
-    /// its subscription is cancelled (a Client Characteristic Configuration outside the changed
-    /// range is written back to 0; one the GATT client already dropped writes nothing).
+    /// its subscription ends without a write (``GATTClientSubscription/forget()``): its Client
+    /// Characteristic Configuration handle may name another attribute now. The subscription is
+    /// forgotten before its pump stops, whose iterator would otherwise write it back to 0.
     func invalidate(_ characteristic: Characteristic, with error: BLEError) {
         let handle = characteristic.remote.valueHandle
         let route: Route? = state.withLock { state in
@@ -151,8 +152,11 @@ final class NotificationRoutes: Sendable {
         guard let route else { return }
         characteristic.setNotifying(false)
         for stream in route.streams.values { stream.finish(throwing: error) }
-        route.pump?.cancel()
-        if let subscription = route.subscription { Task { await subscription.cancel() } }
+        let pump = route.pump, subscription = route.subscription
+        Task {
+            await subscription?.forget()
+            pump?.cancel()
+        }
     }
 
     /// Whether the subscription with `token` is still the one of `handle`.

@@ -40,9 +40,9 @@ extension PeripheralLink {
         switch stored {
         case .failure(let error):
             // The link ended, or a Service Changed invalidated the characteristic meanwhile: the
-            // subscription is not kept (a closed client, or one that dropped it for the changed
-            // range, writes nothing).
-            await subscription.cancel()
+            // subscription is not kept, and nothing is written (the handle may name another
+            // attribute now).
+            await subscription.forget()
             throw error
         case .success(false):
             await subscription.cancel()   // another call subscribed meanwhile; its subscription stays

@@ -118,15 +118,12 @@ extension GATTClient {
     /// A client that holds no whole tree (its caller
     /// discovers service by service) discovers nothing: the caller rediscovers what it needs.
     func serviceChanged(_ range: ClosedRange<UInt16>) async {
+        // Before the notice: an owner that ends its subscriptions in the range on hearing it
+        // finds nothing to write to handles that may name other attributes now.
+        dropSubscriptions(in: affectedRange(range))
         serviceChangeNoticesInput.yield(range)
         await acquire(.tree)
-        var lower = range.lowerBound
-        var upper = range.upperBound
-        for service in services where service.handleRange.overlaps(range) {
-            lower = min(lower, service.handle)
-            upper = max(upper, service.endHandle)
-        }
-        let affected = lower...upper
+        let affected = affectedRange(range)
         let holdsTree = !services.isEmpty
         var whole = holdsTree && !treeIsPartial
         if holdsTree {
@@ -146,13 +143,7 @@ extension GATTClient {
             // longer written to (the Service Changed CCCD the server holds stays as it was).
             adoptedGenericAttribute = nil
         }
-        for (id, subscriber) in subscribers where affected.contains(subscriber.valueHandle) {
-            drop(id)
-        }
-        for handle in configurations.keys where affected.contains(handle) {
-            for waiter in configurations[handle]?.waiters ?? [] { waiter.continuation.resume(returning: .databaseChanged(handle: handle)) }
-            configurations[handle] = nil
-        }
+        dropSubscriptions(in: affected)
         if whole, let read = try? await readUsableDatabaseHash(), let hash = checkedDatabaseHash(read, in: services) {
             databaseHash = hash.value
             if let cache = configuration.cache, let peer = configuration.peer {
@@ -166,6 +157,30 @@ extension GATTClient {
         release(.tree)
         try? await enableServiceChangedIndications()
         serviceChangesInput.yield(range)
+    }
+
+    /// `range` widened to cover whole the services of the tree it overlaps.
+    private func affectedRange(_ range: ClosedRange<UInt16>) -> ClosedRange<UInt16> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        for service in services where service.handleRange.overlaps(range) {
+            lower = min(lower, service.handle)
+            upper = max(upper, service.endHandle)
+        }
+        return lower...upper
+    }
+
+    /// Ends, without writing anything, the subscriptions whose value is in `affected`, and the
+    /// Client Characteristic Configuration state of the handles in it (their waiters end with
+    /// ``GATTClientError/databaseChanged(handle:)``).
+    private func dropSubscriptions(in affected: ClosedRange<UInt16>) {
+        for (id, subscriber) in subscribers where affected.contains(subscriber.valueHandle) {
+            drop(id)
+        }
+        for handle in configurations.keys where affected.contains(handle) {
+            for waiter in configurations[handle]?.waiters ?? [] { waiter.continuation.resume(returning: .databaseChanged(handle: handle)) }
+            configurations[handle] = nil
+        }
     }
 
     // MARK: Database Out Of Sync (2.5.2.1)

@@ -70,6 +70,15 @@ public struct GATTClientSubscription: AsyncSequence, Sendable {
     public func cancel() async {
         await client.unsubscribe(id, waiting: true)
     }
+
+    /// Ends this subscription here without writing the Client Characteristic Configuration,
+    /// for a characteristic a change of the server's database took away (a Service Changed
+    /// range, Core v5.4, Vol 3, Part G, 7.1, or a Database Out Of Sync recovery): its
+    /// configuration handle may name another attribute now. The sequence finishes; discarding
+    /// the iterator afterwards writes nothing either.
+    public func forget() async {
+        await client.drop(id)
+    }
 }
 
 /// Ends a subscription when its iterator goes away.
