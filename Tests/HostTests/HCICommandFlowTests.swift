@@ -98,15 +98,20 @@ struct HCICommandFlowTests {
         _ = try await after.value
     }
 
-    @Test("controllerReset ends the command in flight with controllerReset, and HCI_Reset goes at once instead of waiting out its timeout")
+    @Test("controllerReset ends the command in flight and the queued ones with controllerReset, and HCI_Reset goes at once instead of waiting out their timeouts")
     func controllerResetEndsCommandsInFlight() async throws {
         let transport = ScriptedHCITransport()
         let flow = patientFlow(transport)
         let lost = Task { try await flow.send(HCILEReadBufferSize()) }
         await transport.waitForSent(1)
+        let queued = Task { try await flow.send(HCILESetScanEnable(enable: false)) }
+        await eventually("the second command is queued") { await flow.queuedCommandCount == 1 }
         await flow.controllerReset()                                   // a Hardware Error came: no answer will
         let error = await #expect(throws: HCICommandError.self) { try await lost.value }
         #expect(error == .controllerReset(opcode: .leReadBufferSize))
+        let queuedError = await #expect(throws: HCICommandError.self) { try await queued.value }
+        #expect(queuedError == .controllerReset(opcode: .leSetScanEnable))
+        #expect(transport.sent.count == 1, "the queued command never went")
         let reset = Task { try await flow.send(HCIReset()) }
         await transport.waitForSent(2)
         #expect(transport.sent.last == (try h4("01 03 0c 00")))

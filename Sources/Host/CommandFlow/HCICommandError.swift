@@ -19,8 +19,9 @@ public enum HCICommandError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The calling task was cancelled before the command completed (a command already sent
     /// still runs on the controller; its completion is then ignored).
     case cancelled(opcode: HCIOpcode)
-    /// The controller lost its state while the command was in flight (a Hardware Error, after
-    /// which the host resets it: ``HCICommandFlow/controllerReset()``); its answer will not come.
+    /// The controller lost its state while the command was in flight or queued (a Hardware
+    /// Error, after which the host resets it: ``HCICommandFlow/controllerReset()``); it gets no
+    /// answer.
     case controllerReset(opcode: HCIOpcode)
 
     /// The command's opcode.

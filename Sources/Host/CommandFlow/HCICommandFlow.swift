@@ -199,11 +199,12 @@ public actor HCICommandFlow {
     /// Complete had come (none will); every event route ends, the events it still held dropped,
     /// as they tell of the lost state (a scanner's discoveries finish; an advertiser stops
     /// watching for connections and counts as stopped; a connection manager ends); the commands
-    /// in flight end with ``HCICommandError/controllerReset(opcode:)`` (their answers will not
-    /// come); and flow control from the controller to the host stops until bring-up turns it on
-    /// again. Queued commands, and routes made afterwards, are untouched.
+    /// in flight and those queued end with ``HCICommandError/controllerReset(opcode:)`` (answers
+    /// will not come, and the queued ones were meant for the lost state); and flow control from
+    /// the controller to the host stops until bring-up turns it on again. Commands sent, and
+    /// routes made, afterwards are untouched.
     public func controllerReset() {
-        core.abandonCommandsInFlight()
+        core.abandonCommands()
         core.finishRoutes()
         core.bufferReturn.disable()
     }

@@ -344,21 +344,25 @@ final class HCICommandFlowCore: Sendable {
     /// Finishes every route made so far (see ``HCICommandFlow/controllerReset()``).
     func finishRoutes() { state.withLock { $0.router.finishAll(discardingEvents: true) } }
 
-    /// Ends the commands in flight with ``HCICommandError/controllerReset(opcode:)``: the
-    /// controller lost its state, so their answers will not come, and HCI_Reset, which waits
-    /// for the commands in flight, must not wait out their timeouts. The flow keeps one credit,
-    /// for HCI_Reset (Vol 4, Part E, 4.4: the controller takes a command after a Hardware Error).
-    func abandonCommandsInFlight() {
+    /// Ends the commands in flight and the queued ones with
+    /// ``HCICommandError/controllerReset(opcode:)``: the controller lost its state, so answers
+    /// will not come, and the queued commands were meant for the state that is gone. HCI_Reset,
+    /// which waits for the commands in flight, then goes at once, not after their timeouts. The
+    /// flow keeps one credit for it: after a Hardware Error the host resets the controller
+    /// (Vol 4, Part E, 7.7.16), whatever Num_HCI_Command_Packets last said.
+    func abandonCommands() {
         let ended = state.withLock { state -> [Command] in
-            defer { state.inFlight = [] }
+            defer {
+                state.inFlight = []
+                state.queued = []
+            }
             state.credits = max(state.credits, 1)
-            return state.inFlight
+            return state.inFlight + state.queued
         }
         for command in ended {
             command.timer?.cancel()
             command.waiter?.resume(returning: .failure(.controllerReset(opcode: command.packet.opcode)))
         }
-        pump()
     }
 
     var statistics: HCIRoutingStatistics { state.withLock { $0.router.currentStatistics } }
