@@ -213,6 +213,34 @@ struct ServicesModifiedTests {
         await testbed.shutDown()
     }
 
+    @Test("a Service Changed the tree takes while the whole database is discovered: the discovery runs again, and what it returns is in the tree")
+    func databaseDiscoverySpanningAChange() async throws {
+        // What one run asks: the Database Hash reads (ATT_READ_BY_TYPE_REQ for 2B2A) of a
+        // discovery that no change interrupts.
+        func hashReads(_ testbed: BLETestbed) -> Int {
+            testbed.sensor.received(onLink: 0).filter { $0.first == 0x08 && $0.suffix(2) == [0x2A, 0x2B] }.count
+        }
+        let control = try await BLETestbed.make(seed: 153)
+        _ = try await control.connect().peripheral.discoverDatabase()
+        let perRun = hashReads(control)
+        await control.shutDown()
+
+        let testbed = try await BLETestbed.make(seed: 153)
+        let (peripheral, _) = try await testbed.connect()
+        let link = try peripheral.connectedLink()
+        let held = testbed.sensor.hold { $0.first == 0x10 }                     // ATT_READ_BY_GROUP_TYPE_REQ
+        let discovery = Task { try await peripheral.discoverDatabase() }
+        _ = await held.reached()
+        peripheral.servicesChanged(0x0001...0xFFFF, on: link)
+        testbed.sensor.release()
+        held.passOn()
+        let services = try await discovery.value
+        #expect(hashReads(testbed) > perRun, "ran again")
+        #expect(!services.isEmpty)
+        #expect(services.filter(\.isPrimary).allSatisfy { service in peripheral.services?.contains { $0 === service } == true })
+        await testbed.shutDown()
+    }
+
     @Test("a Service Changed over a service takes the secondary service only it includes out of the tree too, and says so")
     func includedOnlyServiceLeavesWithItsIncluder() async throws {
         let testbed = try await BLETestbed.make(seed: 145)

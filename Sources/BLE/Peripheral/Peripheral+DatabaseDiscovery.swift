@@ -21,26 +21,43 @@ extension Peripheral {
     /// The optional steps (the hash, Client Supported Features) never fail the call: a server
     /// that answers one badly leaves a ``PeripheralDiagnostic`` in ``diagnostics`` instead.
     ///
+    /// A Service Changed the tree takes while it runs makes it run again, as
+    /// ``discoverServices(_:)`` does (up to ``discoveryRuns`` times).
+    ///
     /// - Returns: every service discovered, primary and secondary (those reached only through
     ///   includes), in handle order.
     /// - Throws: ``BLEError/notConnected``; ``BLEError/disconnected(_:)`` when the link drops
     ///   meanwhile; ``BLEError/att(_:handle:)`` for a server error other than the Attribute Not
-    ///   Found that ends each procedure; ``BLEError/protocolError(_:)``; ``BLEError/transactionTimeout``.
+    ///   Found that ends each procedure; ``BLEError/protocolError(_:)``; ``BLEError/transactionTimeout``;
+    ///   ``BLEError/cancelled`` when the task is cancelled before a run again.
     public func discoverDatabase() async throws(BLEError) -> [Service] {
         let link = try connectedLink()
-        let tree = try await link.gatt { (client) async throws(GATTClientError) -> [RemoteService] in
-            try await client.discoverDatabase()
-        }
         defer { restoration?.treeChanged(self) }
-        return record.withLock { record -> [Service] in
-            let current = record.link === link ? record.services ?? [] : []
-            let all = Self.adopt(tree, keeping: current, generation: link.generation)
-            if record.link === link {
-                let primaries = all.filter(\.isPrimary)
-                record.services = (current + primaries.filter { new in !current.contains { $0 === new } })
-                    .sorted { $0.remote.handle < $1.remote.handle }
+        var run = 1
+        while true {
+            let mark = link.treeChanges.withLock { $0.mark }
+            let tree = try await link.gatt { (client) async throws(GATTClientError) -> [RemoteService] in
+                try await client.discoverDatabase()
             }
-            return all
+            // As in discoverServices(_:): a Service Changed the tree took meanwhile may have
+            // come before this run's results were merged, which would then stay stale; the
+            // discovery runs again (the last run keeps what the changes missed).
+            let merged: [Service]? = record.withLock { record in
+                let changes = link.treeChanges.withLock { $0 }
+                guard run == Self.discoveryRuns || changes.mark == mark else { return nil }
+                let fresh = tree.filter { !changes.changes(since: mark, overlap: $0.handleRange) }
+                let current = record.link === link ? record.services ?? [] : []
+                let all = Self.adopt(fresh, keeping: current, generation: link.generation)
+                if record.link === link {
+                    let primaries = all.filter(\.isPrimary)
+                    record.services = (current + primaries.filter { new in !current.contains { $0 === new } })
+                        .sorted { $0.remote.handle < $1.remote.handle }
+                }
+                return all
+            }
+            if let merged { return merged }
+            if Task.isCancelled { throw .cancelled }
+            run += 1
         }
     }
 
