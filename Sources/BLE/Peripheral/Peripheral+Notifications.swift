@@ -39,7 +39,7 @@ extension Peripheral {
 
     private func setNotifyValue(_ enabled: Bool, for characteristic: Characteristic, kind: ValueUpdateKind?) async throws(BLEError) {
         // Turning off a characteristic a Service Changed invalidated: it stopped notifying then,
-        // and the GATT client dropped its subscription; clean-up code has nothing to do.
+        // and its subscription ended without a write; clean-up code has nothing to do.
         if !enabled, characteristic.isInvalidated, (try? connectedLink())?.generation == characteristic.generation { return }
         let link = try connectedLink(for: characteristic)
         guard !characteristic.properties.isDisjoint(with: [.notify, .indicate]) else {

@@ -87,8 +87,10 @@ public actor GATTClient {
     /// the database changed (2.5.2.1). Finishes when the bearer closes.
     public nonisolated let serviceChanges: AsyncStream<ClosedRange<UInt16>>
     /// The same changes as soon as the client learns of them, before it acts: a Service Changed
-    /// indication's range as the indication arrives (before the range is rediscovered), and
-    /// 0x0001...0xFFFF once a Database Out Of Sync recovery has found the database changed. An
+    /// indication's range as the indication arrives (before the range is rediscovered, and after
+    /// the client has ended its own subscriptions in it without writing anything), and
+    /// 0x0001...0xFFFF once a Database Out Of Sync recovery has found the database changed, or
+    /// could not tell (no whole tree to compare, or no Database Hash to read). An
     /// owner that maps handles to objects of its own stops sending to those in the range here,
     /// as they may name other attributes already (Part G, 7.1). Finishes when the bearer closes.
     public nonisolated let serviceChangeNotices: AsyncStream<ClosedRange<UInt16>>

@@ -75,7 +75,8 @@ public final class LEConnection: Sendable, CustomStringConvertible {
     ///   Terminated By Local Host), or the earlier reason when the link had already dropped.
     /// - Throws: ``LEConnectionError/command(_:)`` when the controller refuses the command, or
     ///   answers with a Disconnection Complete whose Status says the disconnection failed (the
-    ///   link stays up, 7.7.5);
+    ///   link stays up, 7.7.5; such an event ends every disconnect call of the link waiting
+    ///   then, as it names no command);
     ///   ``LEConnectionError/procedureTimeout(_:)`` when the controller accepted it but sent no
     ///   Disconnection Complete within the link's supervision timeout plus the manager's
     ///   procedure timeout (the termination procedure ends within the supervision timeout,

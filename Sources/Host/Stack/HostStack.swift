@@ -70,10 +70,11 @@ public final class HostStack: Sendable {
     /// already), their routes close, bring-up runs again from HCI_Reset, and a new connection
     /// manager starts. The stack keeps its static random address, so peers and bonds still know
     /// it. This stack is done with afterwards; use the one returned. The scanners and
-    /// advertisers made from this one are done too: their scans and advertising end (the
-    /// discoveries stream finishes, and ``LEAdvertiser/isStarted`` turns false as soon as each
-    /// has seen its route end, which may be just after this returns), and they no longer
-    /// watch the controller's events; make new ones from the stack returned.
+    /// advertisers made from this one are done too: their scans and advertising end, and they
+    /// no longer watch the controller's events (each sees its route end on its own task, which
+    /// may be just after this returns: then the discoveries stream finishes, and
+    /// ``LEScanner/isScanning`` and ``LEAdvertiser/isStarted`` turn false); make new ones from
+    /// the stack returned.
     ///
     /// - Throws: ``ControllerBringUpError``, naming the command that failed (the transport is
     ///   left open: close it, or try again).
