@@ -59,6 +59,9 @@ public actor LEAdvertiser {
     /// Counts ``start(_:)`` and ``stop()`` calls, so a start that a stop overtook (at one of its
     /// awaits) knows it no longer owns the advertising.
     private var generation: UInt64 = 0
+    /// The flow's ``HCICommandFlow/controllerResets`` when advertising started: after a reset,
+    /// nothing is sent for this advertising any more.
+    private var resetsAtStart = 0
 
     /// An advertiser over `flow` for a controller with `capabilities`.
     public init(flow: HCICommandFlow, capabilities: LEControllerCapabilities) {
@@ -222,6 +225,7 @@ public actor LEAdvertiser {
         let commands = try commands(for: parameters)
         self.parameters = parameters
         generation &+= 1
+        resetsAtStart = flow.controllerResets
         let current = generation
         // Before enabling, so no connection is missed. A non-connectable set takes no event: its
         // route only ends, with the transport or the controller's reset.
@@ -313,7 +317,8 @@ public actor LEAdvertiser {
     }
 
     private func observe(_ event: HCIEvent) async {
-        guard let parameters else { return }
+        // An event taken before the controller's reset tells of the lost state: nothing follows.
+        guard let parameters, flow.controllerResets == resetsAtStart else { return }
         switch event {
         case .leMeta(let meta):
             if case .advertisingSetTerminated(let terminated) = meta {
@@ -355,7 +360,7 @@ public actor LEAdvertiser {
     private func advertiseAgain(_ parameters: LEAdvertisingParameters) async {
         // A connection announces itself twice with the extended commands (its connection event and
         // LE Advertising Set Terminated): the second must not enable again while the first does.
-        guard !controllerAdvertising, !isEnablingAgain else { return }
+        guard !controllerAdvertising, !isEnablingAgain, flow.controllerResets == resetsAtStart else { return }
         isEnablingAgain = true
         defer { isEnablingAgain = false }
         do {

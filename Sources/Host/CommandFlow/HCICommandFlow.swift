@@ -203,6 +203,11 @@ public actor HCICommandFlow {
     /// will not come, and the queued ones were meant for the lost state); and flow control from
     /// the controller to the host stops until bring-up turns it on again. Commands sent, and
     /// routes made, afterwards are untouched.
+    /// How many times ``controllerReset()`` has run on this flow: what was started before a
+    /// reset (an advertiser's advertising, say) compares it, to send nothing to the reset
+    /// controller on the lost state's behalf.
+    public nonisolated var controllerResets: Int { core.resets }
+
     public func controllerReset() {
         core.abandonCommands()
         core.finishRoutes()

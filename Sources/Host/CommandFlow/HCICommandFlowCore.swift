@@ -78,6 +78,8 @@ final class HCICommandFlowCore: Sendable {
     let executor: (any TaskExecutor)?
     let bufferReturn: HCIHostBufferReturn
     private let state: Mutex<State>
+    /// How many times the controller was reset (``HCICommandFlow/controllerResets``).
+    private let resetCount = Mutex(0)
 
     init(transport: any HCITransport, clock: any Clock<Duration>, commandTimeout: Duration,
          executor: (any TaskExecutor)?) {
@@ -350,7 +352,11 @@ final class HCICommandFlowCore: Sendable {
     /// which waits for the commands in flight, then goes at once, not after their timeouts. The
     /// flow keeps one credit for it: after a Hardware Error the host resets the controller
     /// (Vol 4, Part E, 7.7.16), whatever Num_HCI_Command_Packets last said.
+    /// How many times ``abandonCommands()`` ran: once per controller reset.
+    var resets: Int { resetCount.withLock { $0 } }
+
     func abandonCommands() {
+        resetCount.withLock { $0 += 1 }
         let ended = state.withLock { state -> [Command] in
             defer {
                 state.inFlight = []
