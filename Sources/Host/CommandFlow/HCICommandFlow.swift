@@ -193,6 +193,11 @@ public actor HCICommandFlow {
     /// of `hostTotal`, with HCI_Host_Number_Of_Completed_Packets. ``ControllerBringUp`` calls it.
     public func returnACLBuffers(hostTotal: Int) { core.bufferReturn.enable(hostTotal: hostTotal) }
 
+    /// How many times ``controllerReset()`` has run on this flow: what was started before a
+    /// reset (an advertiser's advertising, say) compares it, to send nothing to the reset
+    /// controller on the lost state's behalf.
+    public nonisolated var controllerResets: Int { core.resets }
+
     /// The controller lost its state (it reported a Hardware Error, and is about to be reset and
     /// brought up again: Core v5.4, Vol 4, Part E, 7.7.16; HCI_Reset ends every connection,
     /// scan and advertising set, 7.3.2): every link's ACL route ends as if its Disconnection
@@ -203,11 +208,6 @@ public actor HCICommandFlow {
     /// will not come, and the queued ones were meant for the lost state); and flow control from
     /// the controller to the host stops until bring-up turns it on again. Commands sent, and
     /// routes made, afterwards are untouched.
-    /// How many times ``controllerReset()`` has run on this flow: what was started before a
-    /// reset (an advertiser's advertising, say) compares it, to send nothing to the reset
-    /// controller on the lost state's behalf.
-    public nonisolated var controllerResets: Int { core.resets }
-
     public func controllerReset() {
         core.abandonCommands()
         core.finishRoutes()

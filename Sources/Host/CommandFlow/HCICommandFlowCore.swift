@@ -28,6 +28,8 @@ final class HCICommandFlowCore: Sendable {
         var credits = 1
         var pumping = false
         var isClosed = false
+        /// How many times the controller was reset (``abandonCommands()``).
+        var resets = 0
         var nextID: UInt64 = 0
         var router: HCIRouter
         /// Takes every Number Of Completed Packets event, on the thread that read it, instead
@@ -78,8 +80,6 @@ final class HCICommandFlowCore: Sendable {
     let executor: (any TaskExecutor)?
     let bufferReturn: HCIHostBufferReturn
     private let state: Mutex<State>
-    /// How many times the controller was reset (``HCICommandFlow/controllerResets``).
-    private let resetCount = Mutex(0)
 
     init(transport: any HCITransport, clock: any Clock<Duration>, commandTimeout: Duration,
          executor: (any TaskExecutor)?) {
@@ -343,6 +343,10 @@ final class HCICommandFlowCore: Sendable {
         return HCIRouteReader(channel)
     }
 
+    /// How many times ``abandonCommands()`` ran: once per controller reset
+    /// (``HCICommandFlow/controllerResets``).
+    var resets: Int { state.withLock { $0.resets } }
+
     /// Finishes every route made so far (see ``HCICommandFlow/controllerReset()``).
     func finishRoutes() { state.withLock { $0.router.finishAll(discardingEvents: true) } }
 
@@ -352,12 +356,9 @@ final class HCICommandFlowCore: Sendable {
     /// which waits for the commands in flight, then goes at once, not after their timeouts. The
     /// flow keeps one credit for it: after a Hardware Error the host resets the controller
     /// (Vol 4, Part E, 7.7.16), whatever Num_HCI_Command_Packets last said.
-    /// How many times ``abandonCommands()`` ran: once per controller reset.
-    var resets: Int { resetCount.withLock { $0 } }
-
     func abandonCommands() {
-        resetCount.withLock { $0 += 1 }
         let ended = state.withLock { state -> [Command] in
+            state.resets += 1
             defer {
                 state.inFlight = []
                 state.queued = []
