@@ -26,11 +26,18 @@ extension PeripheralLink {
         }
         let remote = characteristic.remote
         let routes = self.routes
-        let subscription = try await gatt { (client) async throws(GATTClientError) -> GATTClientSubscription in
-            try await client.notifications(for: remote, kind: chosen == .notification ? .notification : .indication) { notification in
-                routes.deliver(notification.value, isIndication: notification.isIndication, handle: handle)
+        let made = try await gatt { (client) async throws(GATTClientError) -> GATTClientSubscription? in
+            do throws(GATTClientError) {
+                return try await client.notifications(for: remote, kind: chosen == .notification ? .notification : .indication) { notification in
+                    routes.deliver(notification.value, isIndication: notification.isIndication, handle: handle)
+                }
+            } catch {
+                // A Service Changed took in its CCCD while the write was on its way.
+                if case .databaseChanged = error { return nil }
+                throw error
             }
         }
+        guard let subscription = made else { throw .characteristicNotFound(characteristic.uuid) }
         let stored = routes.store(subscription, kind: chosen, for: characteristic) { token in
             Task { [weak self] in
                 for await _ in subscription {}   // the values go to the routes; this waits for the end

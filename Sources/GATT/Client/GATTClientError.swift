@@ -48,9 +48,11 @@ public enum GATTClientError: Error, Hashable, Sendable, CustomStringConvertible 
     case signCounterExhausted
     /// libcrypto could not compute the AES-CMAC of a signed write.
     case signingFailed
-    /// After a Database Out Of Sync error (0x12) the client rediscovered the server, and
-    /// `handle` no longer designates what it did, so the request was not repeated
-    /// (Part G, 2.5.2.1).
+    /// The server's database changed under the request: after a Database Out Of Sync error
+    /// (0x12) the client rediscovered the server and `handle` no longer designates what it did,
+    /// so the request was not repeated (Part G, 2.5.2.1); or a Service Changed range (7.1) took
+    /// in the Client Characteristic Configuration at `handle` while a subscription's write to
+    /// it was on its way (the subscription ends: its characteristic may be gone).
     case databaseChanged(handle: UInt16)
     /// The call itself is invalid (for example a Read Multiple with fewer than two handles);
     /// `reason` says why. Nothing was sent.

@@ -49,6 +49,28 @@ struct ClientNotificationTests {
         await rig.close()
     }
 
+    @Test("forget ends a subscription without a write, and the next subscription at that handle writes its configuration again")
+    func forgetWritesNothingAndForgetsTheCCCD() async throws {
+        let (table, _) = ClientTables.standard()
+        let rig = ClientRig(table)
+        let updates = try await rig.client.notifications(for: measurement)
+        await updates.forget()
+        var iterator = updates.makeAsyncIterator()
+        #expect(await iterator.next() == nil, "its sequence finished")
+        _ = try await rig.client.notifications(for: measurement)
+        rig.expectTranscript([
+            "> 04 1600 1600",         // Find Information: the CCCD
+            "< 05 01 1600 0229",
+            "> 12 1600 0100",         // Write Request: CCCD = 0x0001
+            "< 13",
+            "> 04 1600 1600",         // after forget (nothing written), the next subscription
+            "< 05 01 1600 0229",
+            "> 12 1600 0100",         // writes its configuration again
+            "< 13",
+        ])
+        await rig.close()
+    }
+
     @Test("a subscription with a receiver hands it each value in order; its sequence yields nothing and finishes when the subscription ends")
     func receiver() async throws {
         let (table, _) = ClientTables.standard()

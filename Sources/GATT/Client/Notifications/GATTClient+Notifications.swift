@@ -166,6 +166,18 @@ extension GATTClient {
         }
     }
 
+    /// Forgets subscriber `id` without writing anything (``GATTClientSubscription/forget()``);
+    /// with no subscriber of its CCCD left, the CCCD's state goes too (its waiters end with
+    /// ``GATTClientError/databaseChanged(handle:)``), so that a later subscription at that
+    /// handle writes its configuration rather than trusting what was written before the change.
+    func forget(_ id: UInt64) {
+        guard let subscriber = drop(id) else { return }
+        let handle = subscriber.configurationHandle
+        guard !subscribers.values.contains(where: { $0.configurationHandle == handle }) else { return }
+        for waiter in configurations[handle]?.waiters ?? [] { waiter.continuation.resume(returning: .databaseChanged(handle: handle)) }
+        configurations[handle] = nil
+    }
+
     /// Forgets subscriber `id` and finishes its sequence, without writing anything.
     @discardableResult
     func drop(_ id: UInt64) -> ClientSubscriber? {

@@ -77,7 +77,7 @@ public struct GATTClientSubscription: AsyncSequence, Sendable {
     /// configuration handle may name another attribute now. The sequence finishes; discarding
     /// the iterator afterwards writes nothing either.
     public func forget() async {
-        await client.drop(id)
+        await client.forget(id)
     }
 }
 
