@@ -196,6 +196,35 @@ struct ClientCachingTests {
         await rig.close()
     }
 
+    /// A notifying characteristic `uuid` (value 0x0003, CCCD 0x0004), and the Database Hash
+    /// `hash` in a GATT service after it.
+    static func notifying(_ uuid: UInt16, hash: [UInt8]) -> FakeGATTTable {
+        var t = FakeGATTTable()
+        t.primaryService(BluetoothUUID(0x180D))
+        t.characteristic(BluetoothUUID(uuid), properties: 0x12, value: [0x01])                        // value 0x0003
+        t.cccd()                                                                                       // 0x0004
+        t.primaryService(BluetoothUUID(0x1801))
+        t.characteristic(BluetoothUUID(0x2B2A), properties: 0x02, value: hash)
+        return t
+    }
+
+    @Test("0x12 after a change that gave a subscribed CCCD to another characteristic: the subscription ends, and subscribing to the new one writes its CCCD")
+    func outOfSyncForgetsTheMovedCCCD() async throws {
+        let rig = ClientRig(Self.notifying(0x2A37, hash: ClientTables.hashA),
+                            configuration: .init(enablesServiceChangedIndications: false, clientSupportedFeatures: []))
+        let before = try #require(try await rig.client.discoverDatabase().first?.characteristics.first)
+        _ = try await rig.client.notifications(for: before)
+        rig.server.replaceTable(Self.notifying(0x2A38, hash: ClientTables.hashB))
+        rig.server.fail(.readRequest, handle: 0x0003, code: .databaseOutOfSync)
+        await #expect(throws: GATTClientError.databaseChanged(handle: 0x0003)) { try await rig.client.read(0x0003) }
+        let after = try #require(await rig.client.services.first?.characteristics.first)
+        #expect(after.uuid == BluetoothUUID(0x2A38))
+        rig.clearTranscript()
+        _ = try await rig.client.notifications(for: after)
+        #expect(rig.transcript.contains("> 1204000100"), "\(rig.transcript)")
+        await rig.close()
+    }
+
     @Test("0x12 during a discovery procedure restarts it once")
     func outOfSyncDuringDiscovery() async throws {
         let (table, _) = ClientTables.standard()

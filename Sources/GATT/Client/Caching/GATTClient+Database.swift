@@ -119,8 +119,10 @@ extension GATTClient {
     /// discovers service by service) discovers nothing: the caller rediscovers what it needs.
     func serviceChanged(_ range: ClosedRange<UInt16>) async {
         // Before the notice: an owner that ends its subscriptions in the range on hearing it
-        // finds nothing to write to handles that may name other attributes now.
-        dropSubscriptions(in: affectedRange(range))
+        // finds nothing to write to handles that may name other attributes now. The client's own
+        // Service Changed subscription waits for the rediscovery, as before (its CCCD write, if
+        // under way, is answered, and the change's handling enables the indications again).
+        dropSubscriptions(in: affectedRange(range), sparingServiceChanged: true)
         serviceChangeNoticesInput.yield(range)
         await acquire(.tree)
         let affected = affectedRange(range)
@@ -172,12 +174,15 @@ extension GATTClient {
 
     /// Ends, without writing anything, the subscriptions whose value is in `affected`, and the
     /// Client Characteristic Configuration state of the handles in it (their waiters end with
-    /// ``GATTClientError/databaseChanged(handle:)``).
-    private func dropSubscriptions(in affected: ClosedRange<UInt16>) {
-        for (id, subscriber) in subscribers where affected.contains(subscriber.valueHandle) {
+    /// ``GATTClientError/databaseChanged(handle:)``); with `sparingServiceChanged`, not the
+    /// client's own Service Changed subscription and its CCCD.
+    private func dropSubscriptions(in affected: ClosedRange<UInt16>, sparingServiceChanged: Bool = false) {
+        let sparedID = sparingServiceChanged ? serviceChangedSubscriber : nil
+        let sparedHandle = sparedID.flatMap { subscribers[$0]?.configurationHandle }
+        for (id, subscriber) in subscribers where affected.contains(subscriber.valueHandle) && id != sparedID {
             drop(id)
         }
-        for handle in configurations.keys where affected.contains(handle) {
+        for handle in configurations.keys where affected.contains(handle) && handle != sparedHandle {
             for waiter in configurations[handle]?.waiters ?? [] { waiter.continuation.resume(returning: .databaseChanged(handle: handle)) }
             configurations[handle] = nil
         }
@@ -225,6 +230,7 @@ extension GATTClient {
         for (id, subscriber) in subscribers
         where Self.identity(of: subscriber.valueHandle, in: old) != Self.identity(of: subscriber.valueHandle, in: services) {
             drop(id)
+            forgetConfigurationIfUnused(subscriber.configurationHandle)
         }
         for handle in handles {
             if let before = Self.identity(of: handle, in: old), before != Self.identity(of: handle, in: services) {

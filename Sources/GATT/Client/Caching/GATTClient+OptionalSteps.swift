@@ -108,9 +108,6 @@ extension GATTClient {
                                        subscriber: id) {
             drop(id)
             if serviceChangedSubscriber == id { serviceChangedSubscriber = nil }
-            // A Service Changed over the GATT service came while the write was on its way: not
-            // the server's refusal. The change's handling enables them again once rediscovered.
-            if case .databaseChanged = failure { return }
             try optionalStepFailed(.serviceChangedIndications, failure, .serviceChangedIndicationsOff)
         }
     }

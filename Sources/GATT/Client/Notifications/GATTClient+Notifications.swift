@@ -172,8 +172,14 @@ extension GATTClient {
     /// handle writes its configuration rather than trusting what was written before the change.
     func forget(_ id: UInt64) {
         guard let subscriber = drop(id) else { return }
-        let handle = subscriber.configurationHandle
-        guard !subscribers.values.contains(where: { $0.configurationHandle == handle }) else { return }
+        forgetConfigurationIfUnused(subscriber.configurationHandle)
+    }
+
+    /// Removes the state of CCCD `handle` when no subscriber of it is left (its waiters end with
+    /// ``GATTClientError/databaseChanged(handle:)``): the next subscription there writes its
+    /// configuration, rather than trust a value written before the database changed.
+    func forgetConfigurationIfUnused(_ handle: UInt16) {
+        guard configurations[handle] != nil, !subscribers.values.contains(where: { $0.configurationHandle == handle }) else { return }
         for waiter in configurations[handle]?.waiters ?? [] { waiter.continuation.resume(returning: .databaseChanged(handle: handle)) }
         configurations[handle] = nil
     }
