@@ -213,7 +213,7 @@ struct ClientCachingTests {
         let rig = ClientRig(Self.notifying(0x2A37, hash: ClientTables.hashA),
                             configuration: .init(enablesServiceChangedIndications: false, clientSupportedFeatures: []))
         let before = try #require(try await rig.client.discoverDatabase().first?.characteristics.first)
-        _ = try await rig.client.notifications(for: before)
+        let subscription = try await rig.client.notifications(for: before)
         rig.server.replaceTable(Self.notifying(0x2A38, hash: ClientTables.hashB))
         rig.server.fail(.readRequest, handle: 0x0003, code: .databaseOutOfSync)
         await #expect(throws: GATTClientError.databaseChanged(handle: 0x0003)) { try await rig.client.read(0x0003) }
@@ -222,6 +222,8 @@ struct ClientCachingTests {
         rig.clearTranscript()
         _ = try await rig.client.notifications(for: after)
         #expect(rig.transcript.contains("> 1204000100"), "\(rig.transcript)")
+        #expect(!rig.transcript.contains("> 1204000000"), "the old subscription wrote nothing")
+        withExtendedLifetime(subscription) {}
         await rig.close()
     }
 
