@@ -37,7 +37,12 @@ extension PeripheralLink {
                 throw error
             }
         }
-        guard let subscription = made else { throw .characteristicNotFound(characteristic.uuid) }
+        guard let subscription = made else {
+            // Marked now, not only when the change's notice reaches the tree: a retry at once
+            // must not write to the old handle either.
+            characteristic.invalidate()
+            throw .characteristicNotFound(characteristic.uuid)
+        }
         let stored = routes.store(subscription, kind: chosen, for: characteristic) { token in
             Task { [weak self] in
                 for await _ in subscription {}   // the values go to the routes; this waits for the end
