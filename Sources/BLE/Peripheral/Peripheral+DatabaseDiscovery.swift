@@ -33,31 +33,21 @@ extension Peripheral {
     public func discoverDatabase() async throws(BLEError) -> [Service] {
         let link = try connectedLink()
         defer { restoration?.treeChanged(self) }
-        var run = 1
-        while true {
-            let mark = link.treeChanges.withLock { $0.mark }
-            let tree = try await link.gatt { (client) async throws(GATTClientError) -> [RemoteService] in
+        // As in discoverServices(_:): a Service Changed the tree took meanwhile may have come
+        // before this run's results are merged, which would then stay stale.
+        return try await settledDiscovery(on: link) { () async throws(BLEError) -> [RemoteService] in
+            try await link.gatt { (client) async throws(GATTClientError) -> [RemoteService] in
                 try await client.discoverDatabase()
             }
-            // As in discoverServices(_:): a Service Changed the tree took meanwhile may have
-            // come before this run's results were merged, which would then stay stale; the
-            // discovery runs again (the last run keeps what the changes missed).
-            let merged: [Service]? = record.withLock { record in
-                let changes = link.treeChanges.withLock { $0 }
-                guard run == Self.discoveryRuns || changes.mark == mark else { return nil }
-                let fresh = tree.filter { !changes.changes(since: mark, overlap: $0.handleRange) }
-                let current = record.link === link ? record.services ?? [] : []
-                let all = Self.adopt(fresh, keeping: current, generation: link.generation)
-                if record.link === link {
-                    let primaries = all.filter(\.isPrimary)
-                    record.services = (current + primaries.filter { new in !current.contains { $0 === new } })
-                        .sorted { $0.remote.handle < $1.remote.handle }
-                }
-                return all
+        } merge: { record, tree, fresh in
+            let current = record.link === link ? record.services ?? [] : []
+            let all = Self.adopt(tree.filter { fresh($0.handleRange) }, keeping: current, generation: link.generation)
+            if record.link === link {
+                let primaries = all.filter(\.isPrimary)
+                record.services = (current + primaries.filter { new in !current.contains { $0 === new } })
+                    .sorted { $0.remote.handle < $1.remote.handle }
             }
-            if let merged { return merged }
-            if Task.isCancelled { throw .cancelled }
-            run += 1
+            return all
         }
     }
 

@@ -34,32 +34,47 @@ extension Peripheral {
         let link = try connectedLink()
         let wanted = serviceUUIDs ?? []
         defer { restoration?.treeChanged(self) }
-        var run = 1
-        while true {
-            let mark = link.treeChanges.withLock { $0.mark }
-            let found = try await link.gatt { (client) async throws(GATTClientError) -> [RemoteService] in
+        return try await settledDiscovery(on: link) { () async throws(BLEError) -> [RemoteService] in
+            try await link.gatt { (client) async throws(GATTClientError) -> [RemoteService] in
                 guard !wanted.isEmpty else { return try await client.discoverPrimaryServices() }
                 var found: [RemoteService] = []
                 for uuid in Set(wanted) { found += try await client.discoverPrimaryServices(uuid: uuid) }
                 return found.sorted { $0.handle < $1.handle }
             }
-            // Under the tree's lock, where Service Changed applies: either it came meanwhile
-            // and is seen here, or it comes after, and takes what is merged now out of the tree.
-            let merged: [Service]? = record.withLock { record in
+        } merge: { record, found, fresh in
+            let current = record.link === link ? record.services ?? [] : []
+            let merged = found.filter { fresh($0.handleRange) }.map { remote in
+                current.first { $0.remote.handle == remote.handle } ?? Service(remote: remote, isPrimary: true, generation: link.generation)
+            }
+            if record.link === link {
+                record.services = (current + merged.filter { new in !current.contains { $0 === new } })
+                    .sorted { $0.remote.handle < $1.remote.handle }
+            }
+            return merged
+        }
+    }
+
+    /// Runs `discover` on `link` and merges what it found with `merge`, under the tree's lock,
+    /// where Service Changed applies: either a change came meanwhile and is seen there, or it
+    /// comes after and takes what is merged out of the tree. A change seen there may have added
+    /// what the run passed by (a service in a gap, a wanted UUID), so the discovery runs again,
+    /// up to ``discoveryRuns`` times; the last run merges only what the changes missed
+    /// (`merge`'s third argument says whether a handle range is untouched by them).
+    ///
+    /// - Throws: `discover`'s errors; ``BLEError/cancelled`` when the task is cancelled before a
+    ///   run again.
+    func settledDiscovery<Found: Sendable, Merged>(
+        on link: PeripheralLink, _ discover: () async throws(BLEError) -> Found,
+        merge: (inout Record, Found, (ClosedRange<UInt16>) -> Bool) -> Merged
+    ) async throws(BLEError) -> Merged {
+        var run = 1
+        while true {
+            let mark = link.treeChanges.withLock { $0.mark }
+            let found = try await discover()
+            let merged: Merged? = record.withLock { record in
                 let changes = link.treeChanges.withLock { $0 }
-                // Any change may have added what the run passed by (a service in a gap, a
-                // wanted UUID): run again; the last run keeps what the changes missed.
                 guard run == Self.discoveryRuns || changes.mark == mark else { return nil }
-                let fresh = found.filter { !changes.changes(since: mark, overlap: $0.handleRange) }
-                let current = record.link === link ? record.services ?? [] : []
-                let merged = fresh.map { remote in
-                    current.first { $0.remote.handle == remote.handle } ?? Service(remote: remote, isPrimary: true, generation: link.generation)
-                }
-                if record.link === link {
-                    record.services = (current + merged.filter { new in !current.contains { $0 === new } })
-                        .sorted { $0.remote.handle < $1.remote.handle }
-                }
-                return merged
+                return merge(&record, found) { !changes.changes(since: mark, overlap: $0) }
             }
             if let merged { return merged }
             if Task.isCancelled { throw .cancelled }
