@@ -117,6 +117,8 @@ public actor GATTClient {
 
     // Notifications (GATTClient+Notifications.swift).
     var lastSubscriberID: UInt64 = 0
+    /// The number of the last CCCD settling task started.
+    var lastSettlerID: UInt64 = 0
     var subscribers: [UInt64: ClientSubscriber] = [:]
     var deliveries: [UInt16: [UInt64: ClientDelivery]] = [:]
     var configurations: [UInt16: ClientConfigurationState] = [:]

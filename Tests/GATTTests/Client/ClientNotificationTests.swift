@@ -284,6 +284,38 @@ struct ClientNotificationTests {
         await rig.close()
     }
 
+    @Test("a CCCD write under way when Service Changed forgets its CCCD does not decide the next subscription there", arguments: [
+        "01 12 0400 05",   // the old write refused (Insufficient Authentication)
+        "13",              // the old write accepted
+    ])
+    func writeUnderWayAcrossServiceChanged(oldAnswer: String) async throws {
+        let (client, server) = ScriptedServer.make(configuration: .init(enablesServiceChangedIndications: false,
+                                                                        clientSupportedFeatures: []))
+        var peer = server
+        await client.learnServiceChanged(valueHandle: 0x0008)
+        let characteristic = RemoteCharacteristic(uuid: BluetoothUUID(0x2A19), declarationHandle: 0x0002, valueHandle: 0x0003,
+                                                  endHandle: 0x0004, properties: .notify,
+                                                  descriptors: [RemoteDescriptor(handle: 0x0004, uuid: GATTAttributeType.clientCharacteristicConfiguration)])
+        let first = Task { try await client.notifications(for: characteristic) }
+        await peer.expect("12 0400 0100")            // Write Request: CCCD 0x0004 = 0x0001; not answered yet
+        try peer.inject("1d 0800 0100 ffff")         // Service Changed over 0x0001..0xffff
+        await peer.expect("1e")
+        await #expect(throws: GATTClientError.databaseChanged(handle: 0x0004)) { try await first.value }
+
+        // The same handle, now another characteristic's CCCD: a new subscriber, whose write
+        // queues behind the old one.
+        let second = Task { try await client.notifications(for: characteristic) }
+        #expect(await eventually { await client.configurations[0x0004]?.waiters.count == 1 })
+        try peer.inject(oldAnswer)                   // the old write's answer reaches the old task
+        await peer.expect("12 0400 0100")            // the new subscriber's own write
+        try peer.inject("13")
+        let subscription = try await second.value
+        #expect(subscription.configurationHandle == 0x0004)
+        #expect(await client.configurations[0x0004]?.written == 0x0001)
+        #expect(await client.configurations[0x0004]?.isSettling == false)
+        await client.close()
+    }
+
     @Test("closing the bearer finishes every subscription")
     func closeFinishes() async throws {
         let (table, _) = ClientTables.standard()

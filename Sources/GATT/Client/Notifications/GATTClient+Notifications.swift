@@ -30,8 +30,12 @@ struct ClientConfigurationState {
     var indicationCount = 0
     /// The value the server last accepted (0x0000 at the start of a connection).
     var written: UInt16 = 0
+    /// The number of the settling task that is writing, if one is. A task goes on only while
+    /// the state holds its number: a task whose state a database change removed (and a new
+    /// subscriber made afresh) must not land its write's outcome on the new state.
+    var settler: UInt64?
     /// Whether a settling task is writing.
-    var isSettling = false
+    var isSettling: Bool { settler != nil }
     /// Callers waiting for the settling task.
     var waiters: [ClientConfigurationWaiter] = []
 
@@ -225,15 +229,22 @@ extension GATTClient {
             forgetIfIdle(handle)
             return
         }
-        configurations[handle]?.isSettling = true
-        Task { await self.settle(handle) }
+        lastSettlerID &+= 1
+        let settler = lastSettlerID
+        configurations[handle]?.settler = settler
+        Task { await self.settle(handle, as: settler) }
     }
 
     /// Writes CCCD `handle` until it holds what its subscribers want, resuming waiters as
     /// their bits are written. A failed write fails (and drops) the subscribers whose bits it
     /// did not write, and stops: a later change starts a new task.
-    func settle(_ handle: UInt16) async {
-        while let state = configurations[handle], state.written != state.desired, !isClosed {
+    ///
+    /// The task is `settler`; it stops, touching nothing, once the state no longer names it: the
+    /// bearer closed, or a database change forgot the CCCD (its waiters already ended with
+    /// ``GATTClientError/databaseChanged(handle:)``), perhaps while a new subscriber started
+    /// another task at the handle.
+    func settle(_ handle: UInt16, as settler: UInt64) async {
+        while let state = configurations[handle], state.settler == settler, state.written != state.desired, !isClosed {
             let value = state.desired
             var failure: GATTClientError?
             do {
@@ -241,7 +252,7 @@ extension GATTClient {
             } catch {
                 failure = error
             }
-            guard configurations[handle] != nil else { return }   // closed: waiters already resumed
+            guard configurations[handle]?.settler == settler else { return }   // closed or forgotten: waiters already resumed
             if let failure {
                 failWaiters(of: handle, with: failure)
                 break
@@ -249,8 +260,8 @@ extension GATTClient {
             configurations[handle]?.written = value
             resumeWaiters(of: handle) { ($0.needs & value) == $0.needs && $0.needs != 0 }
         }
-        guard configurations[handle] != nil else { return }
-        configurations[handle]?.isSettling = false
+        guard configurations[handle]?.settler == settler else { return }
+        configurations[handle]?.settler = nil
         resumeWaiters(of: handle) { _ in true }
         forgetIfIdle(handle)
     }
