@@ -92,7 +92,12 @@ public actor GATTClient {
     /// 0x0001...0xFFFF once a Database Out Of Sync recovery has found the database changed, or
     /// could not tell (no whole tree to compare, or no Database Hash to read). An
     /// owner that maps handles to objects of its own stops sending to those in the range here,
-    /// as they may name other attributes already (Part G, 7.1). Finishes when the bearer closes.
+    /// as they may name other attributes already (Part G, 7.1). Subscribe again in the range
+    /// only once ``serviceChanges`` has published it: the client has not yet confirmed the
+    /// handles there, and ends the subscriptions in the range it has not confirmed as it
+    /// finishes handling the change (each one's sequence finishes, or the subscribing call throws
+    /// ``GATTClientError/databaseChanged(handle:)``; the client writes nothing to end them). Finishes
+    /// when the bearer closes.
     public nonisolated let serviceChangeNotices: AsyncStream<ClosedRange<UInt16>>
 
     /// The discovered database, in handle order: every primary service, and every service an
