@@ -322,6 +322,43 @@ struct ServicesModifiedTests {
         await testbed.shutDown()
     }
 
+    @Test("discovering and subscribing again as servicesModified tells, while the GATT client still rediscovers the range, gives a live subscription")
+    func subscribingWhileTheClientRediscovers() async throws {
+        let testbed = try await BLETestbed.make(seed: 160)
+        let (peripheral, _) = try await testbed.connect()
+        _ = try await peripheral.discoverDatabase()          // the client holds the tree, Service Changed on
+        var modifications = peripheral.servicesModified.makeAsyncIterator()
+        let held = testbed.sensor.hold { $0.first == 0x10 }  // the client's rediscovery of the range
+        let batteryOnly = try GATTDatabase(services: [
+            .primary(TestDatabase.battery, characteristics: [
+                GATTCharacteristicDefinition(uuid: TestDatabase.batteryLevel, properties: [.read, .notify], value: .fixed([0x50])),
+            ]),
+        ])
+        let replacing = Task { try await testbed.sensor.server.replaceDatabase(batteryOnly) }
+        _ = await held.reached()
+        _ = try #require(await modifications.next())
+        // What a Core Bluetooth app does on didModifyServices: discover again and subscribe.
+        let app = Task { () throws -> (Characteristic, AsyncThrowingStream<Data, any Error>) in
+            let battery = try #require(try await peripheral.discoverServices([TestDatabase.battery]).first)
+            let level = try #require(try await peripheral.discoverCharacteristics([TestDatabase.batteryLevel], for: battery).first)
+            let values = peripheral.notifications(for: level)
+            try await peripheral.setNotifyValue(true, for: level)
+            return (level, values)
+        }
+        testbed.sensor.release()
+        held.passOn()
+        let (level, values) = try await app.value
+        _ = try await replacing.value
+        #expect(!level.isInvalidated)
+        #expect(level.isNotifying)
+        let handle = batteryOnly.characteristics(TestDatabase.batteryLevel)[0].valueHandle
+        let report = try await testbed.sensor.server.notify([42], for: handle)
+        #expect(report.delivered.count == 1, "the server holds the CCCD written")
+        var iterator = values.makeAsyncIterator()
+        #expect(try await iterator.next() == Data([42]))
+        await testbed.shutDown()
+    }
+
     @Test("a stream asked for a characteristic a Service Changed invalidated leaves its handle to the characteristic rediscovered there")
     func invalidatedStreamLeavesTheHandle() async throws {
         let testbed = try await BLETestbed.make(seed: 147)

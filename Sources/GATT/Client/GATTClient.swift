@@ -92,12 +92,10 @@ public actor GATTClient {
     /// 0x0001...0xFFFF once a Database Out Of Sync recovery has found the database changed, or
     /// could not tell (no whole tree to compare, or no Database Hash to read). An
     /// owner that maps handles to objects of its own stops sending to those in the range here,
-    /// as they may name other attributes already (Part G, 7.1). Subscribe again in the range
-    /// only once ``serviceChanges`` has published it: the client has not yet confirmed the
-    /// handles there, and ends the subscriptions in the range it has not confirmed as it
-    /// finishes handling the change (each one's sequence finishes, or the subscribing call throws
-    /// ``GATTClientError/databaseChanged(handle:)``; the client writes nothing to end them). Finishes
-    /// when the bearer closes.
+    /// as they may name other attributes already (Part G, 7.1). A subscription asked for from
+    /// here on waits until the client has handled the change and published it on
+    /// ``serviceChanges``, and then takes its CCCD from the tree as it is after the change.
+    /// Finishes when the bearer closes.
     public nonisolated let serviceChangeNotices: AsyncStream<ClosedRange<UInt16>>
 
     /// The discovered database, in handle order: every primary service, and every service an
@@ -135,6 +133,15 @@ public actor GATTClient {
     /// The Generic Attribute service of a tree the client did not discover itself, as
     /// ``runOptionalSteps(genericAttribute:)`` gave it, for a client whose ``services`` is empty.
     var adoptedGenericAttribute: RemoteService?
+    // Database changes as subscribing sees them (GATTClient+ChangeHandling.swift).
+    /// How many changes the client is handling now.
+    var changesBeingHandled = 0
+    /// Subscriptions waiting for the changes being handled to end.
+    var changeWaiters: [CheckedContinuation<Void, Never>] = []
+    /// How many changes the client has learned of on this connection.
+    var changeCount: UInt64 = 0
+    /// The affected ranges of the latest changes, oldest first, the last one ``changeCount``'s.
+    var recentChanges: [ClosedRange<UInt16>] = []
     /// Set when a Service Changed range could not be discovered again: ``services`` lacks it
     /// until a whole-database discovery, and no cache may keep it as the database.
     var treeIsPartial = false
@@ -276,6 +283,7 @@ public actor GATTClient {
         serviceChangeNoticesInput.finish()
         for waiter in closedWaiters { waiter.resume() }
         closedWaiters = []
+        endChangeWaits()
     }
 
     /// Returns once the client has stopped (``isClosed``): it has delivered the last

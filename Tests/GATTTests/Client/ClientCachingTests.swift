@@ -362,6 +362,31 @@ struct ClientCachingTests {
         await rig.close()
     }
 
+    @Test("a subscription asked for on a Service Changed's notice waits until the change is handled, then lives on")
+    func subscribingOnTheNotice() async throws {
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table)
+        _ = try await rig.client.discoverDatabase()
+        let (changed, _) = ClientTables.standard(hash: ClientTables.hashB, extraCharacteristic: true)
+        rig.server.replaceTable(changed)
+        var notices = rig.client.serviceChangeNotices.makeAsyncIterator()
+        var changes = rig.client.serviceChanges.makeAsyncIterator()
+        try await rig.serverEngine.indicate(ATTHandleValueIndication(handle: h.serviceChanged, value: [0x19, 0x00, 0xFF, 0xFF]))
+        #expect(await notices.next() == 0x0019...0xFFFF)
+        // The Heart Rate Measurement as the changed database has it (the same handles), its CCCD
+        // known: subscribing needs no request of its own.
+        let measurement = RemoteCharacteristic(uuid: BluetoothUUID(0x2A37), declarationHandle: 0x0014, valueHandle: 0x0015,
+                                               endHandle: 0x0016, properties: .notify,
+                                               descriptors: [RemoteDescriptor(handle: 0x0016, uuid: GATTAttributeType.clientCharacteristicConfiguration)])
+        let updates = try await rig.client.notifications(for: measurement)
+        #expect(await changes.next() == 0x0019...0xFFFF)
+        #expect(await rig.client.subscribers.values.contains { $0.valueHandle == 0x0015 }, "the handling did not end it")
+        try await rig.serverEngine.send(.handleValueNotification(ATTHandleValueNotification(handle: 0x0015, value: [0x06, 0x50])))
+        var iterator = updates.makeAsyncIterator()
+        #expect(await iterator.next()?.value == [0x06, 0x50])
+        await rig.close()
+    }
+
     @Test("a Service Changed whose range cannot be discovered again leaves nothing cached, so the next connection discovers it all")
     func serviceChangedRediscoveryFails() async throws {
         let cache = InMemoryGATTClientCache()

@@ -316,6 +316,25 @@ struct ClientNotificationTests {
         await client.close()
     }
 
+    @Test("a subscription that a Service Changed overtakes while it looks for its CCCD fails with databaseChanged and writes nothing")
+    func overtakenWhileFindingTheCCCD() async throws {
+        let (client, server) = ScriptedServer.make(configuration: .init(enablesServiceChangedIndications: false,
+                                                                        clientSupportedFeatures: []))
+        var peer = server
+        await client.learnServiceChanged(valueHandle: 0x0008)
+        let characteristic = RemoteCharacteristic(uuid: BluetoothUUID(0x2A19), declarationHandle: 0x0002, valueHandle: 0x0003,
+                                                  endHandle: 0x0004, properties: .notify)
+        let subscribing = Task { try await client.notifications(for: characteristic) }
+        await peer.expect("04 0400 0400")            // Find Information: its CCCD; not answered yet
+        try peer.inject("1d 0800 0100 ffff")         // Service Changed over 0x0001..0xffff
+        await peer.expect("1e")
+        try peer.inject("05 01 0400 0229")           // 0x0004 is a CCCD, but of the database before the change
+        await #expect(throws: GATTClientError.databaseChanged(handle: 0x0003)) { try await subscribing.value }
+        #expect(await client.subscribers.isEmpty)
+        #expect(await client.configurations.isEmpty, "nothing to write")
+        await client.close()
+    }
+
     @Test("closing the bearer finishes every subscription")
     func closeFinishes() async throws {
         let (table, _) = ClientTables.standard()

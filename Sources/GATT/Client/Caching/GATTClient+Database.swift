@@ -122,6 +122,7 @@ extension GATTClient {
         // finds nothing to write to handles that may name other attributes now. The client's own
         // Service Changed subscription waits for the rediscovery, as before (its CCCD write, if
         // under way, is answered, and the change's handling enables the indications again).
+        beginChange(affectedRange(range))
         dropSubscriptions(in: affectedRange(range), sparingServiceChanged: true)
         serviceChangeNoticesInput.yield(range)
         await acquire(.tree)
@@ -159,6 +160,7 @@ extension GATTClient {
         release(.tree)
         try? await enableServiceChangedIndications()
         serviceChangesInput.yield(range)
+        endChange()
     }
 
     /// `range` widened to cover whole the services of the tree it overlaps.
@@ -212,11 +214,15 @@ extension GATTClient {
             // No whole tree to refresh or check `handles` against (the caller discovers service
             // by service, or not at all): the request is repeated, and the caller hears that the
             // database changed while this client was change-unaware.
+            beginChange(0x0001...0xFFFF)
             serviceChangeNoticesInput.yield(0x0001...0xFFFF)
             serviceChangesInput.yield(0x0001...0xFFFF)
+            endChange()
             return
         }
         guard hash == nil || hash?.value != previous else { return }
+        beginChange(0x0001...0xFFFF)
+        defer { endChange() }
         serviceChangeNoticesInput.yield(0x0001...0xFFFF)
         let old = services
         services = try await discoverTree(in: 0x0001...0xFFFF)

@@ -113,8 +113,15 @@ extension GATTClient {
         } else {
             throw .notificationsNotSupported(valueHandle: characteristic.valueHandle)
         }
+        // A change being handled: its tree and its ending of subscriptions come first.
+        await changesHandled()
+        let mark = changeCount
         let configuration = try await configurationHandle(for: characteristic)
+        await changesHandled()
         guard !isClosed else { throw .closed }
+        if changed(since: mark, over: characteristic.declarationHandle...max(characteristic.declarationHandle, characteristic.endHandle)) {
+            throw .databaseChanged(handle: characteristic.valueHandle)
+        }
 
         let (stream, continuation) = AsyncStream.makeStream(of: RemoteNotification.self,
                                                             bufferingPolicy: self.configuration.notificationBuffering)
