@@ -140,6 +140,23 @@ struct CancelledCallerTests {
         #expect(firstError == .ended(.hardwareError(0x00)))
     }
 
+    @Test("a disconnect called while another's HCI_Disconnect of the link is under way sends nothing and ends with that one's Reason")
+    func secondDisconnectJoinsTheFirst() async throws {
+        let (transport, manager, connection) = try await LEConnectionManagerBadInputTests.linked()
+        transport.append(try Self.script([
+            "01 06 04 03 4000 13",                  // HCI_Disconnect: handle 0x0040, Remote User Terminated Connection
+            "04 0f 04 00 01 06 04",                 // Command Status: Success (no Disconnection Complete yet)
+        ]))
+        let first = Task { try await connection.disconnect() }
+        await eventually("the first call's HCI_Disconnect under way") { await manager.links[0x0040]?.disconnecting != nil }
+        let second = Task { try await connection.disconnect(reason: .remoteDeviceTerminatedPowerOff) }
+        await eventually("the second call waiting for it") { await manager.links[0x0040]?.disconnecting?.waiterCount == 1 }
+        transport.inject(try h4("04 05 04 00 4000 16"))   // Disconnection Complete: Connection Terminated By Local Host
+        #expect(try await first.value == .connectionTerminatedByLocalHost)
+        #expect(try await second.value == .connectionTerminatedByLocalHost)
+        expectScriptPlayed(transport)         // one HCI_Disconnect: a second would be a mismatch
+    }
+
     @Test("a link ended from a cancelled task is disconnected at the controller, and the call returns the Reason")
     func disconnectFromCancelledTask() async throws {
         let (transport, _, connection) = try await LEConnectionManagerBadInputTests.linked()

@@ -23,6 +23,9 @@ public final class OneShot<Value: Sendable>: Sendable {
     /// The value, if it has been set.
     public var value: Value? { state.withLock { $0.value } }
 
+    /// How many callers of ``wait()`` wait for the value now (0 once it is set).
+    public var waiterCount: Int { state.withLock { $0.waiters.count } }
+
     /// Sets the value and resumes every waiter; later calls do nothing.
     /// - Returns: whether this call set it.
     @discardableResult

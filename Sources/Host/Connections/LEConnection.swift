@@ -69,6 +69,9 @@ public final class LEConnection: Sendable, CustomStringConvertible {
     /// Complete. The command is sent, and its end awaited, even when the calling task is
     /// cancelled: cleanup code that ends a link must end it.
     ///
+    /// A call made while another's HCI_Disconnect of the link is under way sends nothing: it
+    /// ends as that one does, with its Reason.
+    ///
     /// - Parameter reason: what the peer is told: 0x13 Remote User Terminated Connection by
     ///   default; 0x05, 0x14, 0x15, 0x1A, 0x29 or 0x3B otherwise.
     /// - Returns: the Reason this side's Disconnection Complete gave (normally 0x16 Connection

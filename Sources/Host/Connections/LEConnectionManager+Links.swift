@@ -24,6 +24,9 @@ extension LEConnectionManager {
         /// The disconnect calls waiting for the link's Disconnection Complete: a failed one
         /// (non-zero Status) ends them, and leaves the link up (Vol 4, Part E, 7.7.5).
         var disconnectWaiters: [OneShot<DisconnectionOutcome>] = []
+        /// How the HCI_Disconnect under way ends, if one is: a second disconnect call waits for
+        /// it rather than send another.
+        var disconnecting: OneShot<Result<HCIStatus, LEConnectionError>>?
         var reader: Task<Void, Never>?
     }
 

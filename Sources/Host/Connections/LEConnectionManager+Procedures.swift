@@ -3,9 +3,26 @@ import HCI
 import L2CAP
 
 extension LEConnectionManager {
+    /// Ends `connection` with HCI_Disconnect (``LEConnection/disconnect(reason:)``). A call made
+    /// while another's HCI_Disconnect of the link is under way joins it and ends as it does
+    /// (with its Reason), instead of sending a second one, which a controller refuses with
+    /// Command Disallowed while it terminates the link.
     func disconnect(_ connection: LEConnection, reason: HCIStatus) async throws(LEConnectionError) -> HCIStatus {
         if let dropped = connection.disconnectionReason { return dropped }
         if let endCause { throw .ended(endCause) }
+        let handle = connection.handle
+        guard links[handle]?.connection === connection else { return try await sendDisconnect(connection, reason: reason).get() }
+        if let running = links[handle]?.disconnecting { return try await running.wait().get() }
+        let shared = OneShot<Result<HCIStatus, LEConnectionError>>()
+        links[handle]?.disconnecting = shared
+        let result = await sendDisconnect(connection, reason: reason)
+        if links[handle]?.connection === connection, links[handle]?.disconnecting === shared { links[handle]?.disconnecting = nil }
+        shared.resolve(result)
+        return try result.get()
+    }
+
+    /// Sends HCI_Disconnect for `connection` and waits for its Disconnection Complete.
+    private func sendDisconnect(_ connection: LEConnection, reason: HCIStatus) async -> Result<HCIStatus, LEConnectionError> {
         // Registered before the command goes: a failed Disconnection Complete right behind its
         // Command Status finds it.
         let outcome = OneShot<DisconnectionOutcome>()
@@ -19,10 +36,14 @@ extension LEConnectionManager {
             try await flow.sendIgnoringCancellation(HCIDisconnect(connectionHandle: connection.handle, reason: reason))
         } catch {
             // The link dropped while the command was on its way.
-            if let dropped = connection.disconnectionReason { return dropped }
-            throw .command(error)
+            if let dropped = connection.disconnectionReason { return .success(dropped) }
+            return .failure(.command(error))
         }
-        return try await disconnectionComplete(of: connection, outcome: outcome)
+        do {
+            return .success(try await disconnectionComplete(of: connection, outcome: outcome))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Takes `connection` as ended here, with Unspecified Error (0x1F), when the controller
