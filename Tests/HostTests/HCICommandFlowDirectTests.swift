@@ -12,6 +12,8 @@ final class DirectTestTransport: HCIDirectTransport {
     let packets: AsyncStream<HCIPacket>
     private let input: AsyncStream<HCIPacket>.Continuation
     private let state = Mutex<(redirect: (@Sendable (HCIPacket) -> Void)?, yielded: Int, sent: [HCIPacket], refusing: Bool)>((nil, 0, [], false))
+    /// Runs inside `send` after each ACL packet is taken, as a controller's completions would.
+    private let aclHook = Mutex<(@Sendable (HCIACLDataPacket) -> Void)?>(nil)
 
     init() { (packets, input) = AsyncStream.makeStream(of: HCIPacket.self) }
 
@@ -34,11 +36,15 @@ final class DirectTestTransport: HCIDirectTransport {
         if !sendNow(packet) { throw .closed }
     }
 
+    /// From now on `hook` runs inside `send` after each ACL packet is taken.
+    func onACL(_ hook: @escaping @Sendable (HCIACLDataPacket) -> Void) { aclHook.withLock { $0 = hook } }
+
     func sendNow(_ packet: HCIPacket) -> Bool {
         guard state.withLock({ state in
             if !state.refusing { state.sent.append(packet) }
             return !state.refusing
         }) else { return false }
+        if case .acl(let acl) = packet, let hook = aclHook.withLock({ $0 }) { hook(acl) }
         if case .command(let command) = packet {
             let opcode = command.opcode.rawValue
             inject(.event(HCIEventPacket(code: .commandComplete,

@@ -2,6 +2,7 @@ import BLECore
 import HCI
 @testable import Host
 import L2CAP
+import Synchronization
 import Testing
 
 /// The links' outgoing PDUs (``LEACLSender``) when links drop and handles are given again.
@@ -40,6 +41,26 @@ struct LEACLSenderTests {
             return Array(acl.data.suffix(4))
         }
         #expect(sent == [[0x52, 0x03, 0x00, 0x01], [0x52, 0x03, 0x00, 0x04]])
+    }
+
+    @Test("a send that drains the queue itself returns once its own PDU has left, while another link keeps the controller busy")
+    func drainingSendReturnsWhenItsPDUHasLeft() async throws {
+        let (transport, sender) = Self.sender()
+        sender.open(0x0040, reason: OneShot())
+        sender.open(0x0041, reason: OneShot())
+        // Each packet taken: link 0x0041 queues another PDU, and the controller's completion of
+        // the packet gives the one credit back at once (a transport slower than the air).
+        let stop = Mutex(false)
+        transport.onACL { packet in
+            if !stop.withLock({ $0 }), transport.sent.count < 10_000 {
+                _ = sender.trySend(channel: .leSignaling, payload: [0x7F, 0x01, 0x00, 0x00], on: 0x0041)
+            }
+            sender.completed([.init(connectionHandle: packet.handle, numCompletedPackets: 1)])
+        }
+        try await sender.send(channel: .att, payload: [0x52, 0x03, 0x00, 0x01], on: 0x0040)
+        stop.withLock { $0 = true }
+        #expect(transport.sent.count < 10_000, "the call returned before 0x0041 ran out of PDUs")
+        await eventually("the rest of 0x0041's queue drained in a task of its own") { sender.heldTickets == 0 }
     }
 
     @Test("a link dropped twice (from the reading thread, then by the manager) and forgotten refuses sends; a new link on the handle takes them")

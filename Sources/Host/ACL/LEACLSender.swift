@@ -128,7 +128,7 @@ final class LEACLSender: Sendable {
                 if ready { waiter.resume() }
             }
         }
-        if drains { await drain() }
+        if drains { await drain(until: ticket) }
         if let outcome = state.withLock({ $0.finishedTickets.removeValue(forKey: ticket) }) { return try outcome.get() }
         let outcome = await withCheckedContinuation { (waiter: Waiter) in
             let done = state.withLock { state -> Result<Void, LEConnectionError>? in
@@ -163,20 +163,35 @@ final class LEACLSender: Sendable {
             return true
         }
         guard starts else { return }
-        Task(executorPreference: executor) { await self.drain() }
+        Task(executorPreference: executor) { await self.drain(until: nil) }
     }
 
     /// Hands the controller what credits allow, one sender at a time.
-    private nonisolated(nonsending) func drain() async {
+    ///
+    /// A sender draining in its own task (`until` its PDU's ticket) stops once that PDU has
+    /// left or failed, and leaves what other links still have queued to a drain in a task of its
+    /// own: its call returns, and the actor it runs on (a link's ATT engine, the manager) is not
+    /// held while other links keep the controller busy.
+    private nonisolated(nonsending) func drain(until own: ACLFlowControl.Ticket?) async {
         while true {
+            var handsOff = false
             let transmission = state.withLock { state -> ACLFlowControl.Transmission? in
+                if let own, state.finishedTickets[own] != nil {
+                    handsOff = state.endCause == nil && state.flowControl.hasWaitingPackets
+                    if !handsOff { state.pumping = false }
+                    return nil
+                }
                 guard state.endCause == nil, let transmission = state.flowControl.next() else {
                     state.pumping = false
                     return nil
                 }
                 return transmission
             }
-            guard let transmission else { return }
+            guard let transmission else {
+                // Still marked as pumping: the task takes over the drain.
+                if handsOff { Task(executorPreference: executor) { await self.drain(until: nil) } }
+                return
+            }
             let handle = transmission.packet.handle
             do {
                 try await flow.send(acl: transmission.packet)
