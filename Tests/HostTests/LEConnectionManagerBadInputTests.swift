@@ -246,4 +246,26 @@ struct LEConnectionManagerBadInputTests {
         #expect(after == 0)
         #expect(transport.sent.count == 1, "the waiting PDU was never sent")
     }
+
+    @Test("a peripheral flooding acceptable Connection Parameter Update Requests costs the central one LE Connection Update at a time and one waiting request, the latest")
+    func parameterRequestFloodIsCoalesced() async throws {
+        let transport = ScriptedHCITransport()      // no script: the first LE Connection Update gets no Command Status
+        let manager = await LEConnectionManager(flow: patientFlow(transport), controller: Self.information(buffers: 64))
+        // LE Connection Complete: Success, handle 0x0040, this side central, random F0:33:22:11:A2:C3, 30 ms, 0, 420 ms
+        transport.inject(try h4("04 3e 13 01 00 4000 00 01 c3a2112233f0 1800 0000 2a00 00"))
+        _ = try #require(await Self.firstIncoming(manager))
+        for i in 0..<500 {
+            // Connection Parameter Update Request: 7.5-15 ms, latency 0, 2 s; the last one asks for 7.5-16.25 ms
+            let maximum = i == 499 ? "0d00" : "0c00"
+            transport.inject(try h4("02 4020 1000 0c00 0500 12 \(Hex.encode([UInt8(i % 255 + 1)])) 0800 0600 \(maximum) 0000 c800"))
+            await eventually("answer \(i) sent") {
+                transport.sent.filter { if case .acl = $0 { true } else { false } }.count == i + 1
+            }
+            transport.inject(try h4("04 13 05 01 4000 0100"))   // Number Of Completed Packets: the answer's credit back
+        }
+        let link = try #require(await manager.links[0x0040])
+        #expect(link.updateTurns.count == 0, "no update waits for its turn")
+        #expect(link.appliesPeerRequests)
+        #expect(link.peerRequest?.intervalMax == 0x000D, "the latest request waits")
+    }
 }

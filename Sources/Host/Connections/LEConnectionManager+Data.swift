@@ -79,8 +79,13 @@ extension LEConnectionManager {
             // The peripheral asked; the central applies it, for this link only (not a later one
             // on the handle), in turn with the application's updates. LE Connection Update
             // Complete updates the link's state.
+            // A request that comes while earlier ones wait replaces the one not yet applied: a
+            // peer that floods requests costs one update at a time and one waiting request.
             guard let connection = links[handle]?.connection else { return }
-            Task { await self.applyPeerRequest(parameters, on: connection) }
+            links[handle]?.peerRequest = parameters
+            guard links[handle]?.appliesPeerRequests == false else { return }
+            links[handle]?.appliesPeerRequests = true
+            Task { await self.applyPeerRequests(on: connection) }
         case .answer(let identifier, let command):
             links[handle]?.signalingWaiters.removeValue(forKey: identifier)?.resume(returning: .success(command))
         case .ignore:

@@ -21,6 +21,11 @@ extension LEConnectionManager {
         var updating = false
         /// The updates waiting for their turn, first come first served.
         var updateTurns: [CheckedContinuation<Void, Never>] = []
+        /// The peer's latest accepted Connection Parameter Update Request not yet applied
+        /// (Vol 3, Part A, 4.20): a later one replaces it.
+        var peerRequest: LEConnectionParametersRequest?
+        /// Whether a task applies the peer's requests (``peerRequest``) now.
+        var appliesPeerRequests = false
         /// The disconnect calls waiting for the link's Disconnection Complete: a failed one
         /// (non-zero Status) ends them, and leaves the link up (Vol 4, Part E, 7.7.5).
         var disconnectWaiters: [OneShot<DisconnectionOutcome>] = []

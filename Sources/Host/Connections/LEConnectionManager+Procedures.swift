@@ -137,6 +137,17 @@ extension LEConnectionManager {
         }
     }
 
+    /// Applies the peer's accepted requests of `connection`'s link one at a time, the latest
+    /// one waiting each time (``Link/peerRequest``), until none waits or the link has gone.
+    func applyPeerRequests(on connection: LEConnection) async {
+        let handle = connection.handle
+        while links[handle]?.connection === connection, let parameters = links[handle]?.peerRequest {
+            links[handle]?.peerRequest = nil
+            await applyPeerRequest(parameters, on: connection)
+        }
+        if links[handle]?.connection === connection { links[handle]?.appliesPeerRequests = false }
+    }
+
     /// Applies the parameters a peripheral asked for and this central accepted (Vol 3, Part A,
     /// 4.20) with LE Connection Update, in turn with the application's updates of the link; a
     /// failure is counted in ``Diagnostics/failedPeerParameterUpdates``, as nobody waits for it.
