@@ -359,6 +359,31 @@ struct ServicesModifiedTests {
         await testbed.shutDown()
     }
 
+    @Test("turning notifications on that waited behind turning them off, while a Service Changed invalidated the characteristic, throws characteristicNotFound and writes nothing")
+    func subscribeThatWaitedItsTurnChecksInvalidation() async throws {
+        let testbed = try await BLETestbed.make(seed: 161)
+        let (peripheral, _) = try await testbed.connectAndDiscover()
+        let link = try peripheral.connectedLink()
+        let battery = try peripheral.service(TestDatabase.battery)
+        let level = try peripheral.characteristic(TestDatabase.batteryLevel)
+        try await peripheral.setNotifyValue(true, for: level)
+        let configuration = try #require(level.descriptors?.first { $0.uuid == TestDatabase.clientConfiguration }).handle
+        let held = testbed.sensor.hold { $0.first == 0x12 }          // the "off" write waits
+        let off = Task { try await peripheral.setNotifyValue(false, for: level) }
+        _ = await held.reached()
+        let on = Task { try await peripheral.setNotifyValue(true, for: level) }
+        #expect(await eventually { link.subscriptionTurns.waiting(for: level.remote.valueHandle) == 1 }, "the \"on\" waits its turn")
+        peripheral.servicesChanged(battery.handleRange, on: link)
+        testbed.sensor.release()
+        held.passOn()
+        _ = try? await off.value
+        await #expect(throws: BLEError.characteristicNotFound(TestDatabase.batteryLevel)) { try await on.value }
+        let writes = testbed.sensor.received(onLink: 0).filter { $0.first == 0x12 && $0.count >= 5 }
+        let enabling = writes.filter { UInt16($0[1]) | UInt16($0[2]) << 8 == configuration && $0[3] == 0x01 }
+        #expect(enabling.count == 1, "only the first subscription's write: \(writes)")
+        await testbed.shutDown()
+    }
+
     @Test("a stream asked for a characteristic a Service Changed invalidated leaves its handle to the characteristic rediscovered there")
     func invalidatedStreamLeavesTheHandle() async throws {
         let testbed = try await BLETestbed.make(seed: 147)

@@ -14,6 +14,9 @@ extension PeripheralLink {
         let handle = characteristic.remote.valueHandle
         await subscriptionTurns.take(handle)
         defer { subscriptionTurns.leave(handle) }
+        // A Service Changed may have taken it out of the tree while this call waited its turn:
+        // nothing is written to a handle that may name another attribute now.
+        guard !characteristic.isInvalidated else { throw .characteristicNotFound(characteristic.uuid) }
         let chosen = wanted ?? (characteristic.properties.contains(.notify) ? .notification : .indication)
         guard characteristic.properties.contains(chosen == .notification ? .notify : .indicate) else {
             throw .invalidArgument("\(characteristic) has no \(chosen == .notification ? "Notify" : "Indicate") property")

@@ -30,6 +30,9 @@ final class KeyedTurns<Key: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// How many callers wait in line for `key` (its holder not counted).
+    func waiting(for key: Key) -> Int { state.withLock { $0.lines[key]?.count ?? 0 } }
+
     /// Gives `key`'s turn to the next in line, or frees it.
     func leave(_ key: Key) {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
