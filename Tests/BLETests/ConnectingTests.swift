@@ -177,6 +177,28 @@ struct ConnectingTests {
         await testbed.shutDown()
     }
 
+    @Test("an attribute discovered through another manager is refused with characteristicNotFound, not used at its handle on this manager's peripheral")
+    func attributeOfAnotherManagerIsRefused() async throws {
+        let testbed = try await BLETestbed.make(seed: 162)
+        let (first, _) = try await testbed.connectAndDiscover()
+        let control = try first.characteristic(TestDatabase.controlPoint)
+        let otherDatabase = try TestDatabase()
+        let otherSensor = try await TestSensor.start(on: testbed.radio, database: otherDatabase.database, advertisingData: [
+            .localName(ADLocalName(bytes: Array("Other".utf8))),
+        ])
+        let otherCentral = try await BLETestbed.poweredOn(CentralManager(transport: .virtual(testbed.radio)))
+        let second = otherCentral.retrievePeripherals(withIdentifiers: [otherSensor.identifier])[0]
+        async let link = otherSensor.nextLink()
+        try await otherCentral.connect(second, options: ConnectOptions(timeout: .seconds(20)))
+        _ = try await link
+        await #expect(throws: BLEError.characteristicNotFound(TestDatabase.controlPoint)) {
+            try await second.writeValue(Data([0x01]), for: control, type: .withResponse)
+        }
+        #expect(otherDatabase.controlLog.values.isEmpty, "nothing was written on the other sensor")
+        await otherCentral.close()
+        await testbed.shutDown()
+    }
+
     @Test("readRSSI gives the link's signal strength in dBm")
     func rssi() async throws {
         let testbed = try await BLETestbed.make(seed: 46)

@@ -145,8 +145,7 @@ extension CentralCore {
 
     /// A session for a new link.
     func newSession(on link: any BackendLink, clock: any Clock<Duration>) -> PeripheralLink {
-        generation &+= 1
-        return PeripheralLink(generation: generation, backend: link, clock: clock, cache: databases)
+        PeripheralLink(generation: PeripheralLink.nextGeneration(), backend: link, clock: clock, cache: databases)
     }
 
     /// The link is ready: `peripheral` is connected on `session`, with `services` as its tree

@@ -44,7 +44,6 @@ actor CentralCore {
     var scanStopWaiters: [CheckedContinuation<Void, Never>] = []
 
     // Connections (CentralCore+Connecting.swift).
-    var generation: UInt64 = 0
     /// The peripherals with a link or an attempt, held while they have one.
     var live: [UUID: Peripheral] = [:]
     var attempts: [UUID: Task<Result<Void, BLEError>, Never>] = [:]

@@ -10,8 +10,18 @@ import Synchronization
 /// per connection, never per device), and everything pending on it, so that the link's end
 /// ends each pending call and each stream exactly once with ``BLEError/disconnected(_:)``.
 final class PeripheralLink: Sendable {
-    /// Numbers the connections of a manager; attributes discovered on one carry it.
+    /// Numbers the connections of the process, whatever their manager; attributes discovered
+    /// on one carry it, so that one from another connection (of this peripheral, or of another
+    /// manager's) is refused rather than used at its handle here.
     let generation: UInt64
+
+    /// The number of the last connection made in this process.
+    private static let lastGeneration = Atomic<UInt64>(0)
+
+    /// A number no other connection of the process has had.
+    static func nextGeneration() -> UInt64 {
+        lastGeneration.wrappingAdd(1, ordering: .relaxed).newValue
+    }
     /// The mode's link.
     let backend: any BackendLink
     /// The GATT client on the link's ATT bearer (Core v5.4, Vol 3, Part G, 4).
