@@ -199,6 +199,25 @@ struct ConnectingTests {
         await testbed.shutDown()
     }
 
+    @Test("a connect made while the old link is being ended waits within its own cancellation and timeout, not until the link's supervision timeout")
+    func connectWhileDisconnectingHonoursCancellationAndTimeout() async throws {
+        let testbed = try await BLETestbed.make(seed: 163)
+        let (peripheral, _) = try await testbed.connect()
+        testbed.sensor.controller.setInRange(false)   // LL_TERMINATE_IND goes unanswered: the link ends at its 4 s supervision timeout
+        let ending = Task { await testbed.central.cancelPeripheralConnection(peripheral) }
+        #expect(await eventually { peripheral.state == .disconnecting })
+        let cancelled = Task { try await testbed.central.connect(peripheral, options: ConnectOptions(timeout: .seconds(30))) }
+        cancelled.cancel()
+        await #expect(throws: BLEError.cancelled) { try await cancelled.value }
+        #expect(peripheral.state == .disconnecting, "it ended before the old link did")
+        let timed = Task { try await testbed.central.connect(peripheral, options: ConnectOptions(timeout: .milliseconds(500))) }
+        await #expect(throws: BLEError.connectionTimeout) { try await timed.value }
+        #expect(peripheral.state == .disconnecting, "it ended before the old link did")
+        await ending.value
+        #expect(peripheral.state == .disconnected)
+        await testbed.shutDown()
+    }
+
     @Test("readRSSI gives the link's signal strength in dBm")
     func rssi() async throws {
         let testbed = try await BLETestbed.make(seed: 46)

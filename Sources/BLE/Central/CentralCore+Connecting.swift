@@ -7,21 +7,27 @@ extension CentralCore {
     /// Connects `peripheral` (see ``CentralManager/connect(_:options:)``).
     func connect(_ peripheral: Peripheral, options: ConnectOptions) async throws(BLEError) {
         guard peripheral.owner == owner else { throw .invalidArgument("\(peripheral) belongs to another manager") }
-        let backend = try await readyBackend()
+        var backend = try await readyBackend()
         while true {
             switch peripheral.state {
             case .connected:
                 // A link that has dropped, its end not yet taken in by the manager (its calls
                 // have already thrown disconnected): wait for that, then connect anew.
                 guard let session = peripheral.record.withLock({ $0.link }), session.downReason != nil else { return }
-                await session.settled.wait()
+                try await race({ await session.settled.wait(); return .success(()) }, timeout: options.timeout, clock: backend.clock)
+                backend = try await readyBackend()   // a controller reset may have come meanwhile
                 continue
             case .connecting:
                 guard let attempt = attempts[peripheral.identifier] else { throw .invalidArgument("\(peripheral) is connecting") }
                 try await join(attempt, timeout: options.timeout, clock: backend.clock)
                 return
             case .disconnecting:
-                await peripheral.record.withLock { $0.link }?.settled.wait()
+                // The link ends within its supervision timeout (up to 32 s): the wait is this
+                // call's first phase, bounded by its timeout and its task's cancellation.
+                if let session = peripheral.record.withLock({ $0.link }) {
+                    try await race({ await session.settled.wait(); return .success(()) }, timeout: options.timeout, clock: backend.clock)
+                }
+                backend = try await readyBackend()
                 continue
             case .disconnected:
                 break
@@ -49,8 +55,18 @@ extension CentralCore {
     /// neither of which ends the attempt itself.
     nonisolated func join(_ attempt: Task<Result<Void, BLEError>, Never>, timeout: Duration,
                           clock: any Clock<Duration>) async throws(BLEError) {
+        try await race({ await attempt.value }, timeout: timeout, clock: clock)
+    }
+
+    /// Waits for `work`'s outcome, bounded by `timeout` (on `clock`) and the caller's
+    /// cancellation; `work` runs on in a task of its own when the caller stops waiting.
+    ///
+    /// - Throws: `work`'s failure; ``BLEError/connectionTimeout`` after `timeout`;
+    ///   ``BLEError/cancelled`` when the caller's task is cancelled.
+    nonisolated func race(_ work: @escaping @Sendable () async -> Result<Void, BLEError>, timeout: Duration,
+                          clock: any Clock<Duration>) async throws(BLEError) {
         let race = OneShot<Result<Void, BLEError>>()
-        Task { race.resolve(await attempt.value) }
+        Task { race.resolve(await work()) }
         let timer = TimeoutSleep.timer(after: timeout, on: clock) { race.resolve(.failure(.connectionTimeout)) }
         defer { timer.cancel() }
         let outcome = await withTaskCancellationHandler {

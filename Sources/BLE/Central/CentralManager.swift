@@ -125,8 +125,10 @@ public final class CentralManager: Sendable {
     /// Part E, 7.8.12 and 7.8.66), then exchanges the ATT MTU (Vol 3, Part G, 4.3.1). A
     /// peripheral retrieved by identifier is connected without scanning. Returns at once when
     /// already connected; a call made while connecting waits for that attempt, within its own
-    /// timeout and cancellation (neither ends the attempt, which is not its own). A scan whose
-    /// iteration has just ended is stopped at the controller before the connection starts.
+    /// timeout and cancellation (neither ends the attempt, which is not its own); a call made
+    /// while disconnecting waits for the old link's end (within its supervision timeout) the
+    /// same way, then connects anew. A scan whose iteration has just ended is stopped at the
+    /// controller before the connection starts.
     ///
     /// - Throws: ``BLEError/connectionTimeout`` after ``ConnectOptions/timeout`` (the attempt is
     ///   cancelled with LE Create Connection Cancel, 7.8.13); ``BLEError/cancelled`` when
