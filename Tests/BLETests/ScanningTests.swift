@@ -71,6 +71,19 @@ struct ScanningTests {
         await testbed.shutDown()
     }
 
+    @Test("solicitedServiceUUIDs without a service filter only adds: a peripheral that solicits nothing is delivered too")
+    func solicitationAloneFiltersNothing() async throws {
+        let testbed = try await BLETestbed.make(seed: 164)
+        let scan = testbed.central.scanForPeripherals(withServices: nil,
+                                                      options: ScanOptions(solicitedServiceUUIDs: [BluetoothUUID(0x1812)]))
+        for try await discovery in scan {
+            #expect(discovery.peripheral.identifier == testbed.sensor.identifier)
+            #expect(discovery.advertisementData.solicitedServiceUUIDs.isEmpty)
+            break
+        }
+        await testbed.shutDown()
+    }
+
     @Test("without allowDuplicates a peripheral that keeps advertising the same data is delivered once")
     func noDuplicates() async throws {
         let testbed = try await BLETestbed.make(seed: 33)
