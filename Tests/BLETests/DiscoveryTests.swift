@@ -1,6 +1,8 @@
 @testable import BLE
 import BLECore
 import Foundation
+import GATT
+import HCI
 import Testing
 
 /// Service, included service, characteristic and descriptor discovery through a Peripheral.
@@ -54,6 +56,35 @@ struct DiscoveryTests {
         #expect(two.map(\.uuid) == [TestDatabase.measurement, TestDatabase.bodySensorLocation])
         #expect(two[1] === location[0])
         #expect(heartRate.characteristics?.count == 2)
+        await testbed.shutDown()
+    }
+
+    @Test("a primary service first found as another's include is the same object when primary service discovery finds it, and is then marked primary")
+    func includedPrimaryServiceIsOneObject() async throws {
+        let testbed = try await BLETestbed.make(seed: 165)
+        let database = try GATTDatabase(services: [
+            .primary(BluetoothUUID(0x1819), includes: [GATTIncludeDefinition("battery")], characteristics: [
+                GATTCharacteristicDefinition(uuid: BluetoothUUID(0x2A67), properties: [.read], value: .fixed([0x00])),
+            ]),
+            .primary(TestDatabase.battery, id: "battery", characteristics: [
+                GATTCharacteristicDefinition(uuid: TestDatabase.batteryLevel, properties: [.read, .notify], value: .fixed([0x64])),
+            ]),
+        ])
+        let sensor = try await TestSensor.start(on: testbed.radio, database: database, advertisingData: [
+            .localName(ADLocalName(bytes: Array("Including".utf8))),
+        ])
+        let peripheral = testbed.central.retrievePeripherals(withIdentifiers: [sensor.identifier])[0]
+        async let link = sensor.nextLink()
+        try await testbed.central.connect(peripheral, options: ConnectOptions(timeout: .seconds(20)))
+        _ = try await link
+        let including = try #require(try await peripheral.discoverServices([BluetoothUUID(0x1819)]).first)
+        let included = try #require(try await peripheral.discoverIncludedServices(for: including).first)
+        #expect(!included.isPrimary, "an include does not say which")
+        let all = try await peripheral.discoverServices()
+        #expect(all.filter { $0.uuid == TestDatabase.battery }.count == 1)
+        #expect(all.first { $0.uuid == TestDatabase.battery } === included)
+        #expect(included.isPrimary)
+        #expect(peripheral.services?.filter { $0.uuid == TestDatabase.battery }.count == 1)
         await testbed.shutDown()
     }
 }

@@ -22,9 +22,10 @@ public final class Service: Sendable, Hashable, CustomStringConvertible {
     /// The service UUID (16 or 128 bits).
     public let uuid: BluetoothUUID
     /// Whether the service is primary; false for a secondary service, found only through an
-    /// include (Part G, 2.6.2; an include does not say which, so included services are marked
-    /// secondary).
-    public let isPrimary: Bool
+    /// include (Part G, 2.6.2; an include does not say which, so an included service is marked
+    /// secondary until a primary service discovery finds it too).
+    public var isPrimary: Bool { primary.load(ordering: .relaxed) }
+    private let primary: Atomic<Bool>
 
     /// The service's handles on the server.
     let remote: RemoteService
@@ -34,10 +35,13 @@ public final class Service: Sendable, Hashable, CustomStringConvertible {
 
     init(remote: RemoteService, isPrimary: Bool, generation: UInt64) {
         uuid = remote.uuid
-        self.isPrimary = isPrimary
+        primary = Atomic(isPrimary)
         self.remote = remote
         self.generation = generation
     }
+
+    /// A primary service discovery found it (it was known through an include only).
+    func markPrimary() { primary.store(true, ordering: .relaxed) }
 
     /// The handles the service's declaration groups on the server: its Attribute Handle to its
     /// End Group Handle (Core v5.4, Vol 3, Part G, 3.1 and 4.4.1; Part F, 3.4.4.10). Core

@@ -43,8 +43,14 @@ extension Peripheral {
             }
         } merge: { record, found, fresh in
             let current = record.link === link ? record.services ?? [] : []
+            // A service known only as another's include is the same object, now primary.
+            let known = record.link === link ? record.allServices : []
             let merged = found.filter { fresh($0.handleRange) }.map { remote in
-                current.first { $0.remote.handle == remote.handle } ?? Service(remote: remote, isPrimary: true, generation: link.generation)
+                guard let existing = known.first(where: { $0.remote.handle == remote.handle }) else {
+                    return Service(remote: remote, isPrimary: true, generation: link.generation)
+                }
+                existing.markPrimary()
+                return existing
             }
             if record.link === link {
                 record.services = (current + merged.filter { new in !current.contains { $0 === new } })
