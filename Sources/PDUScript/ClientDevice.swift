@@ -163,7 +163,7 @@ public actor ClientDevice: PDUScriptDevice {
             }
             let subscription = live.removeFirst()
             subscriptions[h] = live
-            await subscription.cancel()
+            try await subscription.cancel()
             return "ok"
         case "discover-database":
             let tree = remember(try await client.discoverDatabase())

@@ -40,6 +40,24 @@ struct NotificationTests {
         await testbed.shutDown()
     }
 
+    @Test("turning notifications off that the server refuses throws its ATT error; the values stop all the same")
+    func refusedOff() async throws {
+        let testbed = try await BLETestbed.make(seed: 166)
+        let (peripheral, link) = try await testbed.connectAndDiscover()
+        let level = try peripheral.characteristic(TestDatabase.batteryLevel)
+        try await peripheral.setNotifyValue(true, for: level)
+        let configuration = try #require(level.descriptors?.first { $0.uuid == TestDatabase.clientConfiguration }).handle
+        let held = testbed.sensor.hold { $0.first == 0x12 }          // the server never sees the write;
+        let off = Task { try await peripheral.setNotifyValue(false, for: level) }
+        _ = await held.reached()
+        // the sensor's side answers it: Error Response to the Write Request, Write Not Permitted
+        try await link.att.send([0x01, 0x12, UInt8(configuration & 0xFF), UInt8(configuration >> 8), 0x03])
+        await #expect(throws: BLEError.att(.writeNotPermitted, handle: configuration)) { try await off.value }
+        #expect(!level.isNotifying)
+        testbed.sensor.release()
+        await testbed.shutDown()
+    }
+
     @Test("turning notifications off while turning them on is under way waits for it, then turns them off: call order holds")
     func offWhileTurningOn() async throws {
         let testbed = try await BLETestbed.make(seed: 74)

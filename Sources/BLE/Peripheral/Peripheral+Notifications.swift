@@ -19,7 +19,9 @@ extension Peripheral {
     ///   throws nothing);
     ///   ``BLEError/invalidArgument(_:)`` when the characteristic has neither Notify nor
     ///   Indicate; ``BLEError/protocolError(_:)`` when it has no Client Characteristic
-    ///   Configuration descriptor; ``BLEError/att(_:handle:)`` when the write is refused;
+    ///   Configuration descriptor; ``BLEError/att(_:handle:)`` when the write is refused (when
+    ///   turning off, the values stop here all the same, and ``Characteristic/isNotifying`` is
+    ///   false; the server, whose CCCD kept its bit, may go on sending them);
     ///   ``BLEError/disconnected(_:)``.
     public func setNotifyValue(_ enabled: Bool, for characteristic: Characteristic) async throws(BLEError) {
         try await setNotifyValue(enabled, for: characteristic, kind: nil)

@@ -60,7 +60,7 @@ extension PeripheralLink {
             await subscription.forget()
             throw error
         case .success(false):
-            await subscription.cancel()   // another call subscribed meanwhile; its subscription stays
+            try? await subscription.cancel()   // another call subscribed meanwhile; its subscription stays
         case .success(true):
             characteristic.setNotifying(true)
         }
@@ -80,9 +80,16 @@ extension PeripheralLink {
         defer { pump?.cancel() }
         let engine = client.engine
         try await perform { () async -> Result<Void, BLEError>? in
-            await subscription.cancel()
+            let refused: GATTClientError?
+            do throws(GATTClientError) {
+                try await subscription.cancel()
+                refused = nil
+            } catch {
+                refused = error
+            }
             // The link dropped under the write: its end answers.
             if self.backend.disconnectionReason != nil { return nil }
+            if let refused, case .errorResponse = refused { return self.outcome(of: refused) }
             guard await engine.isClosed else { return .success(()) }
             // The bearer ended with the link up (the write's 30 s timeout, Vol 3, Part F,
             // 3.3.3): as for any call.

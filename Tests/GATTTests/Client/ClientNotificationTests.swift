@@ -87,7 +87,7 @@ struct ClientNotificationTests {
         var values = received.makeAsyncIterator()
         #expect(await values.next()?.value == [0x06, 0x49])
         #expect(await values.next()?.value == [0x06, 0x4A])
-        await updates.cancel()
+        try await updates.cancel()
         #expect(await ending.value == 0)
         rig.expectTranscript([
             "> 04 1600 1600", "< 05 01 1600 0229",
@@ -143,13 +143,13 @@ struct ClientNotificationTests {
         #expect(await ia.next()?.value == [0x01])                            // both receive it
         #expect(await ib.next()?.value == [0x01])
 
-        await a.cancel()
+        try await a.cancel()
         #expect(rig.server.writes(to: h.measurementCCCD) == [[0x01, 0x00]])   // b still holds the bit
         #expect(await ia.next() == nil)                                       // a's sequence has finished
-        await b.cancel()
+        try await b.cancel()
         #expect(rig.server.writes(to: h.measurementCCCD) == [[0x01, 0x00], [0x00, 0x00]])
         #expect(rig.server.value(at: h.measurementCCCD) == [0x00, 0x00])
-        await b.cancel()                                                       // twice: nothing more
+        try await b.cancel()                                                   // twice: nothing more
         #expect(rig.server.writes(to: h.measurementCCCD).count == 2)
         #expect(await rig.client.configurations.isEmpty)
         await rig.close()
@@ -162,8 +162,8 @@ struct ClientNotificationTests {
         let notifying = try await rig.client.notifications(for: characteristic)
         #expect(notifying.kind == .notification)                       // Notify is preferred
         let indicating = try await rig.client.notifications(for: characteristic, kind: .indication)
-        await notifying.cancel()
-        await indicating.cancel()
+        try await notifying.cancel()
+        try await indicating.cancel()
         #expect(rig.server.writes(to: 0x0004) == [[0x01, 0x00], [0x03, 0x00], [0x02, 0x00], [0x00, 0x00]])
         await rig.close()
     }
@@ -182,8 +182,9 @@ struct ClientNotificationTests {
         }
         #expect(subscriptions.count == 20)
         #expect(rig.server.writes(to: h.measurementCCCD) == [[0x01, 0x00]])
-        await withTaskGroup(of: Void.self) { group in
-            for subscription in subscriptions { group.addTask { await subscription.cancel() } }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for subscription in subscriptions { group.addTask { try await subscription.cancel() } }
+            try await group.waitForAll()
         }
         #expect(rig.server.writes(to: h.measurementCCCD) == [[0x01, 0x00], [0x00, 0x00]])
         await rig.close()
@@ -201,7 +202,7 @@ struct ClientNotificationTests {
                         let kind: GATTClientSubscription.Kind = (task + round) % 2 == 0 ? .notification : .indication
                         let subscription = try await client.notifications(for: characteristic, kind: kind)
                         await Task.yield()
-                        await subscription.cancel()
+                        try? await subscription.cancel()
                     }
                 }
             }
@@ -232,6 +233,21 @@ struct ClientNotificationTests {
         // Once the link is secure the server accepts: the next subscriber writes again.
         _ = try await rig.client.notifications(for: measurement)
         #expect(rig.server.writes(to: h.measurementCCCD) == [[0x01, 0x00], [0x01, 0x00]])
+        await rig.close()
+    }
+
+    @Test("a refused CCCD write on the last cancel throws the Error Response; the subscription has ended all the same")
+    func refusedCancel() async throws {
+        let (table, h) = ClientTables.standard()
+        let rig = ClientRig(table)
+        let updates = try await rig.client.notifications(for: measurement)
+        rig.server.fail(.writeRequest, handle: h.measurementCCCD, code: .writeNotPermitted)
+        await #expect(throws: GATTClientError.errorResponse(request: .writeRequest, handle: 0x0016, code: .writeNotPermitted)) {
+            try await updates.cancel()
+        }
+        var iterator = updates.makeAsyncIterator()
+        #expect(await iterator.next() == nil, "its sequence finished")
+        #expect(await rig.client.subscribers.isEmpty)
         await rig.close()
     }
 

@@ -121,7 +121,7 @@ struct ClientServerTests {
         #expect(received?.isIndication == true)
         #expect(try await indication.value.delivered.count == 1)
 
-        await notifications.cancel()
+        try await notifications.cancel()
         // The last subscriber gone, the client wrote the CCCD back to 0x0000.
         #expect(await link.connection.configuration(for: notifying.valueHandle) == GATTClientCharacteristicConfiguration(rawValue: 0))
         await link.clientEngine.close()

@@ -167,14 +167,19 @@ extension GATTClient {
 
     /// Removes subscriber `id` (if still there), finishes its sequence and settles its CCCD,
     /// waiting for the write when `waiting`.
-    func unsubscribe(_ id: UInt64, waiting: Bool) async {
-        guard let subscriber = drop(id) else { return }
+    ///
+    /// - Returns: when `waiting`, the failure of the write that was to settle the CCCD (the
+    ///   server's CCCD then keeps the bit, and may go on sending values, which are dropped);
+    ///   nil otherwise.
+    @discardableResult
+    func unsubscribe(_ id: UInt64, waiting: Bool) async -> GATTClientError? {
+        guard let subscriber = drop(id) else { return nil }
         let handle = subscriber.configurationHandle
         if waiting {
-            _ = await settled(handle, needs: 0, subscriber: nil)
-        } else {
-            startSettling(handle)
+            return await settled(handle, needs: 0, subscriber: nil)
         }
+        startSettling(handle)
+        return nil
     }
 
     /// Forgets subscriber `id` without writing anything (``GATTClientSubscription/forget()``);
@@ -284,12 +289,13 @@ extension GATTClient {
     }
 
     /// After a failed write: the waiters needing bits that are not written fail, and their
-    /// subscribers are dropped; the others stay.
+    /// subscribers are dropped; so do the waiters that needed the CCCD to hold what the
+    /// subscribers want (`needs` 0, an unsubscribing caller), which it does not; the others stay.
     private func failWaiters(of handle: UInt16, with failure: GATTClientError) {
         guard let state = configurations[handle] else { return }
         var remaining: [ClientConfigurationWaiter] = []
         for waiter in state.waiters {
-            if waiter.needs != 0, (waiter.needs & state.written) != waiter.needs {
+            if waiter.needs == 0 || (waiter.needs & state.written) != waiter.needs {
                 if let id = waiter.subscriber { drop(id) }
                 waiter.continuation.resume(returning: failure)
             } else {

@@ -66,9 +66,15 @@ public struct GATTClientSubscription: AsyncSequence, Sendable {
 
     /// Ends this subscription: the sequence finishes, and if it was the last subscriber of its
     /// kind, the client rewrites the Client Characteristic Configuration without its bit
-    /// (0x0000 when no subscriber is left) before returning. Cancelling twice does nothing more.
-    public func cancel() async {
-        await client.unsubscribe(id, waiting: true)
+    /// (0x0000 when no subscriber is left) before returning (Core v5.4, Vol 3, Part G, 4.12.3).
+    /// Cancelling twice does nothing more.
+    ///
+    /// - Throws: the write's failure: ``GATTClientError/errorResponse(request:handle:code:)``
+    ///   when the server refuses it, ``GATTClientError/closed`` or ``GATTClientError/timeout``
+    ///   when the bearer ends under it. The subscription has ended here all the same; the
+    ///   server's CCCD keeps the bit, so it may go on sending values, which are dropped.
+    public func cancel() async throws(GATTClientError) {
+        if let failure = await client.unsubscribe(id, waiting: true) { throw failure }
     }
 
     /// Ends this subscription here without writing the Client Characteristic Configuration,
