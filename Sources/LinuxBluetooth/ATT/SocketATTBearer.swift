@@ -38,8 +38,8 @@ public final class SocketATTBearer: ATTBearer, Sendable {
     /// Vol 4, Part E, 5.4.2: 0x0000...0x0EFF), read once the channel is up; nil once the socket
     /// has closed, or for a socket that is not an L2CAP one.
     public var connectionHandle: UInt16? {
-        let handle = cbl_l2cap_connection_handle(channel.socket.descriptor)
-        return handle >= 0 ? UInt16(truncatingIfNeeded: handle) : nil
+        guard let handle = channel.withDescriptor({ cbl_l2cap_connection_handle($0) }), handle >= 0 else { return nil }
+        return UInt16(truncatingIfNeeded: handle)
     }
 
     /// Waits until the socket has ended (the link dropped, the peer closed, or ``close()``),
@@ -52,9 +52,12 @@ public final class SocketATTBearer: ATTBearer, Sendable {
     /// it. A socket that cannot say (not Bluetooth, or closed) reports no security.
     public var security: ATTSecurity {
         get async {
-            var level: UInt8 = 0, keySize: UInt8 = 0
-            guard cbl_get_security(channel.socket.descriptor, &level, &keySize) == 0 else { return .none }
-            return Self.security(level: level, keySize: keySize)
+            let read = channel.withDescriptor { descriptor -> (level: UInt8, keySize: UInt8)? in
+                var level: UInt8 = 0, keySize: UInt8 = 0
+                return cbl_get_security(descriptor, &level, &keySize) == 0 ? (level, keySize) : nil
+            }
+            guard let read, let read else { return .none }
+            return Self.security(level: read.level, keySize: read.keySize)
         }
     }
 

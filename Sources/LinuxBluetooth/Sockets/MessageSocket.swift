@@ -25,7 +25,8 @@ import Glibc
 public final class MessageSocket: Sendable {
     /// The messages received, in order, each whole.
     public let messages: AsyncStream<[UInt8]>
-    /// The socket (for options such as BT_SECURITY).
+    /// The socket. Its descriptor is closed as soon as the socket ends, and its number may then
+    /// name another socket: read options through ``withDescriptor(_:)``.
     public var socket: BluetoothSocket { core.socket }
     /// Why the stream ended, once it has: nil for an orderly end or a close at this end.
     public var endError: LinuxBluetoothError? { core.state.withLock { $0.endError } }
@@ -39,7 +40,8 @@ public final class MessageSocket: Sendable {
             var writeWaiters: [CheckedContinuation<Bool, Never>] = []
             var endWaiters: [CheckedContinuation<LinuxBluetoothError?, Never>] = []
             var isWaitingForRoom = false
-            /// Threads that poll the descriptor; the last one out closes it.
+            /// Threads that poll the descriptor and calls that use it (a send, an option read);
+            /// the last one out after the end closes it.
             var pollers = 0
             var isClosed = false
             var endError: LinuxBluetoothError?
@@ -131,7 +133,20 @@ public final class MessageSocket: Sendable {
             }
         }
 
-        /// A polling thread is done with the descriptor; the last one closes it (and the eventfd).
+        /// Runs `body` with the descriptor, held open meanwhile; nil once the socket has ended.
+        func using<T>(_ body: (Int32) -> T) -> T? {
+            let open = state.withLock { state -> Bool in
+                guard !state.isClosed else { return false }
+                state.pollers += 1
+                return true
+            }
+            guard open else { return nil }
+            defer { stoppedPolling() }
+            return body(socket.descriptor)
+        }
+
+        /// A polling thread or a call is done with the descriptor; the last one closes it (and
+        /// the eventfd).
         private func stoppedPolling() {
             let last = state.withLock { state in
                 state.pollers -= 1
@@ -212,8 +227,11 @@ public final class MessageSocket: Sendable {
     ///   (which also ends the socket).
     public func send(_ message: [UInt8], what: String) async throws(LinuxBluetoothError) {
         while true {
-            guard !isClosed else { throw LinuxBluetoothError(.transfer(what), code: EPIPE) }
-            let result = message.withUnsafeBytes { cbl_send(socket.descriptor, $0.baseAddress, $0.count) }
+            // The descriptor is held open for the call: a socket that ends meanwhile closes it
+            // after, so the message cannot reach another socket that took its number.
+            guard let result = core.using({ descriptor in message.withUnsafeBytes { cbl_send(descriptor, $0.baseAddress, $0.count) } }) else {
+                throw LinuxBluetoothError(.transfer(what), code: EPIPE)
+            }
             if result >= 0 { return }
             switch Int32(-result) {
             case EINTR: continue
@@ -226,6 +244,13 @@ public final class MessageSocket: Sendable {
             }
         }
     }
+
+    /// Runs `body` with the socket's descriptor while the socket is open (to read an option
+    /// such as BT_SECURITY or L2CAP_CONNINFO), holding the descriptor open until `body` returns,
+    /// so that its number cannot name another socket meanwhile. `body` must not block.
+    ///
+    /// - Returns: `body`'s result; nil once the socket has ended.
+    public func withDescriptor<T>(_ body: (Int32) -> T) -> T? { core.using(body) }
 
     /// Stops reading and closes the socket; ``messages`` finishes. Closing again does nothing.
     public func close() { core.end(nil) }
