@@ -54,4 +54,18 @@ struct MessageSocketBreakerTests {
         #expect(await received.next() == nil)
         #expect(bearer.endError == nil)
     }
+
+    @Test("a socket error reported before the messages still queued: they arrive, then the stream ends with the error")
+    func errorBeforeQueuedMessages() async throws {
+        let fds = try loopbackDatagramPair()
+        let pdu: [UInt8] = [0x1b, 0x03, 0x00, 0x42]             // a notification sent just before the link ended
+        #expect(pdu.withUnsafeBytes { send(fds[1], $0.baseAddress, $0.count, 0) } == 4)
+        #expect(close(fds[1]) == 0)
+        #expect(send(fds[0], [0x00], 1, 0) == 1)                // brings back ECONNREFUSED, pending on fds[0]
+        let socket = MessageSocket(BluetoothSocket(adopting: fds[0]), receiveCapacity: 64, label: "test.error-first")
+        var received = socket.messages.makeAsyncIterator()
+        #expect(await received.next() == pdu)
+        #expect(await received.next() == nil)
+        #expect(socket.endError?.code == ECONNREFUSED)
+    }
 }

@@ -84,7 +84,13 @@ public final class MessageSocket: Sendable {
         /// the kernel queues like any other) and at the end of the stream; only the latter has
         /// the read side shut down, which poll(2) reports as POLLRDHUP or POLLHUP. A zero-length
         /// message is delivered as one (the ATT engine ignores an empty PDU) and the reading goes on.
+        ///
+        /// The kernel reports a socket's error (a supervision timeout, the peer's termination)
+        /// before the messages still queued (a datagram socket's recv(2) takes the pending error
+        /// first, and clears it): the error is kept, the queued messages are read, and the socket
+        /// ends with it once none is left.
         private func readAvailable(into buffer: inout [UInt8]) {
+            var failure: LinuxBluetoothError?
             while true {
                 let count = buffer.withUnsafeMutableBytes { cbl_recv(socket.descriptor, $0.baseAddress, $0.count) }
                 if count > 0 {
@@ -93,16 +99,24 @@ public final class MessageSocket: Sendable {
                 }
                 if count == 0 {
                     if MessageSocket.hasEnded(socket.descriptor) {
-                        end(nil)                          // the peer or the link ended
+                        end(failure)                      // the peer or the link ended
                         return
                     }
                     input.yield([])                       // a zero-length message
                     continue
                 }
-                if Int32(-count) != EAGAIN && Int32(-count) != EINTR {
-                    end(LinuxBluetoothError(.transfer("receiving"), code: Int32(-count)))
+                let code = Int32(-count)
+                if code == EINTR { continue }
+                if code == EAGAIN {
+                    if let failure { end(failure) }       // the messages queued before the error are read
+                    return
                 }
-                return
+                // A second error in a row: nothing more comes.
+                if let failure {
+                    end(failure)
+                    return
+                }
+                failure = LinuxBluetoothError(.transfer("receiving"), code: code)
             }
         }
 
