@@ -26,6 +26,23 @@ struct SocketReadinessBreakerTests {
         }
     }
 
+    @Test("a wait that timed out has let go of its descriptor's registration: the next socket given that number is seen writable")
+    func closedAfterTheWaitLeavesNoRegistration() async throws {
+        let chunk = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<500 {
+            let (full, other) = try Self.writableDescriptor()
+            while chunk.withUnsafeBytes({ send(full, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }) > 0 {}
+            #expect(await SocketReadiness.writable(full, within: .milliseconds(1)) == false)
+            close(full)                                      // as a connect that timed out closes its socket
+            close(other)
+            let (ready, peer) = try Self.writableDescriptor()  // most often given the same numbers
+            defer { close(ready); close(peer) }
+            let writable = await SocketReadiness.writable(ready, within: .seconds(2))
+            #expect(writable, "descriptor \(ready) (the closed one was \(full))")
+            if !writable { break }
+        }
+    }
+
     @Test("a timeout of zero or less gives up at once on a socket that does not become writable")
     func zeroTimeout() async throws {
         // A listening-like state is awkward to make; a socket whose send buffer is full stays unwritable.

@@ -19,6 +19,11 @@ enum SocketReadiness {
     /// completed, one way or the other, when its socket becomes writable). False too when the
     /// calling task is cancelled, at once: the caller tells the two apart with
     /// `Task.isCancelled`.
+    ///
+    /// Returns only once the write source has been cancelled and taken out of libdispatch's
+    /// registrations (its cancel handler has run): the caller may close the descriptor then. A
+    /// registration left behind a close would be found again, by descriptor number, by the next
+    /// socket the kernel gives that number, whose readiness it would then never report.
     static func writable(_ descriptor: Int32, within timeout: Duration) async -> Bool {
         final class Once: Sendable {
             struct State {
@@ -26,15 +31,31 @@ enum SocketReadiness {
                 var writer: DispatchSourceWrite?
                 var timer: DispatchSourceTimer?
                 var finished = false
+                var value = false
             }
             let state = Mutex(State())
+
+            /// The first outcome stands: the sources are cancelled, and the caller resumes once
+            /// the write source's cancel handler has run (at once when there is none yet).
             func finish(_ value: Bool) {
-                let continuation = state.withLock { state in
-                    state.writer?.cancel()
-                    state.timer?.cancel()
+                let (writer, timer, now) = state.withLock { state -> (DispatchSourceWrite?, DispatchSourceTimer?, CheckedContinuation<Bool, Never>?) in
+                    guard !state.finished else { return (nil, nil, nil) }
                     state.finished = true
-                    defer { state = State(finished: true) }
-                    return state.continuation
+                    state.value = value
+                    guard state.writer == nil else { return (state.writer, state.timer, nil) }
+                    defer { state.continuation = nil }
+                    return (nil, state.timer, state.continuation)
+                }
+                timer?.cancel()
+                writer?.cancel()
+                now?.resume(returning: value)
+            }
+
+            /// The write source is unregistered: the caller may go on (and close the descriptor).
+            func writerCancelled() {
+                let (continuation, value) = state.withLock { state in
+                    defer { state.continuation = nil; state.writer = nil; state.timer = nil }
+                    return (state.continuation, state.value)
                 }
                 continuation?.resume(returning: value)
             }
@@ -48,6 +69,7 @@ enum SocketReadiness {
                     guard !state.finished else { return true }
                     let writer = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
                     writer.setEventHandler { once.finish(true) }
+                    writer.setCancelHandler { once.writerCancelled() }
                     let timer = DispatchSource.makeTimerSource(queue: queue)
                     timer.schedule(deadline: .now() + .nanoseconds(nanoseconds))
                     timer.setEventHandler { once.finish(false) }
