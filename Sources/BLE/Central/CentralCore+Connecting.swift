@@ -14,8 +14,7 @@ extension CentralCore {
                 // A link that has dropped, its end not yet taken in by the manager (its calls
                 // have already thrown disconnected): wait for that, then connect anew.
                 guard let session = peripheral.record.withLock({ $0.link }), session.downReason != nil else { return }
-                try await race({ await session.settled.wait(); return .success(()) }, timeout: options.timeout, clock: backend.clock)
-                backend = try await readyBackend()   // a controller reset may have come meanwhile
+                backend = try await untilSettled(session, timeout: options.timeout, clock: backend.clock)
                 continue
             case .connecting:
                 guard let attempt = attempts[peripheral.identifier] else { throw .invalidArgument("\(peripheral) is connecting") }
@@ -25,9 +24,10 @@ extension CentralCore {
                 // The link ends within its supervision timeout (up to 32 s): the wait is this
                 // call's first phase, bounded by its timeout and its task's cancellation.
                 if let session = peripheral.record.withLock({ $0.link }) {
-                    try await race({ await session.settled.wait(); return .success(()) }, timeout: options.timeout, clock: backend.clock)
+                    backend = try await untilSettled(session, timeout: options.timeout, clock: backend.clock)
+                } else {
+                    backend = try await readyBackend()
                 }
-                backend = try await readyBackend()
                 continue
             case .disconnected:
                 break
@@ -56,6 +56,16 @@ extension CentralCore {
     nonisolated func join(_ attempt: Task<Result<Void, BLEError>, Never>, timeout: Duration,
                           clock: any Clock<Duration>) async throws(BLEError) {
         try await race({ await attempt.value }, timeout: timeout, clock: clock)
+    }
+
+    /// Waits, within `timeout` and the caller's cancellation, until the manager has taken in
+    /// the end of `session`'s link, then for the backend again (a controller reset may have come
+    /// meanwhile).
+    ///
+    /// - Throws: as ``race(_:timeout:clock:)``; as `readyBackend()`.
+    func untilSettled(_ session: PeripheralLink, timeout: Duration, clock: any Clock<Duration>) async throws(BLEError) -> any CentralBackend {
+        try await race({ await session.settled.wait(); return .success(()) }, timeout: timeout, clock: clock)
+        return try await readyBackend()
     }
 
     /// Waits for `work`'s outcome, bounded by `timeout` (on `clock`) and the caller's
