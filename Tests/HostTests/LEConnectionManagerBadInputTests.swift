@@ -112,6 +112,31 @@ struct LEConnectionManagerBadInputTests {
         await eventually("every answer's outcome let go") { manager.sender.heldTickets == 0 }
     }
 
+    @Test("a signaling command too long to reassemble still gets Command Reject, Signaling MTU exceeded, and the next command its answer")
+    func oversizedSignalingCommandRejected() async throws {
+        let (transport, manager, _) = try await Self.linked(buffers: 8)
+        // LE signaling, Length 600 (over the 517-octet limit): Connection Parameter Update
+        // Request, Identifier 0x09, in a 16-octet start fragment and a 588-octet continuation.
+        transport.inject(try h4("02 4020 1000 5802 0500 12 09 5402 0600 0c00 0000 c800"))
+        transport.inject(try h4("02 4010 4c02" + String(repeating: "00", count: 588)))
+        // Then a command this host does not know, Identifier 0x0a.
+        transport.inject(try h4("02 4020 0800 0400 0500 7f 0a 0000"))
+        let sentACL = {
+            transport.sent.compactMap { packet -> [UInt8]? in
+                guard case .acl(let acl) = packet else { return nil }
+                return Array(acl.data)
+            }
+        }
+        await eventually("the answer to the command after the oversized one") { sentACL().contains { $0.count > 5 && $0[5] == 0x0a } }
+        let answers = sentACL()
+        // Command Reject, Identifier 0x09, Signaling MTU exceeded, actual MTU 23 (Vol 3, Part A, 4.1).
+        #expect(answers.first == [0x08, 0x00, 0x05, 0x00, 0x01, 0x09, 0x04, 0x00, 0x01, 0x00, 0x17, 0x00])
+        // Command Reject, Identifier 0x0a, Command not understood.
+        #expect(answers.dropFirst().first == [0x06, 0x00, 0x05, 0x00, 0x01, 0x0a, 0x02, 0x00, 0x00, 0x00])
+        #expect(await manager.diagnostics.signalingAnswers == 2)
+        #expect(await manager.diagnostics.recentReassemblyProblems.contains { $0.contains("L2CAP Length 600 exceeds the limit of 517") })
+    }
+
     /// A link on 0x0040 that dropped (Remote User Terminated Connection), and the newer link the
     /// controller then gave the same handle.
     static func handleReused() async throws -> (ScriptedHCITransport, LEConnectionManager, gone: LEConnection, newer: LEConnection) {

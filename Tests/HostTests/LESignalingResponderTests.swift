@@ -18,6 +18,15 @@ struct LESignalingResponderTests {
         #expect(action == .respond(LESignalingPacket(identifier: 0x07, command: .creditBasedReconfigureResponse(.init(result: .invalidDestinationCID)))))
     }
 
+    @Test("a command too long to reassemble gets Command Reject, Signaling MTU exceeded, when its Identifier arrived and is valid (4.1)")
+    func oversizedCommandRejectedByIdentifier() {
+        #expect(LESignalingResponder.handle(oversized: [0x12, 0x09, 0x54, 0x02]) == .respond(LESignalingPacket(identifier: 0x09, command: .commandReject(
+            L2CAPCommandReject(reason: .signalingMTUExceeded, reasonData: [23, 0])))))
+        #expect(LESignalingResponder.handle(oversized: [0x12]) == .ignore("oversized signaling packet without its Identifier"))
+        #expect(LESignalingResponder.handle(oversized: []) == .ignore("oversized signaling packet without its Identifier"))
+        #expect(LESignalingResponder.handle(oversized: [0x12, 0x00]) == .ignore("signaling Identifier 0x00"))
+    }
+
     @Test("a Disconnection Request gets Command Reject, Invalid CID in request, with its Destination CID then Source CID (4.1, 4.6)")
     func disconnectionRequestRejectedWithItsCIDs() {
         let action = Self.answer(.disconnectionRequest(.init(destinationCID: 0x0040, sourceCID: 0x0041)))

@@ -126,7 +126,8 @@ struct ACLReassemblerTests {
         var reassembler = ACLReassembler(configuration: .init(maximumPayloadLength: 23))
         // Length 24 > 23, 2 of 24 octets here, 22 to come in two continuations.
         let start = reassembler.push(acl(0x0040, .firstFlushable, octets("18 00 04 00 01 02")))
-        #expect(start == ACLReassemblyOutcome(diagnostics: [.pduTooLong(handle: 0x0040, length: 24, limit: 23)]))
+        #expect(start == ACLReassemblyOutcome(diagnostics: [.pduTooLong(handle: 0x0040, length: 24, limit: 23)],
+                                              oversized: ACLOversizedPDU(handle: 0x0040, channelID: .att, length: 24, leadingPayload: [0x01, 0x02])))
         #expect(start.diagnostics.first?.description
                 == "handle 0x0040: L2CAP Length 24 exceeds the limit of 23, PDU dropped")
         let more = reassembler.push(acl(0x0040, .continuing, [UInt8](repeating: 0, count: 20)))
@@ -141,7 +142,25 @@ struct ACLReassemblerTests {
         // A header that only becomes known in a continuation is checked too.
         _ = reassembler.push(acl(0x0041, .firstFlushable, [0xFF]))
         let late = reassembler.push(acl(0x0041, .continuing, [0xFF, 0x04, 0x00]))
-        #expect(late == ACLReassemblyOutcome(diagnostics: [.pduTooLong(handle: 0x0041, length: 65535, limit: 23)]))
+        #expect(late == ACLReassemblyOutcome(diagnostics: [.pduTooLong(handle: 0x0041, length: 65535, limit: 23)],
+                                             oversized: ACLOversizedPDU(handle: 0x0041, channelID: .att, length: 65535, leadingPayload: [])))
+    }
+
+    @Test("a PDU dropped as too long keeps its channel and its first 8 payload octets, so a host can still answer it")
+    func oversizedPDUStartKept() {
+        var reassembler = ACLReassembler(configuration: .init(maximumPayloadLength: 23))
+        // LE signaling, Length 600: Connection Parameter Update Request, Identifier 0x09, 12 octets here.
+        let start = reassembler.push(acl(0x0040, .firstFlushable, octets("58 02 05 00 12 09 54 02 06 00 0c 00 00 00 c8 00")))
+        let kept = ACLOversizedPDU(handle: 0x0040, channelID: .leSignaling, length: 600, leadingPayload: octets("12 09 54 02 06 00 0c 00"))
+        #expect(start.oversized == kept)
+        #expect(kept.description == "handle 0x0040: LE signaling (0x0005), Length 600, starts 12 09 54 02 06 00 0c 00")
+        // A header split across fragments: the payload octets that came with its last part.
+        _ = reassembler.push(acl(0x0041, .firstFlushable, [0x58]))
+        let late = reassembler.push(acl(0x0041, .continuing, octets("02 05 00 12 09")))
+        #expect(late.oversized == ACLOversizedPDU(handle: 0x0041, channelID: .leSignaling, length: 600, leadingPayload: [0x12, 0x09]))
+        // PDUs within the limit, and the continuations of a dropped one, have no start to report.
+        #expect(reassembler.push(acl(0x0040, .continuing, [UInt8](repeating: 0, count: 20))).oversized == nil)
+        #expect(reassembler.push(acl(0x0042, .firstFlushable, octets("01 00 05 00 01"))).oversized == nil)
     }
 
     @Test("the default limit accepts the largest PDU the Length field can describe")

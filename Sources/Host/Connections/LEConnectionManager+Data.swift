@@ -40,6 +40,9 @@ extension LEConnectionManager {
         switch item {
         case .problem(let problem): note(problem)
         case .frame(let frame): dispatch(frame, on: handle, link: link)
+        case .oversized(let start):
+            guard start.channelID == .leSignaling else { return }
+            answer(LESignalingResponder.handle(oversized: start.leadingPayload), on: handle)
         }
     }
 
@@ -63,7 +66,12 @@ extension LEConnectionManager {
     }
 
     private func signaling(_ payload: [UInt8], on handle: UInt16, role: LERole) {
-        switch LESignalingResponder.handle(payload, role: role, limits: configuration.parameterLimits) {
+        answer(LESignalingResponder.handle(payload, role: role, limits: configuration.parameterLimits), on: handle)
+    }
+
+    /// Carries out the responder's `action` for a signaling packet received on `handle`.
+    private func answer(_ action: LESignalingResponder.Action, on handle: UInt16) {
+        switch action {
         case .respond(let packet):
             if trySend(channel: .leSignaling, payload: packet.encoded, on: handle) {
                 diagnosticsValue.signalingAnswers += 1

@@ -14,6 +14,9 @@ final class LELinkReceiver: Sendable {
         case frame(L2CAPBasicFrame)
         /// A reassembly problem, or packets the route lost, for the manager's diagnostics.
         case problem(String)
+        /// The start of a PDU dropped as longer than the link's limit, on a channel other than
+        /// ATT: an oversized signaling command still gets its Command Reject.
+        case oversized(ACLOversizedPDU)
     }
 
     /// How many items wait for the manager: 256; more are dropped and counted in
@@ -58,6 +61,7 @@ final class LELinkReceiver: Sendable {
         if let lost { enqueue(.problem(lost)) }
         guard let outcome else { return }
         for diagnostic in outcome.diagnostics { enqueue(.problem(diagnostic.description)) }
+        if let oversized = outcome.oversized, oversized.channelID != .att { enqueue(.oversized(oversized)) }
         guard let frame = outcome.pdu?.frame else { return }
         if frame.channelID == .att {
             bearer.deliver(frame.payload)

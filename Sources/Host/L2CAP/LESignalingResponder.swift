@@ -18,7 +18,8 @@ import L2CAP
 /// - Responses and Command Rejects go to the request of ours they answer (by Identifier).
 /// - A command this host does not know, or one that does not decode, gets Command Reject
 ///   (Command not understood); one over the signaling MTU gets Command Reject (Signaling MTU
-///   exceeded, with the MTU) (4.1). Identifier 0x00 is invalid and is ignored.
+///   exceeded, with the MTU) (4.1), even one too long to be reassembled at all
+///   (``handle(oversized:)``). Identifier 0x00 is invalid and is ignored.
 /// - Flow Control Credit Indications name channels that do not exist, and are ignored.
 ///
 /// Each received command gives at most one response, so a peer that floods signaling gets as
@@ -46,10 +47,7 @@ struct LESignalingResponder {
         guard payload.count >= LESignalingPacket.headerLength else { return .ignore("signaling packet of \(payload.count) octets") }
         let identifier = payload[1]
         guard identifier != 0 else { return .ignore("signaling Identifier 0x00") }
-        if payload.count > signalingMTU {
-            return .respond(reject(identifier, L2CAPCommandReject(reason: .signalingMTUExceeded,
-                                                                  reasonData: [UInt8(signalingMTU), 0])))
-        }
+        if payload.count > signalingMTU { return .respond(mtuExceeded(identifier)) }
         let command: LESignalingCommand
         do {
             command = try LESignalingPacket(decoding: payload).command()
@@ -86,6 +84,22 @@ struct LESignalingResponder {
         case .unknown:
             return .respond(reject(identifier, L2CAPCommandReject(reason: .commandNotUnderstood)))
         }
+    }
+
+    /// The action for a signaling packet too long for the link's reassembly limit, of which
+    /// only the start arrived (`leadingPayload`, from ``ACLOversizedPDU``): Command Reject,
+    /// Signaling MTU exceeded, when its Identifier arrived and is not 0x00 (4.1); else nothing,
+    /// since a Command Reject must echo the Identifier.
+    static func handle(oversized leadingPayload: [UInt8]) -> Action {
+        guard leadingPayload.count >= 2 else { return .ignore("oversized signaling packet without its Identifier") }
+        let identifier = leadingPayload[1]
+        guard identifier != 0 else { return .ignore("signaling Identifier 0x00") }
+        return .respond(mtuExceeded(identifier))
+    }
+
+    /// Command Reject, Signaling MTU exceeded, with the MTU this host offers (4.1, 4.2).
+    private static func mtuExceeded(_ identifier: UInt8) -> LESignalingPacket {
+        reject(identifier, L2CAPCommandReject(reason: .signalingMTUExceeded, reasonData: [UInt8(signalingMTU), 0]))
     }
 
     private static func reject(_ identifier: UInt8, _ reject: L2CAPCommandReject) -> LESignalingPacket {

@@ -147,7 +147,7 @@ public struct ACLReassembler: Sendable {
         if data.count >= L2CAPBasicFrame.headerLength {
             let length = Int(data[0]) | Int(data[1]) << 8
             if length > configuration.maximumPayloadLength {
-                return tooLong(handle: handle, length: length, received: data.count, diagnostics: diagnostics)
+                return tooLong(handle: handle, length: length, octets: data[...], diagnostics: diagnostics)
             }
             let total = L2CAPBasicFrame.headerLength + length
             if data.count >= total {
@@ -176,7 +176,7 @@ public struct ACLReassembler: Sendable {
         }
         let length = Int(buffer[0]) | Int(buffer[1]) << 8
         if length > configuration.maximumPayloadLength {
-            return tooLong(handle: handle, length: length, received: buffer.count, diagnostics: diagnostics)
+            return tooLong(handle: handle, length: length, octets: buffer[...], diagnostics: diagnostics)
         }
         let total = L2CAPBasicFrame.headerLength + length
         guard buffer.count >= total else {
@@ -199,15 +199,21 @@ public struct ACLReassembler: Sendable {
         return ACLReassemblyOutcome(pdu: ACLReassembledPDU(handle: handle, frame: frame), diagnostics: diagnostics)
     }
 
-    /// A PDU longer than the limit: report it, and skip the rest of it if more is to come.
-    mutating func tooLong(handle: UInt16, length: Int, received: Int, diagnostics: [ACLReassemblyDiagnostic]) -> ACLReassemblyOutcome {
+    /// A PDU longer than the limit, whose first `octets` (its basic header and more) have
+    /// arrived: report it with its start, and skip the rest of it if more is to come.
+    mutating func tooLong(handle: UInt16, length: Int, octets: ArraySlice<UInt8>, diagnostics: [ACLReassemblyDiagnostic]) -> ACLReassemblyOutcome {
         var diagnostics = diagnostics
         diagnostics.append(.pduTooLong(handle: handle, length: length, limit: configuration.maximumPayloadLength))
-        let remaining = L2CAPBasicFrame.headerLength + length - received
+        let first = octets.startIndex
+        let cid = UInt16(octets[first + 2]) | UInt16(octets[first + 3]) << 8
+        let payload = octets.dropFirst(L2CAPBasicFrame.headerLength).prefix(ACLOversizedPDU.keptPayloadOctets)
+        let start = ACLOversizedPDU(handle: handle, channelID: L2CAPChannelID(rawValue: cid), length: length,
+                                    leadingPayload: Array(payload))
+        let remaining = L2CAPBasicFrame.headerLength + length - octets.count
         if remaining > 0, makeRoom(for: handle, diagnostics: &diagnostics) {
             pending[handle] = .discarding(remaining: remaining)
         }
-        return ACLReassemblyOutcome(diagnostics: diagnostics)
+        return ACLReassemblyOutcome(diagnostics: diagnostics, oversized: start)
     }
 
     /// The diagnostic for dropping `state`; nil for an oversized PDU, which was reported already.

@@ -97,11 +97,16 @@ public struct ACLReassemblyOutcome: Hashable, Sendable {
     public var pdu: ACLReassembledPDU?
     /// What went wrong with this packet or the PDU it interrupted; usually empty.
     public var diagnostics: [ACLReassemblyDiagnostic]
+    /// The start of the PDU this packet showed to be too long (reported in ``diagnostics`` as
+    /// ``ACLReassemblyDiagnostic/pduTooLong(handle:length:limit:)``), for a host that must still
+    /// answer it; nil otherwise.
+    public var oversized: ACLOversizedPDU?
 
     /// An outcome; the defaults, no PDU and no diagnostic, mean "waiting for more".
-    public init(pdu: ACLReassembledPDU? = nil, diagnostics: [ACLReassemblyDiagnostic] = []) {
+    public init(pdu: ACLReassembledPDU? = nil, diagnostics: [ACLReassemblyDiagnostic] = [], oversized: ACLOversizedPDU? = nil) {
         self.pdu = pdu
         self.diagnostics = diagnostics
+        self.oversized = oversized
     }
 
     /// Whether the packet produced neither a PDU nor a diagnostic: it is waiting for more.
