@@ -68,4 +68,22 @@ struct MessageSocketBreakerTests {
         #expect(await received.next() == nil)
         #expect(socket.endError?.code == ECONNREFUSED)
     }
+
+    @Test("a send that fails while messages are still queued: they arrive, then the stream ends with the send's error")
+    func failedSendAfterQueuedMessages() async throws {
+        let fds = try seqpacketPair()
+        defer { close(fds[1]) }
+        // Three notifications the kernel still holds when a send learns that the socket cannot
+        // send any more (here EPIPE, its writing side shut down; on a link that ended, ENOTCONN).
+        let pdus: [[UInt8]] = (1...3).map { [0x1b, 0x03, 0x00, UInt8($0)] }
+        for pdu in pdus { #expect(pdu.withUnsafeBytes { send(fds[1], $0.baseAddress, $0.count, 0) } == 4) }
+        #expect(shutdown(fds[0], Int32(SHUT_WR)) == 0)
+        let socket = MessageSocket(BluetoothSocket(adopting: fds[0]), receiveCapacity: 64, label: "test.failed-send")
+        await #expect(throws: LinuxBluetoothError.self) { try await socket.send([0x12, 0x04, 0x00, 0x01, 0x00], what: "an ATT PDU") }
+        var received = socket.messages.makeAsyncIterator()
+        for pdu in pdus { #expect(await received.next() == pdu) }
+        #expect(await received.next() == nil)
+        #expect(await socket.ended()?.code == EPIPE)
+        await #expect(throws: LinuxBluetoothError.self) { try await socket.send([0x12], what: "an ATT PDU") }
+    }
 }

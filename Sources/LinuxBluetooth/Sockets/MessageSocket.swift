@@ -20,8 +20,10 @@ import Glibc
 /// of a second after a central left (the kernel lane's scenarios 21, 30 and 31).
 ///
 /// The peer or the link ending (end of stream, or an error such as a supervision timeout)
-/// finishes ``messages``; later sends throw. The descriptor is closed once, after both threads
-/// have stopped polling it.
+/// finishes ``messages``; later sends throw. So does a send that fails, once the reader has taken
+/// the messages already queued (the last notifications before a link's end, say, which the
+/// kernel still holds when the send learns of that end). The descriptor is closed once, after
+/// both threads have stopped polling it.
 public final class MessageSocket: Sendable {
     /// The messages received, in order, each whole.
     public let messages: AsyncStream<[UInt8]>
@@ -45,6 +47,9 @@ public final class MessageSocket: Sendable {
             var pollers = 0
             var isClosed = false
             var endError: LinuxBluetoothError?
+            /// The error of a send that failed: the reader ends the socket with it once it has
+            /// taken what was queued.
+            var failedSend: LinuxBluetoothError?
         }
 
         let socket: BluetoothSocket
@@ -63,6 +68,21 @@ public final class MessageSocket: Sendable {
 
         var isClosed: Bool { state.withLock { $0.isClosed } }
 
+        /// The error of a failed send, once one has failed.
+        private var failedSend: LinuxBluetoothError? { state.withLock { $0.failedSend } }
+
+        /// A send failed with `error`: the socket ends with it after the reader has taken the
+        /// messages already queued. The reader, woken, does that; waiting senders are woken too,
+        /// and fail.
+        func endAfterReading(_ error: LinuxBluetoothError) {
+            let first = state.withLock { state -> Bool in
+                guard !state.isClosed, state.failedSend == nil else { return false }
+                state.failedSend = error
+                return true
+            }
+            if first { _ = cbl_wake_signal(wake) }
+        }
+
         /// The reader thread's work: waits for input, reads it, until the socket ends.
         func readUntilEnd() {
             var buffer = [UInt8](repeating: 0, count: receiveCapacity)
@@ -72,7 +92,13 @@ public final class MessageSocket: Sendable {
                     readAvailable(into: &buffer)
                     continue
                 }
-                if ready < 0 { end(LinuxBluetoothError(.transfer("waiting to receive"), code: -ready)) }
+                if ready < 0 {
+                    end(LinuxBluetoothError(.transfer("waiting to receive"), code: -ready))
+                } else if let failedSend = state.withLock({ $0.isClosed ? nil : $0.failedSend }) {
+                    // Woken by a failed send: take what is queued, then end.
+                    readAvailable(into: &buffer)
+                    end(failedSend)
+                }
                 break                                     // woken: the socket has ended
             }
             stoppedPolling()
@@ -88,7 +114,8 @@ public final class MessageSocket: Sendable {
         /// The kernel reports a socket's error (a supervision timeout, the peer's termination)
         /// before the messages still queued (a datagram socket's recv(2) takes the pending error
         /// first, and clears it): the error is kept, the queued messages are read, and the socket
-        /// ends with it once none is left.
+        /// ends with it once none is left. After a failed send the same holds for the send's
+        /// error (a send takes the pending error too).
         private func readAvailable(into buffer: inout [UInt8]) {
             var failure: LinuxBluetoothError?
             while true {
@@ -99,7 +126,7 @@ public final class MessageSocket: Sendable {
                 }
                 if count == 0 {
                     if MessageSocket.hasEnded(socket.descriptor) {
-                        end(failure)                      // the peer or the link ended
+                        end(failure ?? failedSend)        // the peer or the link ended
                         return
                     }
                     input.yield([])                       // a zero-length message
@@ -108,7 +135,8 @@ public final class MessageSocket: Sendable {
                 let code = Int32(-count)
                 if code == EINTR { continue }
                 if code == EAGAIN {
-                    if let failure { end(failure) }       // the messages queued before the error are read
+                    // The messages queued before the error are read.
+                    if let failure = failure ?? failedSend { end(failure) }
                     return
                 }
                 // A second error in a row: nothing more comes.
@@ -238,7 +266,7 @@ public final class MessageSocket: Sendable {
     ///
     /// - Parameter what: names the message in the error ("sending an ATT PDU").
     /// - Throws: ``LinuxBluetoothError``: EPIPE once the socket has ended, or the kernel's errno
-    ///   (which also ends the socket).
+    ///   (which also ends the socket, after the messages already queued are read).
     public func send(_ message: [UInt8], what: String) async throws(LinuxBluetoothError) {
         while true {
             // The descriptor is held open for the call: a socket that ends meanwhile closes it
@@ -253,7 +281,7 @@ public final class MessageSocket: Sendable {
                 guard await core.writable() else { throw LinuxBluetoothError(.transfer(what), code: EPIPE) }
             default:
                 let error = LinuxBluetoothError(.transfer(what), code: Int32(-result))
-                core.end(error)
+                core.endAfterReading(error)
                 throw error
             }
         }
