@@ -158,6 +158,33 @@ struct H4StreamTransportTests {
         #expect(host.endError == nil)
     }
 
+    @Test("a stream already at its end when the executor starts watching it is no longer watched once dropped")
+    func endedBeforeTheWatchWasStored() async throws {
+        // The executor's thread may run the handler, find the end and end the stream, before the
+        // transport has stored its watch: that watch must still stop, or the descriptor, readable
+        // at its end for ever, is reported to a handler with nothing left to read it.
+        let executor = HostExecutor(name: "test.h4-watch")
+        for _ in 0..<500 {
+            let fds = try streamPair()
+            #expect(close(fds[1]) == 0)
+            _ = try H4StreamTransport(adopting: fds[0], name: "at its end", executor: executor)
+        }
+        for _ in 0..<2000 where executor.watchCount > 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(executor.watchCount == 0, "every watch stopped")
+    }
+
+    @Test("a reader thread whose poll(2) fails ends the stream with the error")
+    func pollFailureEndsTheStream() async throws {
+        let fds = try streamPair()
+        defer { close(fds[1]) }
+        let host = try H4StreamTransport(adopting: fds[0], name: "poll fails", maximumPacketSize: 4 + 0xFFFF, executor: nil,
+                                         waitReadable: { _, _ in -ENOMEM })
+        var packets = host.packets.makeAsyncIterator()
+        #expect(await packets.next() == nil)
+        #expect(host.endError == LinuxBluetoothError(.transfer("waiting to read from poll fails"), code: ENOMEM))
+        await #expect(throws: HCITransportError.closed) { try await host.send(try h4Packet(Self.reset)) }
+    }
+
     @Test("adopting a descriptor that is not open is a typed error")
     func badDescriptor() {
         #expect(throws: LinuxBluetoothError(.transfer("opening the H4 stream nothing"), code: EBADF)) {

@@ -79,6 +79,9 @@ public final class HostExecutor: TaskExecutor, Sendable {
     /// How many times the thread woke from poll(2).
     public var wakeUps: Int { core.wakeUps }
 
+    /// How many descriptors the executor watches now.
+    var watchCount: Int { core.watchCount }
+
     /// Calls `onReadable` on the executor's thread each time `descriptor` is readable (or has an
     /// error or hang-up to report, which a read then finds), until ``stopWatching(_:then:)``.
     /// The handler must read until the descriptor would block (EAGAIN), or stop watching it: a
@@ -151,6 +154,7 @@ public final class HostExecutor: TaskExecutor, Sendable {
 
         var jobsRun: Int { locked { runCount } }
         var wakeUps: Int { locked { wakeCount } }
+        var watchCount: Int { locked { watched.count } }
         var isCurrentThread: Bool {
             guard let thread = locked({ thread }) else { return false }
             return pthread_equal(thread, pthread_self()) != 0

@@ -82,6 +82,9 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
         var endError: LinuxBluetoothError?
         /// The executor's watch of the descriptor, while it reads.
         var watch: HostExecutor.Watch?
+        /// Reading was stopped: a watch that is stored only now (its handler may have ended the
+        /// stream before its registration returned) is stopped at once.
+        var stopsReading = false
         /// Where packets go instead of ``packets``, once redirected.
         var redirect: (@Sendable (HCIPacket) -> Void)?
         /// Packets yielded to ``packets`` so far.
@@ -119,8 +122,17 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
     ///     transport's own.
     /// - Throws: ``LinuxBluetoothError`` (``LinuxBluetoothError/Operation/transfer(_:)``) when
     ///   the descriptor cannot be made non-blocking (EBADF: not open); it is closed then.
-    public init(adopting descriptor: Int32, name: String, maximumPacketSize: Int = 4 + 0xFFFF,
-                executor: HostExecutor? = nil) throws(LinuxBluetoothError) {
+    public convenience init(adopting descriptor: Int32, name: String, maximumPacketSize: Int = 4 + 0xFFFF,
+                            executor: HostExecutor? = nil) throws(LinuxBluetoothError) {
+        try self.init(adopting: descriptor, name: name, maximumPacketSize: maximumPacketSize, executor: executor,
+                      waitReadable: { cbl_wait_readable($0, $1) })
+    }
+
+    /// As the public initializer; the reader thread waits with `waitReadable` (for a test to
+    /// make poll(2) fail): 1 when the descriptor (first argument) is readable, 0 when the
+    /// eventfd (second) was signalled, -errno on failure.
+    init(adopting descriptor: Int32, name: String, maximumPacketSize: Int, executor: HostExecutor?,
+         waitReadable: @escaping @Sendable (Int32, Int32) -> Int32) throws(LinuxBluetoothError) {
         let prepared = cbl_set_nonblocking(descriptor)
         guard prepared >= 0 else {
             _ = cbl_close(descriptor)
@@ -154,15 +166,28 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
                     self.readAvailable(into: &buffer.octets)
                 }
             }
-            state.withLock { $0.watch = watch }
+            let stopped = state.withLock { state -> Bool in
+                guard !state.stopsReading else { return true }
+                state.watch = watch
+                return false
+            }
+            // The handler ended the stream before the watch was stored: stop it here, or the
+            // descriptor, at its end and so always readable, would be reported forever.
+            if stopped { executor.stopWatching(watch) { [sources] in sources.leave() } }
             return
         }
         // The reader waits in poll(2) on a thread of its own and frames what it reads there: one
         // wake-up per arrival, where a dispatch source costs two (its event thread, then the
         // queue's). It holds the transport only while reading, so dropping the transport ends it.
-        let thread = Thread { [weak self, sources] in
+        let thread = Thread { [weak self, sources, name] in
             var buffer = [UInt8](repeating: 0, count: Self.readSize)
-            while cbl_wait_readable(descriptor, wake) == 1, let transport = self {
+            while true {
+                let ready = waitReadable(descriptor, wake)
+                if ready < 0 {
+                    // poll(2) failed (ENOMEM, say): nothing more can be read, so the stream ends.
+                    self?.end(LinuxBluetoothError(.transfer("waiting to read from \(name)"), code: -ready))
+                }
+                guard ready == 1, let transport = self else { break }
                 transport.readAvailable(into: &buffer)
             }
             sources.leave()
@@ -179,6 +204,7 @@ public final class H4StreamTransport: HCIDirectTransport, Sendable {
     /// Stops the executor's watch of the descriptor (once); the descriptor closes after.
     private func stopReading() {
         guard let executor, let watch = state.withLock({ state -> HostExecutor.Watch? in
+            state.stopsReading = true
             defer { state.watch = nil }
             return state.watch
         }) else { return }
