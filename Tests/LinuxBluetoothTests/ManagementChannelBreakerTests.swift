@@ -52,6 +52,32 @@ struct ManagementChannelBreakerTests {
         #expect(await outcomes.list.dropFirst().allSatisfy { $0 == "\(ManagementError.closed)" })
     }
 
+    /// Waiting for the turn and for the answer ignored cancellation: a cancelled caller waited
+    /// out its timeout (10 s by default), and every command behind it waited too (a pairing
+    /// agent that was stopped kept the channel's turn with its reply).
+    @Test("a cancelled command ends at once, whether it waits for the kernel's answer or for its turn; the next command is answered")
+    func cancelledCommandsEnd() async throws {
+        let (channel, end) = try ManagementTests.channel()
+        var kernel = end
+        let first = Task { try await channel.send(.setPowered(true), to: 0, timeout: .seconds(50)) }
+        #expect(try await kernel.nextCommand() == ManagementCommand.setPowered(true).packet(for: 0))   // never answered
+        let second = Task { try await channel.send(.setLowEnergy(true), to: 0, timeout: .seconds(50)) }
+        while await channel.waitingForTurn == 0 { await Task.yield() }
+        second.cancel()
+        await #expect(throws: ManagementError.cancelled(command: ManagementCommand.setLowEnergy(true).name)) { try await second.value }
+        #expect(await channel.outstanding?.code == ManagementCommand.setPowered(true).code, "the first still waits")
+        first.cancel()
+        await #expect(throws: ManagementError.cancelled(command: ManagementCommand.setPowered(true).name)) { try await first.value }
+        // The channel is free; the withdrawn command was never sent.
+        let third = Task { try await channel.send(.setPowered(false), to: 0, timeout: .seconds(50)) }
+        let command = try await kernel.nextCommand()
+        #expect(command == ManagementCommand.setPowered(false).packet(for: 0))
+        try await kernel.reply(ManagementPacket(code: 0x0001, controllerIndex: 0, parameters: [0x05, 0x00, 0x00, 0x00, 0, 0, 0]))
+        #expect(try await third.value == [0x00, 0, 0, 0])
+        #expect(ManagementError.cancelled(command: "Set Powered on").description == "Set Powered on: cancelled before the kernel answered")
+        await channel.close()
+    }
+
     /// A timeout of `.seconds(Int64.max)` made the timer's Task.sleep trap (its deadline has more
     /// seconds than Int64 holds). Run in a child process, so the crash before the fix fails this
     /// test alone.

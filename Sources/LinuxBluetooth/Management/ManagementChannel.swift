@@ -13,6 +13,9 @@ public enum ManagementError: Error, Hashable, Sendable, CustomStringConvertible 
     case timeout(command: String)
     /// The channel is closed.
     case closed
+    /// The caller's task was cancelled while the command waited for its turn (it was not sent)
+    /// or for the kernel's answer (it was sent, and may still take effect).
+    case cancelled(command: String)
     /// The kernel's answer did not decode.
     case malformed(BLEDecodingError)
     /// The socket could not be opened, bound or written.
@@ -33,6 +36,7 @@ public enum ManagementError: Error, Hashable, Sendable, CustomStringConvertible 
             return "\(command) on hci\(index): \(status)\(remedy)"
         case .timeout(let command): return "\(command): the kernel did not answer"
         case .closed: return "the management channel is closed"
+        case .cancelled(let command): return "\(command): cancelled before the kernel answered"
         case .malformed(let error): return "the kernel's management answer did not decode: \(error)"
         case .system(let error): return "\(error)"
         }
@@ -56,6 +60,7 @@ public actor ManagementChannel {
         case status(ManagementStatus)
         case timeout
         case closed
+        case cancelled
     }
 
     /// The outstanding command. It is registered before it is sent: the kernel may answer
@@ -70,7 +75,9 @@ public actor ManagementChannel {
     private var pending: Pending?
     /// Whether a command holds the channel (it may not have sent yet); others wait their turn.
     private var isBusy = false
-    private var turnWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The commands waiting for their turn, first come first served, each with its number;
+    /// resumed with true when it is theirs, false when their caller was cancelled.
+    private var turnWaiters: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
     private var lastID: UInt64 = 0
     private var isClosed = false
 
@@ -111,15 +118,30 @@ public actor ManagementChannel {
 
     /// Sends `command` to controller `index` and returns its return parameters.
     ///
-    /// - Throws: ``ManagementError``: the status when it is not Success, a timeout, closed.
+    /// Cancelling the caller's task ends the call at once with ``ManagementError/cancelled(command:)``:
+    /// while it waits for its turn (the command is not sent) or for the kernel's answer (the
+    /// command was sent and may still take effect; its answer, if it comes, is dropped).
+    ///
+    /// - Throws: ``ManagementError``: the status when it is not Success, a timeout, closed,
+    ///   cancelled.
     public func send(_ command: ManagementCommand, to index: UInt16, timeout: Duration = .seconds(10)) async throws(ManagementError) -> [UInt8] {
+        lastID &+= 1
+        let id = lastID
         // One command at a time, first come first served.
-        if isBusy { await withCheckedContinuation { turnWaiters.append($0) } }
+        if isBusy {
+            let granted = await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    if Task.isCancelled { continuation.resume(returning: false) } else { turnWaiters.append((id, continuation)) }
+                }
+            } onCancel: {
+                Task { await self.withdraw(id) }
+            }
+            guard granted else { throw .cancelled(command: command.name) }
+        }
         isBusy = true
         defer { passTurn() }
         guard !isClosed else { throw .closed }
-        lastID &+= 1
-        let id = lastID
+        guard !Task.isCancelled else { throw .cancelled(command: command.name) }
         pending = Pending(code: command.code, index: index, id: id)
         do { try await channel.send(command.packet(for: index).encoded, what: "sending \(command.name)") } catch {
             pending = nil
@@ -135,8 +157,13 @@ public actor ManagementChannel {
             pending = nil
             outcome = early
         } else {
-            outcome = await withCheckedContinuation { continuation in
-                pending?.continuation = continuation
+            outcome = await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    pending?.continuation = continuation
+                    if Task.isCancelled { finish(.cancelled) }
+                }
+            } onCancel: {
+                Task { await self.cancel(id) }
             }
         }
         timer.cancel()
@@ -145,6 +172,7 @@ public actor ManagementChannel {
         case .status(let status): throw .status(command: command.name, index: index, status)
         case .timeout: throw .timeout(command: command.name)
         case .closed: throw .closed
+        case .cancelled: throw .cancelled(command: command.name)
         }
     }
 
@@ -152,8 +180,17 @@ public actor ManagementChannel {
     /// it (for tests).
     var outstanding: (code: UInt16, answered: Bool)? { pending.map { ($0.code, $0.early != nil) } }
 
+    /// How many commands wait for their turn (for tests).
+    var waitingForTurn: Int { turnWaiters.count }
+
     private func passTurn() {
-        if turnWaiters.isEmpty { isBusy = false } else { turnWaiters.removeFirst().resume() }
+        if turnWaiters.isEmpty { isBusy = false } else { turnWaiters.removeFirst().continuation.resume(returning: true) }
+    }
+
+    /// The caller of command `id` was cancelled while it waited for its turn: it leaves the line.
+    private func withdraw(_ id: UInt64) {
+        guard let index = turnWaiters.firstIndex(where: { $0.id == id }) else { return }
+        turnWaiters.remove(at: index).continuation.resume(returning: false)
     }
 
     /// The controller's address, version, settings and name.
@@ -213,6 +250,12 @@ public actor ManagementChannel {
     private func expire(_ id: UInt64) {
         guard pending?.id == id else { return }
         finish(.timeout)
+    }
+
+    /// The caller of command `id` was cancelled while it waited for the answer.
+    private func cancel(_ id: UInt64) {
+        guard pending?.id == id else { return }
+        finish(.cancelled)
     }
 
     /// Ends the outstanding command with `outcome`: resumes its caller, or keeps the outcome
