@@ -69,6 +69,31 @@ struct MessageSocketBreakerTests {
         #expect(socket.endError?.code == ECONNREFUSED)
     }
 
+    /// FIONREAD on a datagram socket (and on L2CAP) sizes the next message only: with two empty
+    /// messages queued before a PDU and the read side shut down, it said 0 at the first empty
+    /// one, and the socket ended there, losing the PDU.
+    @Test("empty messages, then a PDU, on a socket whose read side is shut down: all arrive")
+    func emptyMessagesBeforeThePDUAtTheEnd() async throws {
+        var fds: [Int32] = [0, 0]
+        let type = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        try #require(socketpair(AF_UNIX, type, 0, &fds) == 0)
+        defer { close(fds[1]) }
+        let pdu: [UInt8] = [0x1b, 0x01, 0x00, 0x42]
+        #expect(send(fds[1], nil, 0, 0) == 0)
+        #expect(send(fds[1], nil, 0, 0) == 0)
+        #expect(pdu.withUnsafeBytes { send(fds[1], $0.baseAddress, $0.count, 0) } == 4)
+        #expect(shutdown(fds[0], Int32(SHUT_RD)) == 0)
+        let socket = MessageSocket(BluetoothSocket(adopting: fds[0]), receiveCapacity: 64, label: "test.empty-at-end")
+        var received = socket.messages.makeAsyncIterator()
+        #expect(await received.next() == [])
+        #expect(await received.next() == [])
+        #expect(await received.next() == pdu)
+        // A Unix datagram socket's end reads as EAGAIN, not 0 as an L2CAP socket's does, so this
+        // one ends by closing it.
+        socket.close()
+        #expect(await received.next() == nil)
+    }
+
     @Test("a send that fails while messages are still queued: they arrive, then the stream ends with the send's error")
     func failedSendAfterQueuedMessages() async throws {
         let fds = try seqpacketPair()

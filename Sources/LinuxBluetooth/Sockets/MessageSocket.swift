@@ -110,6 +110,10 @@ public final class MessageSocket: Sendable {
         /// the kernel queues like any other) and at the end of the stream; only the latter has
         /// the read side shut down, which poll(2) reports as POLLRDHUP or POLLHUP. A zero-length
         /// message is delivered as one (the ATT engine ignores an empty PDU) and the reading goes on.
+        /// Once the read side is shut down, a 0 is the end or an empty message with more behind
+        /// it, which FIONREAD cannot always tell (on L2CAP and datagram sockets it sizes the next
+        /// message only): the reading goes on for up to ``emptyReadsAtEnd`` zeros, and the empty
+        /// messages are delivered when a message follows them.
         ///
         /// The kernel reports a socket's error (a supervision timeout, the peer's termination)
         /// before the messages still queued (a datagram socket's recv(2) takes the pending error
@@ -118,17 +122,25 @@ public final class MessageSocket: Sendable {
         /// error (a send takes the pending error too).
         private func readAvailable(into buffer: inout [UInt8]) {
             var failure: LinuxBluetoothError?
+            /// Zeros read since the read side was shut down: the end, or empty messages.
+            var zerosAtEnd = 0
             while true {
                 let count = buffer.withUnsafeMutableBytes { cbl_recv(socket.descriptor, $0.baseAddress, $0.count) }
                 if count > 0 {
+                    for _ in 0..<zerosAtEnd { input.yield([]) }   // they were empty messages
+                    zerosAtEnd = 0
                     input.yield(Array(buffer[..<count]))
                     continue
                 }
                 if count == 0 {
                     if MessageSocket.hasEnded(socket.descriptor) {
+                        zerosAtEnd += 1
+                        if zerosAtEnd <= MessageSocket.emptyReadsAtEnd { continue }
                         end(failure ?? failedSend)        // the peer or the link ended
                         return
                     }
+                    for _ in 0..<zerosAtEnd { input.yield([]) }
+                    zerosAtEnd = 0
                     input.yield([])                       // a zero-length message
                     continue
                 }
@@ -296,6 +308,10 @@ public final class MessageSocket: Sendable {
 
     /// Stops reading and closes the socket; ``messages`` finishes. Closing again does nothing.
     public func close() { core.end(nil) }
+
+    /// How many reads of 0 a socket whose read side is shut down gets before it counts as
+    /// ended: 64, so that a message behind up to 64 empty ones is still read.
+    static let emptyReadsAtEnd = 64
 
     /// POLLRDHUP (Linux's <poll.h>, which declares it only under _GNU_SOURCE): the peer shut its
     /// writing side down, or the link ended.
