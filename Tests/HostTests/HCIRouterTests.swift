@@ -188,6 +188,47 @@ struct HCIRouterTests {
         await eventually("twelve let go") { await flow.routingStatistics.unclaimedACLPackets == 12 }
     }
 
+    @Test("a reader whose ended link was let go gets an ended route, and each later reader its own link")
+    func letGoLinksKeepTheirPlace() async throws {
+        let transport = ScriptedHCITransport()
+        let flow = patientFlow(transport)
+        // Ten links on 0x0040, each with one packet (its number); nine end before any reader
+        // comes, one more than the router keeps for late readers.
+        for number in 1...10 {
+            transport.inject(try h4(Self.connected40))
+            transport.inject(Self.acl(0x0040, UInt8(number)))
+            if number < 10 { transport.inject(try h4(Self.disconnected40)) }
+        }
+        await eventually("the first let go") { await flow.routingStatistics.unclaimedACLPackets == 1 }
+        let first = try #require(await flow.acl(handle: 0x0040))
+        var firstPackets = 0
+        for await _ in first { firstPackets += 1 }
+        #expect(firstPackets == 0, "the first link's route has ended, empty")
+        for number in 2...10 {
+            let route = try #require(await flow.acl(handle: 0x0040))
+            #expect(await Self.take(1, from: route).compactMap(\.packet).map { $0.data.last } == [UInt8(number)])
+        }
+    }
+
+    @Test("after a controller reset, links nobody claimed are let go: the first link after it gets its own route")
+    func resetLetsUnclaimedLinksGo() async throws {
+        let transport = ScriptedHCITransport()
+        let flow = patientFlow(transport)
+        let before = await flow.events([.event(.leMeta)], label: "before")
+        transport.inject(try h4(Self.connected40))
+        transport.inject(Self.acl(0x0040, 0x01))
+        transport.inject(try h4(Self.report))
+        _ = await Self.take(2, from: before)                           // the packet between them was routed too
+        await flow.controllerReset()
+        #expect(await flow.routingStatistics.unclaimedACLPackets == 1)
+        let after = await flow.events([.event(.leMeta)], label: "after")
+        transport.inject(try h4(Self.connected40))                     // the first link after the reset
+        transport.inject(Self.acl(0x0040, 0x02))
+        _ = await Self.take(1, from: after)
+        let route = try #require(await flow.acl(handle: 0x0040))
+        #expect(await Self.take(1, from: route).compactMap(\.packet).map { $0.data.last } == [0x02])
+    }
+
     @Test("a closed transport finishes every route")
     func closeFinishesRoutes() async throws {
         let transport = ScriptedHCITransport()

@@ -186,6 +186,11 @@ public actor HCICommandFlow {
     /// - Returns: nil when the link already has its reader.
     public func acl(handle: UInt16) -> HCIACLRoute? { core.acl(handle: handle) }
 
+    /// ``acl(handle:)`` from any isolation, at once: the connection manager claims each link's
+    /// route while it handles the link's connection event, so that the links of a reused handle
+    /// claim their routes in the order of their events, as the router hands them out.
+    nonisolated func claimACL(handle: UInt16) -> HCIACLRoute? { core.acl(handle: handle) }
+
     /// Turns on the host's half of flow control from the controller to the host (Core v5.4,
     /// Vol 4, Part E, 4.2), once the controller has accepted HCI_Host_Buffer_Size with
     /// `hostTotal` ACL buffers and HCI_Set_Controller_To_Host_Flow_Control: from then on each ACL

@@ -73,7 +73,10 @@ extension LEConnectionManager {
                                       state: state, manager: self, attMTU: configuration.attMTU)
         sender.open(handle, reason: connection.reason)
         links[handle] = Link(connection: connection)
-        links[handle]?.reader = Task(executorPreference: executor) { [weak self] in await self?.readLink(handle, of: connection) }
+        // Claimed now, in the order of the connection events, not in the reader task, which
+        // may run after the task of a newer link on the same handle.
+        let route = flow.claimACL(handle: handle)
+        links[handle]?.reader = Task(executorPreference: executor) { [weak self] in await self?.readLink(route, handle, of: connection) }
         if role == .central, let pending = pendingConnect, pending.peers.contains(peerAddress) {
             pendingConnect = nil
             pending.finish(.success(connection))
@@ -157,18 +160,18 @@ extension LEConnectionManager {
         links[c.connectionHandle] = link
     }
 
-    /// Takes the link's ACL route until it ends: its packets go to an ``LELinkReceiver`` on the
-    /// thread that routes them (ATT PDUs straight to the link's bearer), and this loop, on the
-    /// manager's actor, handles the receiver's other frames and problems in order.
+    /// Takes the link's ACL route (`route`, claimed with its connection event) until it ends:
+    /// its packets go to an ``LELinkReceiver`` on the thread that routes them (ATT PDUs straight
+    /// to the link's bearer), and this loop, on the manager's actor, handles the receiver's
+    /// other frames and problems in order.
     /// The route ends with the link (its Disconnection Complete), the transport, or the reader's
     /// cancellation in ``tearDown(_:)``, and the loop with it; the manager lives as long.
     ///
     /// Everything it does is for `connection` alone: when the controller gives the handle to a
     /// new link while this loop still has items of the old one (both events can wait in the
     /// manager's queue together), those items are dropped, not answered on the new link.
-    func readLink(_ handle: UInt16, of connection: LEConnection) async {
-        guard let route = await flow.acl(handle: handle) else { return }
-        guard links[handle]?.connection === connection else { return }
+    func readLink(_ route: HCIACLRoute?, _ handle: UInt16, of connection: LEConnection) async {
+        guard let route, links[handle]?.connection === connection else { return }
         let receiver = LELinkReceiver(handle: handle, bearer: connection.att, maximumPayloadLength: Int(configuration.attMTU))
         links[handle]?.receiver = receiver
         route.consume(receiver.receive)

@@ -11,6 +11,10 @@ import HCI
 ///   handle's queue after the event is routed; the reader takes what it holds, then its stream
 ///   ends. Queues whose reader has not come yet are kept in connection order per handle, so a
 ///   late reader of a handle that was reused gets the link it asked about, not the next one.
+///   Readers claim a handle's links in the order of their connection events (the connection
+///   manager claims each as it handles the event). An ended link let go unread (beyond
+///   ``unclaimedEndedLinksKept``) keeps its place in that order: its late reader gets a route
+///   that has already ended, never a later link's.
 /// - Everything else no route takes is counted in ``statistics``.
 ///
 /// Lives on the flow's actor; not `Sendable` on its own.
@@ -41,6 +45,9 @@ struct HCIRouter {
     private var links: [UInt16: [ACLLink]] = [:]
     /// The handles of ended links whose reader never came, oldest first (one entry a link).
     private var endedUnclaimed: [UInt16] = []
+    /// Per handle, how many of its oldest unclaimed links were let go: the next claims of the
+    /// handle are theirs, and get a route that has already ended.
+    private var letGo: [UInt16: Int] = [:]
     private(set) var statistics = HCIRoutingStatistics()
     private var lastLinkID: UInt64 = 0
     /// Flow control from the controller to the host: the buffers readers take go back.
@@ -70,6 +77,10 @@ struct HCIRouter {
     /// connection event, or a new one when no connection event was seen (a controller that had
     /// the link before this host, or a test). Nil when every link on `handle` has its reader.
     mutating func claimACL(handle: UInt16, capacity: Int = HCIRouter.defaultACLCapacity) -> HCIACLRoute? {
+        if let count = letGo[handle] {
+            letGo[handle] = count > 1 ? count - 1 : nil
+            return endedRoute(handle)
+        }
         if var list = links[handle], let index = list.firstIndex(where: { $0.stream != nil }) {
             let stream = list[index].stream
             list[index].stream = nil
@@ -94,6 +105,15 @@ struct HCIRouter {
         bufferReturn.open(link: lastLinkID, handle: handle)
         let route = HCIACLRoute(reader: reader, link: lastLinkID, bufferReturn: bufferReturn)
         return (ACLLink(id: lastLinkID, queue: queue, stream: route), route)
+    }
+
+    /// The route of a link that ended and was let go before its reader came: it has already
+    /// ended, with nothing in it (its packets were counted in ``HCIRoutingStatistics/unclaimedACLPackets``).
+    private mutating func endedRoute(_ handle: UInt16) -> HCIACLRoute {
+        lastLinkID &+= 1
+        var (queue, reader) = HCIRouteQueue<HCIACLDataPacket>.make(capacity: 1, label: Self.aclLabel(handle))
+        queue.finish()
+        return HCIACLRoute(reader: reader, link: lastLinkID, bufferReturn: bufferReturn)
     }
 
     private static func aclLabel(_ handle: UInt16) -> String { "ACL 0x" + String(handle, radix: 16, uppercase: true) }
@@ -168,6 +188,7 @@ struct HCIRouter {
             statistics.unclaimedACLPackets += list[index].queue.delivered
             list.remove(at: index)
             links[oldest] = list.isEmpty ? nil : list
+            letGo[oldest, default: 0] += 1
         }
     }
 
@@ -223,6 +244,9 @@ struct HCIRouter {
     /// connection manager) stops with it; with `discardingEvents` (a reset) its queued events
     /// are dropped first, as they tell of a controller state that is gone, and a reader acting
     /// on one would command the reset controller. Routes added later are not touched.
+    /// After a reset, the links nobody claimed are let go too: their connection events were
+    /// dropped, so no reader will come for them, and the handles start afresh for the links
+    /// after the reset (their packets are counted in ``HCIRoutingStatistics/unclaimedACLPackets``).
     mutating func finishAll(discardingEvents: Bool = false) {
         for id in Array(eventRoutes.keys) {
             if discardingEvents {
@@ -235,5 +259,13 @@ struct HCIRouter {
         for handle in Array(links.keys) {
             while links[handle]?.contains(where: { $0.isOpen }) == true { closeLink(handle) }
         }
+        guard discardingEvents else { return }
+        for (handle, list) in links {
+            let unclaimed = list.filter { $0.stream != nil }
+            statistics.unclaimedACLPackets += unclaimed.reduce(0) { $0 + $1.queue.delivered }
+            links[handle] = unclaimed.count == list.count ? nil : list.filter { $0.stream == nil }
+        }
+        endedUnclaimed = []
+        letGo = [:]
     }
 }
