@@ -75,12 +75,13 @@ public final class MessageSocket: Sendable {
         /// messages already queued. The reader, woken, does that; waiting senders are woken too,
         /// and fail.
         func endAfterReading(_ error: LinuxBluetoothError) {
-            let first = state.withLock { state -> Bool in
-                guard !state.isClosed, state.failedSend == nil else { return false }
+            state.withLock { state in
+                guard !state.isClosed, state.failedSend == nil else { return }
                 state.failedSend = error
-                return true
+                // Signalled under the lock: while the socket has not ended, the reader still
+                // polls, so the eventfd is open (the last poller closes it after the end).
+                _ = cbl_wake_signal(wake)
             }
-            if first { _ = cbl_wake_signal(wake) }
         }
 
         /// The reader thread's work: waits for input, reads it, until the socket ends.
@@ -218,11 +219,13 @@ public final class MessageSocket: Sendable {
                 guard !state.isClosed else { return nil }
                 state.isClosed = true
                 state.endError = error
+                // Under the lock, as in endAfterReading: a reader woken by a failed send cannot
+                // see the end, stop and close the eventfd before this signal.
+                _ = cbl_wake_signal(wake)
                 defer { state.writeWaiters = []; state.endWaiters = [] }
                 return (state.writeWaiters, state.endWaiters)
             }
             guard let waiters else { return }
-            _ = cbl_wake_signal(wake)
             input.finish()
             for waiter in waiters.writers { waiter.resume(returning: false) }
             for waiter in waiters.ends { waiter.resume(returning: error) }
@@ -277,8 +280,9 @@ public final class MessageSocket: Sendable {
     /// Sends one message, waiting for room when the socket's buffer is full.
     ///
     /// - Parameter what: names the message in the error ("sending an ATT PDU").
-    /// - Throws: ``LinuxBluetoothError``: EPIPE once the socket has ended, or the kernel's errno
-    ///   (which also ends the socket, after the messages already queued are read).
+    /// - Throws: ``LinuxBluetoothError``: EPIPE once the socket has ended, or the kernel's errno,
+    ///   which also ends the socket: the messages already queued are read first, and the call
+    ///   throws once the socket has ended (``isClosed`` is then true).
     public func send(_ message: [UInt8], what: String) async throws(LinuxBluetoothError) {
         while true {
             // The descriptor is held open for the call: a socket that ends meanwhile closes it
@@ -294,6 +298,7 @@ public final class MessageSocket: Sendable {
             default:
                 let error = LinuxBluetoothError(.transfer(what), code: Int32(-result))
                 core.endAfterReading(error)
+                _ = await ended()
                 throw error
             }
         }
