@@ -55,12 +55,12 @@ struct ManagementChannelBreakerTests {
     /// Waiting for the turn and for the answer ignored cancellation: a cancelled caller waited
     /// out its timeout (10 s by default), and every command behind it waited too (a pairing
     /// agent that was stopped kept the channel's turn with its reply).
-    @Test("a cancelled command ends at once, whether it waits for the kernel's answer or for its turn; the next command is answered")
+    @Test("a cancelled command ends at once, whether it waits for the kernel's answer or for its turn; the next one gets its own answer")
     func cancelledCommandsEnd() async throws {
         let (channel, end) = try ManagementTests.channel()
         var kernel = end
         let first = Task { try await channel.send(.setPowered(true), to: 0, timeout: .seconds(50)) }
-        #expect(try await kernel.nextCommand() == ManagementCommand.setPowered(true).packet(for: 0))   // never answered
+        #expect(try await kernel.nextCommand() == ManagementCommand.setPowered(true).packet(for: 0))   // not answered yet
         let second = Task { try await channel.send(.setLowEnergy(true), to: 0, timeout: .seconds(50)) }
         while await channel.waitingForTurn == 0 { await Task.yield() }
         second.cancel()
@@ -68,13 +68,30 @@ struct ManagementChannelBreakerTests {
         #expect(await channel.outstanding?.code == ManagementCommand.setPowered(true).code, "the first still waits")
         first.cancel()
         await #expect(throws: ManagementError.cancelled(command: ManagementCommand.setPowered(true).name)) { try await first.value }
-        // The channel is free; the withdrawn command was never sent.
+        // The next command with the same code waits for the first's answer, which is not its own.
         let third = Task { try await channel.send(.setPowered(false), to: 0, timeout: .seconds(50)) }
-        let command = try await kernel.nextCommand()
-        #expect(command == ManagementCommand.setPowered(false).packet(for: 0))
+        while await channel.waitingForTurn == 0 { await Task.yield() }
+        try await kernel.reply(ManagementPacket(code: 0x0001, controllerIndex: 0, parameters: [0x05, 0x00, 0x00, 0x01, 0, 0, 0]))
+        // The withdrawn second command was never sent.
+        #expect(try await kernel.nextCommand() == ManagementCommand.setPowered(false).packet(for: 0))
         try await kernel.reply(ManagementPacket(code: 0x0001, controllerIndex: 0, parameters: [0x05, 0x00, 0x00, 0x00, 0, 0, 0]))
-        #expect(try await third.value == [0x00, 0, 0, 0])
+        #expect(try await third.value == [0x00, 0, 0, 0], "its own answer, not the first's")
         #expect(ManagementError.cancelled(command: "Set Powered on").description == "Set Powered on: cancelled before the kernel answered")
+        await channel.close()
+    }
+
+    @Test("a command cancelled after it was sent and never answered frees the channel at its timeout")
+    func abandonedCommandTimesOut() async throws {
+        let (channel, end) = try ManagementTests.channel()
+        var kernel = end
+        let first = Task { try await channel.send(.setPowered(true), to: 0, timeout: .milliseconds(100)) }
+        _ = try await kernel.nextCommand()                                 // never answered
+        first.cancel()
+        await #expect(throws: ManagementError.cancelled(command: ManagementCommand.setPowered(true).name)) { try await first.value }
+        let next = Task { try await channel.send(.readControllerInformation, to: 0, timeout: .seconds(50)) }
+        #expect(try await kernel.nextCommand() == ManagementCommand.readControllerInformation.packet(for: 0))
+        try await kernel.reply(ManagementPacket(code: 0x0001, controllerIndex: 0, parameters: [0x04, 0x00, 0x00]))   // Read Controller Information, Success
+        #expect(try await next.value == [])
         await channel.close()
     }
 

@@ -71,6 +71,9 @@ public actor ManagementChannel {
         let id: UInt64
         var continuation: CheckedContinuation<Outcome, Never>?
         var early: Outcome?
+        /// Its caller was cancelled and has gone: the command keeps the channel until its
+        /// answer or its timeout, so that the answer cannot be taken for the next command's.
+        var abandoned = false
     }
     private var pending: Pending?
     /// Whether a command holds the channel (it may not have sent yet); others wait their turn.
@@ -120,7 +123,10 @@ public actor ManagementChannel {
     ///
     /// Cancelling the caller's task ends the call at once with ``ManagementError/cancelled(command:)``:
     /// while it waits for its turn (the command is not sent) or for the kernel's answer (the
-    /// command was sent and may still take effect; its answer, if it comes, is dropped).
+    /// command was sent and may still take effect). A command cancelled after it was sent keeps
+    /// the channel until its answer (which is dropped) or its timeout: the next command goes
+    /// after it, so that answer cannot be taken for the next one's (the kernel answers a
+    /// command's code and controller index, not the command).
     ///
     /// - Throws: ``ManagementError``: the status when it is not Success, a timeout, closed,
     ///   cancelled.
@@ -139,7 +145,9 @@ public actor ManagementChannel {
             guard granted else { throw .cancelled(command: command.name) }
         }
         isBusy = true
-        defer { passTurn() }
+        // An abandoned command passes the turn when its answer or its timeout comes.
+        var keepsTurn = false
+        defer { if !keepsTurn { passTurn() } }
         guard !isClosed else { throw .closed }
         guard !Task.isCancelled else { throw .cancelled(command: command.name) }
         pending = Pending(code: command.code, index: index, id: id)
@@ -160,13 +168,17 @@ public actor ManagementChannel {
             outcome = await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
                     pending?.continuation = continuation
-                    if Task.isCancelled { finish(.cancelled) }
+                    if Task.isCancelled { abandon(id) }
                 }
             } onCancel: {
-                Task { await self.cancel(id) }
+                Task { await self.abandon(id) }
             }
         }
-        timer.cancel()
+        if case .cancelled = outcome {
+            keepsTurn = true                  // the timer stays: it ends the abandoned command
+        } else {
+            timer.cancel()
+        }
         switch outcome {
         case .returned(let parameters): return parameters
         case .status(let status): throw .status(command: command.name, index: index, status)
@@ -252,16 +264,26 @@ public actor ManagementChannel {
         finish(.timeout)
     }
 
-    /// The caller of command `id` was cancelled while it waited for the answer.
-    private func cancel(_ id: UInt64) {
-        guard pending?.id == id else { return }
-        finish(.cancelled)
+    /// The caller of command `id` was cancelled while it waited for the answer: it returns
+    /// now, and the command stays outstanding, abandoned, until its answer or its timeout.
+    private func abandon(_ id: UInt64) {
+        guard let current = pending, current.id == id, !current.abandoned, current.early == nil,
+              let continuation = current.continuation else { return }
+        pending?.continuation = nil
+        pending?.abandoned = true
+        continuation.resume(returning: .cancelled)
     }
 
     /// Ends the outstanding command with `outcome`: resumes its caller, or keeps the outcome
-    /// for it when it has not begun waiting yet (the first outcome stands).
+    /// for it when it has not begun waiting yet (the first outcome stands). An abandoned
+    /// command's end passes the turn to the next command.
     private func finish(_ outcome: Outcome) {
         guard let current = pending, current.early == nil else { return }
+        if current.abandoned {
+            pending = nil
+            passTurn()
+            return
+        }
         guard let continuation = current.continuation else {
             pending?.early = outcome          // answered before the sender waits; it takes this
             return
