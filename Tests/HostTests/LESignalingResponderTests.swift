@@ -25,6 +25,22 @@ struct LESignalingResponderTests {
         #expect(LESignalingResponder.handle(oversized: [0x12]) == .ignore("oversized signaling packet without its Identifier"))
         #expect(LESignalingResponder.handle(oversized: []) == .ignore("oversized signaling packet without its Identifier"))
         #expect(LESignalingResponder.handle(oversized: [0x12, 0x00]) == .ignore("signaling Identifier 0x00"))
+        // An unknown command is treated as a request; a response is discarded (4).
+        #expect(LESignalingResponder.handle(oversized: [0x7F, 0x0A]) == .respond(LESignalingPacket(identifier: 0x0A, command: .commandReject(
+            L2CAPCommandReject(reason: .signalingMTUExceeded, reasonData: [23, 0])))))
+        #expect(LESignalingResponder.handle(oversized: [0x13, 0x0B]) == .ignore("oversized Connection Parameter Update Response (0x13) discarded"))
+    }
+
+    @Test("a response over the signaling MTU is discarded, not answered with Command Reject (4)")
+    func oversizedResponseDiscarded() {
+        // L2CAP_DISCONNECTION_RSP, Identifier 0x05, with 20 octets of data where 4 belong: 24 octets.
+        let response = [0x07, 0x05, 0x14, 0x00] + [UInt8](repeating: 0, count: 20)
+        #expect(LESignalingResponder.handle(response, role: .central, limits: LEConnectionParameterLimits())
+                == .ignore("oversized Disconnection Response (0x07) discarded"))
+        let request = [0x12, 0x05, 0x14, 0x00] + [UInt8](repeating: 0, count: 20)
+        #expect(LESignalingResponder.handle(request, role: .central, limits: LEConnectionParameterLimits())
+                == .respond(LESignalingPacket(identifier: 0x05, command: .commandReject(
+                    L2CAPCommandReject(reason: .signalingMTUExceeded, reasonData: [23, 0])))))
     }
 
     @Test("a Disconnection Request gets Command Reject, Invalid CID in request, with its Destination CID then Source CID (4.1, 4.6)")

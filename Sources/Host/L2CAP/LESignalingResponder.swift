@@ -17,9 +17,10 @@ import L2CAP
 ///   invalid (4.28).
 /// - Responses and Command Rejects go to the request of ours they answer (by Identifier).
 /// - A command this host does not know, or one that does not decode, gets Command Reject
-///   (Command not understood); one over the signaling MTU gets Command Reject (Signaling MTU
-///   exceeded, with the MTU) (4.1), even one too long to be reassembled at all
-///   (``handle(oversized:)``). Identifier 0x00 is invalid and is ignored.
+///   (Command not understood); a request over the signaling MTU gets Command Reject (Signaling
+///   MTU exceeded, with the MTU) (4.1), even one too long to be reassembled at all
+///   (``handle(oversized:)``), and an oversized response is discarded. Identifier 0x00 is
+///   invalid and is ignored.
 /// - Flow Control Credit Indications name channels that do not exist, and are ignored.
 ///
 /// Each received command gives at most one response, so a peer that floods signaling gets as
@@ -47,7 +48,7 @@ struct LESignalingResponder {
         guard payload.count >= LESignalingPacket.headerLength else { return .ignore("signaling packet of \(payload.count) octets") }
         let identifier = payload[1]
         guard identifier != 0 else { return .ignore("signaling Identifier 0x00") }
-        if payload.count > signalingMTU { return .respond(mtuExceeded(identifier)) }
+        if payload.count > signalingMTU { return tooLong(code: payload[0], identifier: identifier) }
         let command: LESignalingCommand
         do {
             command = try LESignalingPacket(decoding: payload).command()
@@ -87,19 +88,23 @@ struct LESignalingResponder {
     }
 
     /// The action for a signaling packet too long for the link's reassembly limit, of which
-    /// only the start arrived (`leadingPayload`, from ``ACLOversizedPDU``): Command Reject,
-    /// Signaling MTU exceeded, when its Identifier arrived and is not 0x00 (4.1); else nothing,
-    /// since a Command Reject must echo the Identifier.
+    /// only the start arrived (`leadingPayload`, from ``ACLOversizedPDU``): as for any packet
+    /// over the signaling MTU, when its Code and Identifier arrived and the Identifier is not
+    /// 0x00; else nothing, since a Command Reject must echo the Identifier.
     static func handle(oversized leadingPayload: [UInt8]) -> Action {
         guard leadingPayload.count >= 2 else { return .ignore("oversized signaling packet without its Identifier") }
         let identifier = leadingPayload[1]
         guard identifier != 0 else { return .ignore("signaling Identifier 0x00") }
-        return .respond(mtuExceeded(identifier))
+        return tooLong(code: leadingPayload[0], identifier: identifier)
     }
 
-    /// Command Reject, Signaling MTU exceeded, with the MTU this host offers (4.1, 4.2).
-    private static func mtuExceeded(_ identifier: UInt8) -> LESignalingPacket {
-        reject(identifier, L2CAPCommandReject(reason: .signalingMTUExceeded, reasonData: [UInt8(signalingMTU), 0]))
+    /// A packet over the signaling MTU: a request (or an unknown command) gets Command Reject,
+    /// Signaling MTU exceeded, with the MTU this host offers (4, 4.1); a response or an
+    /// indication is discarded, as nothing answers one.
+    private static func tooLong(code: UInt8, identifier: UInt8) -> Action {
+        let code = L2CAPSignalingCode(rawValue: code)
+        guard !code.isAnswerOrIndication else { return .ignore("oversized \(code) discarded") }
+        return .respond(reject(identifier, L2CAPCommandReject(reason: .signalingMTUExceeded, reasonData: [UInt8(signalingMTU), 0])))
     }
 
     private static func reject(_ identifier: UInt8, _ reject: L2CAPCommandReject) -> LESignalingPacket {

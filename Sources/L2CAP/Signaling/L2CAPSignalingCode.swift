@@ -77,6 +77,14 @@ public struct L2CAPSignalingCode: RawRepresentable, Hashable, Sendable, CustomSt
         }
     }
 
+    /// Whether the code answers or informs rather than asks: Command Reject, a response, or the
+    /// Flow Control Credit Indication. Nothing answers such a packet: a response whose
+    /// Identifier matches no request is discarded, and only a request gets Command Reject
+    /// (Core v5.4, Vol 3, Part A, 4 and 4.1).
+    public var isAnswerOrIndication: Bool {
+        [0x01, 0x03, 0x05, 0x07, 0x09, 0x0B, 0x13, 0x15, 0x16, 0x18, 0x1A].contains(rawValue)
+    }
+
     /// Whether the code may be used on the LE signaling channel (CID 0x0005), per Table 4.2.
     public var isAllowedOnLE: Bool {
         switch rawValue {
