@@ -229,6 +229,28 @@ struct HCIRouterTests {
         #expect(await Self.take(1, from: route).compactMap(\.packet).map { $0.data.last } == [0x02])
     }
 
+    @Test("HCI_Reset completing ends every link and lets go of those nobody claimed: the first link after it gets its own route")
+    func resetCommandLetsUnclaimedLinksGo() async throws {
+        let transport = ScriptedHCITransport()
+        let flow = patientFlow(transport)
+        let before = await flow.events([.event(.leMeta)], label: "before")
+        transport.inject(try h4(Self.connected40))                     // a link no reader claimed
+        transport.inject(Self.acl(0x0040, 0x01))
+        transport.inject(try h4(Self.report))
+        _ = await Self.take(2, from: before)
+        let reset = Task { try await flow.send(HCIReset()) }
+        await transport.waitForSent(1)
+        transport.inject(try h4("04 0e 04 01 03 0c 00"))              // Command Complete: HCI_Reset, Success
+        try await reset.value
+        #expect(await flow.routingStatistics.unclaimedACLPackets == 1)
+        transport.inject(try h4(Self.connected40))                     // the first link after the reset
+        transport.inject(Self.acl(0x0040, 0x02))
+        transport.inject(try h4(Self.report))
+        _ = await Self.take(2, from: before)
+        let route = try #require(await flow.acl(handle: 0x0040))
+        #expect(await Self.take(1, from: route).compactMap(\.packet).map { $0.data.last } == [0x02])
+    }
+
     @Test("a closed transport finishes every route")
     func closeFinishesRoutes() async throws {
         let transport = ScriptedHCITransport()

@@ -137,6 +137,27 @@ struct LEConnectionManagerBadInputTests {
         #expect(await manager.diagnostics.recentReassemblyProblems.contains { $0.contains("L2CAP Length 600 exceeds the limit of 517") })
     }
 
+    @Test("two links on one handle, both formed and the first gone before the manager looks: the second reads its own data")
+    func reusedHandleLinksReadTheirOwnData() async throws {
+        let transport = DirectTestTransport()
+        let flow = HCICommandFlow(transport: transport, commandTimeout: .seconds(60))
+        // Before the manager exists nothing claims the links, so all of this waits for it.
+        let manager = await LEConnectionManager(flow: flow, controller: Self.information())
+        var incoming = manager.incomingConnections.makeAsyncIterator()
+        transport.inject(try h4(Self.incoming))                                  // link A on 0x0040
+        transport.inject(try h4("02 4020 0800 0400 0400 1b 0300 aa"))            // A's peer: notification 0xaa
+        transport.inject(try h4("04 05 04 00 4000 13"))                          // A ends
+        transport.inject(try h4(Self.incoming))                                  // link B takes 0x0040
+        transport.inject(try h4("02 4020 0800 0400 0400 1b 0300 bb"))            // B's peer: notification 0xbb
+        let first = try #require(await incoming.next())
+        let second = try #require(await incoming.next())
+        #expect(first !== second)
+        #expect(await first.disconnected() == .remoteUserTerminatedConnection)
+        var fromB = second.att.received.makeAsyncIterator()
+        #expect(await fromB.next() == [0x1b, 0x03, 0x00, 0xbb], "B's first PDU is its own, not A's")
+        #expect(await manager.diagnostics.reassemblyProblems == 0)
+    }
+
     /// A link on 0x0040 that dropped (Remote User Terminated Connection), and the newer link the
     /// controller then gave the same handle.
     static func handleReused() async throws -> (ScriptedHCITransport, LEConnectionManager, gone: LEConnection, newer: LEConnection) {

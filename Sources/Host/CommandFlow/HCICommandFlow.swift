@@ -181,7 +181,10 @@ public actor HCICommandFlow {
     /// The ACL data of the link on connection `handle`, in arrival order: the route its LE
     /// Connection Complete (or LE Enhanced Connection Complete) opened, holding what arrived
     /// since, or a new route when no such event was seen. It finishes after the handle's
-    /// Disconnection Complete, or when the transport closes. A link has one reader.
+    /// Disconnection Complete, or when the transport closes. A link has one reader. Links are
+    /// claimed in the order of their connection events: one that ended and was let go unread
+    /// (the router keeps 8) gets a route that has already ended. After HCI_Reset completes, or
+    /// a connection manager on this flow ends, the links nobody claimed are let go.
     ///
     /// - Returns: nil when the link already has its reader.
     public func acl(handle: UInt16) -> HCIACLRoute? { core.acl(handle: handle) }
@@ -190,6 +193,11 @@ public actor HCICommandFlow {
     /// route while it handles the link's connection event, so that the links of a reused handle
     /// claim their routes in the order of their events, as the router hands them out.
     nonisolated func claimACL(handle: UInt16) -> HCIACLRoute? { core.acl(handle: handle) }
+
+    /// The connection manager, which claims the links, has ended: the links nobody claimed (their
+    /// connection events went unhandled) are let go, so that a manager made later on this flow
+    /// gets only its own links' routes.
+    nonisolated func letUnclaimedLinksGo() { core.letUnclaimedLinksGo() }
 
     /// Turns on the host's half of flow control from the controller to the host (Core v5.4,
     /// Vol 4, Part E, 4.2), once the controller has accepted HCI_Host_Buffer_Size with

@@ -162,6 +162,9 @@ final class HCICommandFlowCore: Sendable {
             opcode = event.commandOpcode
             returnParameters = event.returnParameters
             isStatusSuccess = false
+            if opcode == HCIReset.opcode, returnParameters.first == HCIStatus.success.rawValue {
+                state.router.controllerWasReset()
+            }
         case .commandStatus:
             guard let event = try? HCIEvent.CommandStatus(decoding: packet.parameters[...]) else { return nil }
             state.credits = Int(event.numHCICommandPackets)
@@ -346,6 +349,9 @@ final class HCICommandFlowCore: Sendable {
     /// How many times ``abandonCommands()`` ran: once per controller reset
     /// (``HCICommandFlow/controllerResets``).
     var resets: Int { state.withLock { $0.resets } }
+
+    /// Lets go of the links nobody claimed (see ``HCIRouter/letUnclaimedLinksGo()``).
+    func letUnclaimedLinksGo() { state.withLock { $0.router.letUnclaimedLinksGo() } }
 
     /// Finishes every route made so far (see ``HCICommandFlow/controllerReset()``).
     func finishRoutes() { state.withLock { $0.router.finishAll(discardingEvents: true) } }

@@ -306,5 +306,8 @@ public actor LEConnectionManager {
         connectTurnWaiters = []
         incoming.finish()
         eventReader?.cancel()
+        // No link this manager had not claimed will be: a manager made later on the flow
+        // starts with none of them.
+        flow.letUnclaimedLinksGo()
     }
 }

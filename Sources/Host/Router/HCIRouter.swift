@@ -14,7 +14,9 @@ import HCI
 ///   Readers claim a handle's links in the order of their connection events (the connection
 ///   manager claims each as it handles the event). An ended link let go unread (beyond
 ///   ``unclaimedEndedLinksKept``) keeps its place in that order: its late reader gets a route
-///   that has already ended, never a later link's.
+///   that has already ended, never a later link's. The links nobody claimed, and those
+///   places, go when no reader will come for them (``letUnclaimedLinksGo()``): HCI_Reset
+///   completed, or the connection manager ended.
 /// - Everything else no route takes is counted in ``statistics``.
 ///
 /// Lives on the flow's actor; not `Sendable` on its own.
@@ -74,8 +76,9 @@ struct HCIRouter {
     }
 
     /// The reader's end of the oldest unclaimed link on `handle`: the queue opened by its
-    /// connection event, or a new one when no connection event was seen (a controller that had
-    /// the link before this host, or a test). Nil when every link on `handle` has its reader.
+    /// connection event, a route that has already ended when that link was let go unread, or a
+    /// new one when no connection event was seen (a controller that had the link before this
+    /// host, or a test). Nil when every link on `handle` has its reader.
     mutating func claimACL(handle: UInt16, capacity: Int = HCIRouter.defaultACLCapacity) -> HCIACLRoute? {
         if let count = letGo[handle] {
             letGo[handle] = count > 1 ? count - 1 : nil
@@ -256,14 +259,42 @@ struct HCIRouter {
             }
             removeEventRoute(id: id)
         }
+        closeAllLinks()
+        if discardingEvents { letUnclaimedLinksGo() }
+    }
+
+    /// HCI_Reset completed: the controller ended every connection, with no Disconnection
+    /// Complete (Core v5.4, Vol 4, Part E, 7.3.2). Each link's route ends after what it holds;
+    /// the links nobody claimed are let go (their connection events told of the old state, and
+    /// the handles start afresh for the links after the reset).
+    mutating func controllerWasReset() {
+        closeAllLinks()
+        letUnclaimedLinksGo()
+    }
+
+    private mutating func closeAllLinks() {
         for handle in Array(links.keys) {
             while links[handle]?.contains(where: { $0.isOpen }) == true { closeLink(handle) }
         }
-        guard discardingEvents else { return }
+    }
+
+    /// Lets go of every link nobody claimed, and of the places of those let go before, when no
+    /// reader will come for them: the controller was reset, or the reader that claims the links
+    /// (the connection manager) has ended. Their packets are counted in
+    /// ``HCIRoutingStatistics/unclaimedACLPackets``. An open link nobody claimed ends too.
+    mutating func letUnclaimedLinksGo() {
         for (handle, list) in links {
-            let unclaimed = list.filter { $0.stream != nil }
-            statistics.unclaimedACLPackets += unclaimed.reduce(0) { $0 + $1.queue.delivered }
-            links[handle] = unclaimed.count == list.count ? nil : list.filter { $0.stream == nil }
+            for link in list where link.stream != nil {
+                if link.isOpen {                // closed links had this done when they ended
+                    bufferReturn.close(link: link.id)
+                    var queue = link.queue
+                    queue.finish()
+                    record(queue)
+                }
+                statistics.unclaimedACLPackets += link.queue.delivered
+            }
+            let claimed = list.filter { $0.stream == nil }
+            links[handle] = claimed.isEmpty ? nil : claimed
         }
         endedUnclaimed = []
         letGo = [:]
