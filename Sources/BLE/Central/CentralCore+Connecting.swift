@@ -18,7 +18,7 @@ extension CentralCore {
                 continue
             case .connecting:
                 guard let attempt = attempts[peripheral.identifier] else { throw .invalidArgument("\(peripheral) is connecting") }
-                try await join(attempt, timeout: options.timeout, clock: backend.clock)
+                try await join(attempt.task, timeout: options.timeout, clock: backend.clock)
                 return
             case .disconnecting:
                 // The link ends within its supervision timeout (up to 32 s): the wait is this
@@ -38,8 +38,10 @@ extension CentralCore {
         peripheral.record.withLock { $0.state = .connecting }
         live[peripheral.identifier] = peripheral
         restoration?.intent(.connecting, for: peripheral)
-        let attempt = Task { await self.establish(peripheral, on: backend, options: options) }
-        attempts[peripheral.identifier] = attempt
+        lastAttempt &+= 1
+        let number = lastAttempt
+        let attempt = Task { await self.establish(peripheral, on: backend, options: options, attempt: number) }
+        attempts[peripheral.identifier] = ConnectionAttempt(number: number, task: attempt)
         let outcome = await withTaskCancellationHandler {
             await attempt.value
         } onCancel: {
@@ -89,14 +91,14 @@ extension CentralCore {
 
     /// Makes the link, its GATT client and the ATT MTU exchange (Core v5.4, Vol 3, Part G,
     /// 4.3.1), with restoration the Database Hash read (7.3), then marks `peripheral`
-    /// connected; runs as the attempt's task, which a cancel ends. A restoration's reconnection
+    /// connected; runs as the task of attempt number `attempt`, which a cancel ends. A restoration's reconnection
     /// of other peripherals pauses meanwhile (the controller initiates one link at a time).
     ///
     /// `options.timeout` bounds each phase: the link's creation (the backend cancels it), and
     /// then the steps that wait on the peer, which end at once with the link that the deadline
     /// (``ConnectDeadline``) or a cancel terminates, rather than at the 30 s ATT timeout.
     nonisolated func establish(_ peripheral: Peripheral, on backend: any CentralBackend,
-                               options: ConnectOptions) async -> Result<Void, BLEError> {
+                               options: ConnectOptions, attempt: UInt64) async -> Result<Void, BLEError> {
         let link: any BackendLink
         await pauseReconnection()
         await untilScanStopsFinish()
@@ -137,7 +139,8 @@ extension CentralCore {
         if Task.isCancelled { failure = .cancelled }
         // Settled before the link is handed over: a deadline that passes from now on leaves it up.
         if failure == nil, !deadline.settle() { failure = .connectionTimeout }
-        if failure == nil, await !connected(peripheral, session: session, mtu: session.client.mtu, databaseHash: try? steps.get()) {
+        if failure == nil, await !connected(peripheral, attempt: attempt, session: session, mtu: session.client.mtu,
+                                            databaseHash: try? steps.get()) {
             // The link dropped after the last step (not closed by the manager, nor by a cancel):
             // its Reason, as the steps would have thrown.
             if let reason = session.downReason, !Task.isCancelled, await !closed {
@@ -175,12 +178,14 @@ extension CentralCore {
     }
 
     /// The link is ready: `peripheral` is connected on `session`, with `services` as its tree
-    /// (a restoration's; nil otherwise), unless the manager closed or the attempt was cancelled
-    /// meanwhile (false then). `databaseHash` is what the server's Database Hash read, when
-    /// restoration read it.
-    func connected(_ peripheral: Peripheral, session: PeripheralLink, mtu: Int, services: [Service]? = nil,
+    /// (a restoration's; nil otherwise), unless the manager closed, or `attempt` (its
+    /// ``ConnectionAttempt/number``) was cancelled or is no longer the peripheral's attempt
+    /// (the application cancelled it and connected again meanwhile), which returns false.
+    /// `databaseHash` is what the server's Database Hash read, when restoration read it.
+    func connected(_ peripheral: Peripheral, attempt: UInt64, session: PeripheralLink, mtu: Int, services: [Service]? = nil,
                    databaseHash: [UInt8]? = nil) -> Bool {
-        guard !closed, attempts[peripheral.identifier]?.isCancelled == false, session.downReason == nil else { return false }
+        guard !closed, let current = attempts[peripheral.identifier], current.number == attempt, !current.task.isCancelled,
+              session.downReason == nil else { return false }
         attempts[peripheral.identifier] = nil
         peripheral.record.withLock { record in
             record.state = .connected
@@ -244,8 +249,8 @@ extension CentralCore {
                 return
             }
             guard let attempt = attempts[peripheral.identifier] else { return }
-            attempt.cancel()
-            _ = await attempt.value
+            attempt.task.cancel()
+            _ = await attempt.task.value
         case .connected, .disconnecting:
             guard let session = peripheral.record.withLock({ $0.link }) else { return }
             // Dropped already, by the peer or the controller: its event keeps its Reason.

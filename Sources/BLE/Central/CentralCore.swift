@@ -46,7 +46,9 @@ actor CentralCore {
     // Connections (CentralCore+Connecting.swift).
     /// The peripherals with a link or an attempt, held while they have one.
     var live: [UUID: Peripheral] = [:]
-    var attempts: [UUID: Task<Result<Void, BLEError>, Never>] = [:]
+    var attempts: [UUID: ConnectionAttempt] = [:]
+    /// The number of the last attempt made (``ConnectionAttempt/number``).
+    var lastAttempt: UInt64 = 0
     var disconnectRequested: Set<UUID> = []
 
     // Restoration's reconnections (CentralCore+Reconnecting.swift).
@@ -162,7 +164,7 @@ actor CentralCore {
         restoration?.writer.freeze()
         if let scan { await finish(scan, throwing: nil, stopping: backend) }
         endReconnections(with: .poweredOff)
-        for attempt in attempts.values { attempt.cancel() }
+        for attempt in attempts.values { attempt.task.cancel() }
         let backend = self.backend
         self.backend = nil
         let links = live.values.compactMap { peripheral in peripheral.record.withLock { $0.link } }

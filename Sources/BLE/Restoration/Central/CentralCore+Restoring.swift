@@ -15,9 +15,13 @@ final class PendingReconnection: Sendable {
     /// The link being set up, while one is.
     let session = Mutex<PeripheralLink?>(nil)
 
-    init(peripheral: Peripheral, entry: PeripheralEntry) {
+    /// Its attempt's number (``ConnectionAttempt/number``).
+    let attempt: UInt64
+
+    init(peripheral: Peripheral, entry: PeripheralEntry, attempt: UInt64) {
         self.peripheral = peripheral
         self.entry = entry
+        self.attempt = attempt
     }
 }
 
@@ -38,9 +42,10 @@ extension CentralCore {
             guard entry.connection != .none, peripheral.state == .disconnected else { continue }
             peripheral.record.withLock { $0.state = .connecting }
             live[peripheral.identifier] = peripheral
-            let pending = PendingReconnection(peripheral: peripheral, entry: entry)
+            lastAttempt &+= 1
+            let pending = PendingReconnection(peripheral: peripheral, entry: entry, attempt: lastAttempt)
             reconnections[peripheral.identifier] = pending
-            attempts[peripheral.identifier] = Task { await pending.outcome.wait() }
+            attempts[peripheral.identifier] = ConnectionAttempt(number: pending.attempt, task: Task { await pending.outcome.wait() })
         }
         let scan = state.scan.map { entry in
             let options = ScanOptions(allowDuplicates: entry.allowDuplicates, solicitedServiceUUIDs: entry.solicitedServices,
@@ -66,9 +71,10 @@ extension CentralCore {
                   attempts[peripheral.identifier] == nil else { continue }
             peripheral.record.withLock { $0.state = .connecting }
             live[peripheral.identifier] = peripheral
-            let pending = PendingReconnection(peripheral: peripheral, entry: entry)
+            lastAttempt &+= 1
+            let pending = PendingReconnection(peripheral: peripheral, entry: entry, attempt: lastAttempt)
             reconnections[peripheral.identifier] = pending
-            attempts[peripheral.identifier] = Task { await pending.outcome.wait() }
+            attempts[peripheral.identifier] = ConnectionAttempt(number: pending.attempt, task: Task { await pending.outcome.wait() })
         }
     }
 
@@ -102,7 +108,8 @@ extension CentralCore {
             failure = error
         }
         if failure == nil,
-           await connected(peripheral, session: session, mtu: session.client.mtu, services: tree.services, databaseHash: tree.databaseHash) {
+           await connected(peripheral, attempt: pending.attempt, session: session, mtu: session.client.mtu, services: tree.services,
+                           databaseHash: tree.databaseHash) {
             await reconnectionEnded(pending, with: .success(()))
             return
         }
