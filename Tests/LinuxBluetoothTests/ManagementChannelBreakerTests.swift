@@ -62,7 +62,8 @@ struct ManagementChannelBreakerTests {
         let first = Task { try await channel.send(.setPowered(true), to: 0, timeout: .seconds(50)) }
         #expect(try await kernel.nextCommand() == ManagementCommand.setPowered(true).packet(for: 0))   // not answered yet
         let second = Task { try await channel.send(.setLowEnergy(true), to: 0, timeout: .seconds(50)) }
-        while await channel.waitingForTurn == 0 { await Task.yield() }
+        for _ in 0..<100_000 where await channel.waitingForTurn == 0 { await Task.yield() }
+        try #require(await channel.waitingForTurn == 1)
         second.cancel()
         await #expect(throws: ManagementError.cancelled(command: ManagementCommand.setLowEnergy(true).name)) { try await second.value }
         #expect(await channel.outstanding?.code == ManagementCommand.setPowered(true).code, "the first still waits")
@@ -70,7 +71,8 @@ struct ManagementChannelBreakerTests {
         await #expect(throws: ManagementError.cancelled(command: ManagementCommand.setPowered(true).name)) { try await first.value }
         // The next command with the same code waits for the first's answer, which is not its own.
         let third = Task { try await channel.send(.setPowered(false), to: 0, timeout: .seconds(50)) }
-        while await channel.waitingForTurn == 0 { await Task.yield() }
+        for _ in 0..<100_000 where await channel.waitingForTurn == 0 { await Task.yield() }
+        #expect(await channel.waitingForTurn == 1, "the third waits for the first's answer")
         try await kernel.reply(ManagementPacket(code: 0x0001, controllerIndex: 0, parameters: [0x05, 0x00, 0x00, 0x01, 0, 0, 0]))
         // The withdrawn second command was never sent.
         #expect(try await kernel.nextCommand() == ManagementCommand.setPowered(false).packet(for: 0))
@@ -84,10 +86,11 @@ struct ManagementChannelBreakerTests {
     func abandonedCommandTimesOut() async throws {
         let (channel, end) = try ManagementTests.channel()
         var kernel = end
-        let first = Task { try await channel.send(.setPowered(true), to: 0, timeout: .milliseconds(100)) }
+        let first = Task { try await channel.send(.setPowered(true), to: 0, timeout: .seconds(3)) }
         _ = try await kernel.nextCommand()                                 // never answered
         first.cancel()
         await #expect(throws: ManagementError.cancelled(command: ManagementCommand.setPowered(true).name)) { try await first.value }
+        #expect(await channel.outstanding?.code == ManagementCommand.setPowered(true).code, "the channel is still the first's")
         let next = Task { try await channel.send(.readControllerInformation, to: 0, timeout: .seconds(50)) }
         #expect(try await kernel.nextCommand() == ManagementCommand.readControllerInformation.packet(for: 0))
         try await kernel.reply(ManagementPacket(code: 0x0001, controllerIndex: 0, parameters: [0x04, 0x00, 0x00]))   // Read Controller Information, Success

@@ -124,9 +124,9 @@ public actor ManagementChannel {
     /// Cancelling the caller's task ends the call at once with ``ManagementError/cancelled(command:)``:
     /// while it waits for its turn (the command is not sent) or for the kernel's answer (the
     /// command was sent and may still take effect). A command cancelled after it was sent keeps
-    /// the channel until its answer (which is dropped) or its timeout: the next command goes
-    /// after it, so that answer cannot be taken for the next one's (the kernel answers a
-    /// command's code and controller index, not the command).
+    /// the channel until its answer (which is dropped) or its timeout, at most 10 s more: the
+    /// next command goes after it, so that answer cannot be taken for the next one's (the
+    /// kernel answers a command's code and controller index, not the command).
     ///
     /// - Throws: ``ManagementError``: the status when it is not Success, a timeout, closed,
     ///   cancelled.
@@ -264,14 +264,23 @@ public actor ManagementChannel {
         finish(.timeout)
     }
 
+    /// How long an abandoned command keeps the channel at most, whatever its own timeout:
+    /// 10 s, the default timeout.
+    static let abandonedCommandLimit: Duration = .seconds(10)
+
     /// The caller of command `id` was cancelled while it waited for the answer: it returns
-    /// now, and the command stays outstanding, abandoned, until its answer or its timeout.
+    /// now, and the command stays outstanding, abandoned, until its answer or its timeout (at
+    /// most ``abandonedCommandLimit`` from now).
     private func abandon(_ id: UInt64) {
         guard let current = pending, current.id == id, !current.abandoned, current.early == nil,
               let continuation = current.continuation else { return }
         pending?.continuation = nil
         pending?.abandoned = true
         continuation.resume(returning: .cancelled)
+        Task { [weak self] in
+            try? await Task.sleep(for: Self.abandonedCommandLimit)
+            await self?.expire(id)
+        }
     }
 
     /// Ends the outstanding command with `outcome`: resumes its caller, or keeps the outcome

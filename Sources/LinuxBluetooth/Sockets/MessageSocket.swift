@@ -53,7 +53,8 @@ public final class MessageSocket: Sendable {
         }
 
         let socket: BluetoothSocket
-        /// An eventfd, signalled once when the socket ends, to wake the polling threads.
+        /// An eventfd, signalled (and never drained) when a send fails and when the socket ends,
+        /// to wake the polling threads; closed by the last of them.
         let wake: Int32
         let input: AsyncStream<[UInt8]>.Continuation
         let receiveCapacity: Int
