@@ -43,6 +43,35 @@ struct LEACLSenderTests {
         #expect(sent == [[0x52, 0x03, 0x00, 0x01], [0x52, 0x03, 0x00, 0x04]])
     }
 
+    @Test("a Disconnection Complete read before the manager opened its link ends that link: its first send fails, nothing goes out")
+    func disconnectionBeforeOpeningEndsTheLink() async throws {
+        let (transport, sender) = Self.sender()
+        // The reading thread passes the link's connection event, then its Disconnection
+        // Complete, before the manager's actor takes the link in.
+        sender.announce(0x0040)
+        sender.disconnected(0x0040, reason: .connectionFailedToBeEstablished)
+        let reason = OneShot<HCIStatus>()
+        sender.open(0x0040, reason: reason)
+        #expect(reason.value == .connectionFailedToBeEstablished)
+        await #expect(throws: LEConnectionError.disconnected(reason: .connectionFailedToBeEstablished)) {
+            try await sender.send(channel: .att, payload: [0x02, 0x17, 0x02], on: 0x0040)    // Exchange MTU Request
+        }
+        #expect(transport.sent.isEmpty, "nothing reached the controller, which may have given 0x0040 to another link")
+    }
+
+    @Test("the manager's drop of the open link does not touch a newer link announced on its handle")
+    func dropOfOpenLinkLeavesTheAnnouncedOne() async throws {
+        let (transport, sender) = Self.sender()
+        sender.announce(0x0040)
+        sender.open(0x0040, reason: OneShot())                            // link A
+        sender.disconnected(0x0040, reason: .remoteUserTerminatedConnection)   // A's end, on the reading thread
+        sender.announce(0x0040)                                             // link B's connection event
+        sender.drop(0x0040, reason: .remoteUserTerminatedConnection)        // the manager takes A's end in
+        sender.open(0x0040, reason: OneShot())                              // and then B
+        try await sender.send(channel: .att, payload: [0x02, 0x17, 0x02], on: 0x0040)
+        #expect(transport.sent.count == 1, "B sends")
+    }
+
     @Test("a send that drains the queue itself returns once its own PDU has left, while another link keeps the controller busy")
     func drainingSendReturnsWhenItsPDUHasLeft() async throws {
         let (transport, sender) = Self.sender()

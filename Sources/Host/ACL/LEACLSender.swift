@@ -34,6 +34,10 @@ final class LEACLSender: Sendable {
         var flowControl: ACLFlowControl
         /// The links the manager knows, dropped ones until the manager forgets them.
         var links: [UInt16: Link] = [:]
+        /// Per handle, the links whose connection event the reading thread has passed and the
+        /// manager has not opened yet, oldest first, each with the Reason of a Disconnection
+        /// Complete that came for it before its opening.
+        var announced: [UInt16: [HCIStatus?]] = [:]
         var generations: UInt64 = 0
         var endCause: LEConnectionManager.EndCause?
         var ticketWaiters: [ACLFlowControl.Ticket: Waiter] = [:]
@@ -222,17 +226,47 @@ final class LEACLSender: Sendable {
 
     // MARK: What the manager tells
 
+    /// A successful connection event for `handle`, on the thread that read it (before the
+    /// manager takes the link in with ``open(_:reason:)``): a Disconnection Complete read
+    /// before that opening is kept for the link (``disconnected(_:reason:)``).
+    func announce(_ handle: UInt16) {
+        state.withLock { $0.announced[handle, default: []].append(nil) }
+    }
+
+    /// A Disconnection Complete for `handle`, on the thread that read it: it ends the newest
+    /// link on the handle, which is one announced and not yet opened when there is one (the
+    /// controller gives a handle to a new link only after the old one's Disconnection Complete,
+    /// Core v5.4, Vol 4, Part E, 7.7.5), else the open one (``drop(_:reason:)``).
+    func disconnected(_ handle: UInt16, reason: HCIStatus) {
+        let pending = state.withLock { state -> Bool in
+            guard var list = state.announced[handle], !list.isEmpty else { return false }
+            if list[list.count - 1] == nil { list[list.count - 1] = reason }
+            state.announced[handle] = list
+            return true
+        }
+        if !pending { drop(handle, reason: reason) }
+    }
+
     /// A link formed on `handle`; its Reason goes to `reason` when it drops (or the sender
-    /// ends), before any of its senders is failed.
+    /// ends), before any of its senders is failed. The oldest link announced on the handle is
+    /// this one: when its Disconnection Complete has come already, it opens dropped.
     func open(_ handle: UInt16, reason: OneShot<HCIStatus>) {
-        state.withLock { state in
+        let early = state.withLock { state -> HCIStatus? in
+            var early: HCIStatus?
+            if var list = state.announced[handle], !list.isEmpty {
+                early = list.removeFirst()
+                state.announced[handle] = list.isEmpty ? nil : list
+            }
             state.flowControl.open(handle: handle)
             state.generations &+= 1
             state.links[handle] = Link(generation: state.generations, previousReason: state.links[handle]?.dropped, reason: reason)
+            return early
         }
+        if let early { drop(handle, reason: early) }
     }
 
-    /// The link on `handle` dropped with `reason`: the link's Reason is set, then its credits
+    /// The open link on `handle` dropped with `reason` (the manager says so; the reading thread
+    /// says it with ``disconnected(_:reason:)``): the link's Reason is set, then its credits
     /// come back, its queued sends and those waiting for room end with
     /// ``LEConnectionError/disconnected(reason:)``, and the credits may serve other links.
     func drop(_ handle: UInt16, reason: HCIStatus) {

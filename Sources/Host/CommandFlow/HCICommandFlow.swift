@@ -256,6 +256,16 @@ public actor HCICommandFlow {
         core.onDisconnectionComplete(handler)
     }
 
+    /// Calls `handler` with the Connection_Handle of every later successful LE Connection
+    /// Complete or LE Enhanced Connection Complete (v1 or v2) on the thread that read it, before
+    /// any packet that came after it, and routes the event as before: the connection layer's
+    /// sender knows of a link from its event on, so that a Disconnection Complete read before
+    /// the manager has taken the link in still ends it (Core v5.4, Vol 4, Part E, 7.7.65.1,
+    /// 7.7.5). One handler; a later call replaces it.
+    nonisolated func onConnectionComplete(_ handler: @escaping @Sendable (UInt16) -> Void) {
+        core.onConnectionComplete(handler)
+    }
+
     // MARK: Closing
 
     /// Ends the flow: closes the transport, resumes every waiting command with

@@ -39,6 +39,9 @@ final class HCICommandFlowCore: Sendable {
         /// the packets after it (the connection layer's ACL queues stop at once); the event is
         /// still routed.
         var disconnectionHandler: (@Sendable (HCIEvent.DisconnectionComplete) -> Void)?
+        /// Hears the handle of every link a successful connection event opens, on the thread
+        /// that read it, before the packets after it; the event is still routed.
+        var connectionHandler: (@Sendable (UInt16) -> Void)?
 
         mutating func take(_ id: UInt64) -> Command? {
             if let index = inFlight.firstIndex(where: { $0.id == id }) { return inFlight.remove(at: index) }
@@ -72,6 +75,7 @@ final class HCICommandFlowCore: Sendable {
         var endings: [Ending] = []
         var completed: (handler: @Sendable (HCIEvent.NumberOfCompletedPackets) -> Void, event: HCIEvent.NumberOfCompletedPackets)?
         var disconnected: (handler: @Sendable (HCIEvent.DisconnectionComplete) -> Void, event: HCIEvent.DisconnectionComplete)?
+        var connected: (handler: @Sendable (UInt16) -> Void, handle: UInt16)?
     }
 
     let transport: any HCITransport
@@ -124,7 +128,9 @@ final class HCICommandFlowCore: Sendable {
                 return Outcome(disconnected: (handler, complete))
             }
         }
-        state.router.route(packet)
+        if let opened = state.router.route(packet), let handler = state.connectionHandler {
+            return Outcome(connected: (handler, opened))
+        }
         return Outcome()
     }
 
@@ -141,6 +147,12 @@ final class HCICommandFlowCore: Sendable {
     /// read it, before any later packet; the event is routed as well.
     func onDisconnectionComplete(_ handler: @escaping @Sendable (HCIEvent.DisconnectionComplete) -> Void) {
         state.withLock { $0.disconnectionHandler = handler }
+    }
+
+    /// Calls `handler` with the handle of every link a later successful connection event
+    /// opens, on the thread that read it, before any later packet; the event is routed as well.
+    func onConnectionComplete(_ handler: @escaping @Sendable (UInt16) -> Void) {
+        state.withLock { $0.connectionHandler = handler }
     }
 
     /// Whether `packet` may grant command credits (a drain may then start).
@@ -200,6 +212,7 @@ final class HCICommandFlowCore: Sendable {
             for ending in outcome.endings { ending.waiter.resume(returning: ending.result) }
             if let completed = outcome.completed { completed.handler(completed.event) }
             if let disconnected = outcome.disconnected { disconnected.handler(disconnected.event) }
+            if let connected = outcome.connected { connected.handler(connected.handle) }
         }
         if pumping { pump() }
     }

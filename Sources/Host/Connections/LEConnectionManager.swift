@@ -164,7 +164,10 @@ public actor LEConnectionManager {
         flow.onNumberOfCompletedPackets { [weak sender] completed in sender?.completed(completed.entries) }
         // And a link's outgoing ACL stops with its Disconnection Complete, before the packets
         // after it: a new link on the handle never gets the old link's queue.
-        flow.onDisconnectionComplete { [weak sender] complete in sender?.drop(complete.connectionHandle, reason: complete.reason) }
+        flow.onDisconnectionComplete { [weak sender] complete in sender?.disconnected(complete.connectionHandle, reason: complete.reason) }
+        // It learns of each link from its connection event, on that thread too: a Disconnection
+        // Complete read before the manager takes the link in still ends it.
+        flow.onConnectionComplete { [weak sender] handle in sender?.announce(handle) }
         let events = await flow.events([.event(.disconnectionComplete), .event(.hardwareError),
                                         .leMeta(.connectionComplete), .leMeta(.enhancedConnectionComplete),
                                         .leMeta(.enhancedConnectionCompleteV2), .leMeta(.connectionUpdateComplete),

@@ -124,16 +124,20 @@ struct HCIRouter {
     // MARK: Routing
 
     /// Routes one packet from the controller.
-    mutating func route(_ packet: HCIPacket) {
+    ///
+    /// - Returns: the handle of the link a successful connection event opened, else nil.
+    @discardableResult
+    mutating func route(_ packet: HCIPacket) -> UInt16? {
         switch packet {
-        case .event(let event): route(event)
+        case .event(let event): return route(event)
         case .acl(let acl): route(acl)
         case .sco, .iso: statistics.unhandledDataPackets += 1
         case .command: statistics.unhandledDataPackets += 1   // a controller never sends commands
         }
+        return nil
     }
 
-    private mutating func route(_ event: HCIEventPacket) {
+    private mutating func route(_ event: HCIEventPacket) -> UInt16? {
         let subevent = event.leSubeventCode
         let opened = openedHandle(event, subevent: subevent)
         if let opened { openLink(opened) }
@@ -152,6 +156,7 @@ struct HCIRouter {
            case .disconnectionComplete(let complete)? = try? HCIEvent.decodingPastTrailingOctets(event).event, complete.status.isSuccess {
             closeLink(complete.connectionHandle)
         }
+        return opened
     }
 
     /// The handle a successful connection event opens.
