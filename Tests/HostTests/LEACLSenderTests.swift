@@ -48,10 +48,10 @@ struct LEACLSenderTests {
         let (transport, sender) = Self.sender()
         // The reading thread passes the link's connection event, then its Disconnection
         // Complete, before the manager's actor takes the link in.
-        sender.announce(0x0040)
+        sender.announce(0x0040, link: 7)
         sender.disconnected(0x0040, reason: .connectionFailedToBeEstablished)
         let reason = OneShot<HCIStatus>()
-        sender.open(0x0040, reason: reason)
+        sender.open(0x0040, link: 7, reason: reason)
         #expect(reason.value == .connectionFailedToBeEstablished)
         await #expect(throws: LEConnectionError.disconnected(reason: .connectionFailedToBeEstablished)) {
             try await sender.send(channel: .att, payload: [0x02, 0x17, 0x02], on: 0x0040)    // Exchange MTU Request
@@ -62,14 +62,34 @@ struct LEACLSenderTests {
     @Test("the manager's drop of the open link does not touch a newer link announced on its handle")
     func dropOfOpenLinkLeavesTheAnnouncedOne() async throws {
         let (transport, sender) = Self.sender()
-        sender.announce(0x0040)
-        sender.open(0x0040, reason: OneShot())                            // link A
-        sender.disconnected(0x0040, reason: .remoteUserTerminatedConnection)   // A's end, on the reading thread
-        sender.announce(0x0040)                                             // link B's connection event
-        sender.drop(0x0040, reason: .remoteUserTerminatedConnection)        // the manager takes A's end in
-        sender.open(0x0040, reason: OneShot())                              // and then B
+        sender.announce(0x0040, link: 1)
+        sender.open(0x0040, link: 1, reason: OneShot())                             // link A
+        sender.disconnected(0x0040, reason: .remoteUserTerminatedConnection)        // A's end, on the reading thread
+        sender.announce(0x0040, link: 2)                                             // link B's connection event
+        sender.drop(0x0040, reason: .remoteUserTerminatedConnection)                 // the manager takes A's end in
+        sender.open(0x0040, link: 2, reason: OneShot())                              // and then B
         try await sender.send(channel: .att, payload: [0x02, 0x17, 0x02], on: 0x0040)
         #expect(transport.sent.count == 1, "B sends")
+    }
+
+    @Test("an announcement that comes after its link opened, or one whose link never opens, never ends a later link")
+    func lateOrOrphanAnnouncementsAreHarmless() async throws {
+        let (transport, sender) = Self.sender()
+        sender.open(0x0040, link: 1, reason: OneShot())          // the manager first
+        sender.announce(0x0040, link: 1)                          // then the reading thread: ignored
+        sender.disconnected(0x0040, reason: .remoteUserTerminatedConnection)
+        await #expect(throws: LEConnectionError.disconnected(reason: .remoteUserTerminatedConnection)) {
+            try await sender.send(channel: .att, payload: [0x02, 0x17, 0x02], on: 0x0040)
+        }
+        sender.announce(0x0040, link: 2)                          // a link the manager never opens
+        sender.announce(0x0040, link: 3)
+        sender.open(0x0040, link: 3, reason: OneShot())           // the next one it opens is live
+        try await sender.send(channel: .att, payload: [0x02, 0x17, 0x02], on: 0x0040)
+        #expect(transport.sent.count == 1)
+        sender.disconnected(0x0040, reason: .remoteUserTerminatedConnection)   // and its end ends it
+        await #expect(throws: LEConnectionError.disconnected(reason: .remoteUserTerminatedConnection)) {
+            try await sender.send(channel: .att, payload: [0x02, 0x17, 0x02], on: 0x0040)
+        }
     }
 
     @Test("a send that drains the queue itself returns once its own PDU has left, while another link keeps the controller busy")

@@ -158,6 +158,26 @@ struct LEConnectionManagerBadInputTests {
         #expect(await manager.diagnostics.reassemblyProblems == 0)
     }
 
+    @Test("a link that formed and ended while no manager ran on the flow is not taken for the next manager's link")
+    func linksBetweenManagersAreLetGo() async throws {
+        let transport = DirectTestTransport()
+        let flow = HCICommandFlow(transport: transport, commandTimeout: .seconds(60))
+        let first = await LEConnectionManager(flow: flow, controller: Self.information())
+        await first.close()
+        transport.inject(try h4(Self.incoming))                                  // link A, nobody reads it
+        transport.inject(try h4("02 4020 0800 0400 0400 1b 0300 aa"))
+        transport.inject(try h4("04 05 04 00 4000 13"))
+        let second = await LEConnectionManager(flow: flow, controller: Self.information())
+        var incoming = second.incomingConnections.makeAsyncIterator()
+        transport.inject(try h4(Self.incoming))                                  // link B, the second manager's
+        transport.inject(try h4("02 4020 0800 0400 0400 1b 0300 bb"))
+        let link = try #require(await incoming.next())
+        var received = link.att.received.makeAsyncIterator()
+        #expect(await received.next() == [0x1b, 0x03, 0x00, 0xbb], "B reads its own data, not A's ended route")
+        #expect(await flow.routingStatistics.unclaimedACLPackets == 1, "A's packet, let go when the second manager started")
+        await second.close()
+    }
+
     /// A link on 0x0040 that dropped (Remote User Terminated Connection), and the newer link the
     /// controller then gave the same handle.
     static func handleReused() async throws -> (ScriptedHCITransport, LEConnectionManager, gone: LEConnection, newer: LEConnection) {

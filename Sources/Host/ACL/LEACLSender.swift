@@ -21,6 +21,8 @@ final class LEACLSender: Sendable {
         /// with the Reason of the link before, when the sender still knows it, else with
         /// Unknown Connection Identifier).
         var generation: UInt64
+        /// The router's number for the link (``HCIACLRoute``'s), when the manager gave it.
+        var link: UInt64?
         /// Its Disconnection Complete's Reason, once it dropped.
         var dropped: HCIStatus?
         /// The Reason of the link before it on the handle, for that link's late senders.
@@ -35,9 +37,9 @@ final class LEACLSender: Sendable {
         /// The links the manager knows, dropped ones until the manager forgets them.
         var links: [UInt16: Link] = [:]
         /// Per handle, the links whose connection event the reading thread has passed and the
-        /// manager has not opened yet, oldest first, each with the Reason of a Disconnection
-        /// Complete that came for it before its opening.
-        var announced: [UInt16: [HCIStatus?]] = [:]
+        /// manager has not opened yet, oldest first, by the router's number, each with the
+        /// Reason of a Disconnection Complete that came for it before its opening.
+        var announced: [UInt16: [(link: UInt64, reason: HCIStatus?)]] = [:]
         var generations: UInt64 = 0
         var endCause: LEConnectionManager.EndCause?
         var ticketWaiters: [ACLFlowControl.Ticket: Waiter] = [:]
@@ -226,11 +228,15 @@ final class LEACLSender: Sendable {
 
     // MARK: What the manager tells
 
-    /// A successful connection event for `handle`, on the thread that read it (before the
-    /// manager takes the link in with ``open(_:reason:)``): a Disconnection Complete read
-    /// before that opening is kept for the link (``disconnected(_:reason:)``).
-    func announce(_ handle: UInt16) {
-        state.withLock { $0.announced[handle, default: []].append(nil) }
+    /// A successful connection event for `handle`, whose link the router numbered `link`, on
+    /// the thread that read it, before the manager can take the link in with
+    /// ``open(_:link:reason:)``: a Disconnection Complete read before that opening is kept for
+    /// the link (``disconnected(_:reason:)``).
+    func announce(_ handle: UInt16, link: UInt64) {
+        state.withLock { state in
+            guard state.links[handle]?.link != link else { return }     // opened already
+            state.announced[handle, default: []].append((link, nil))
+        }
     }
 
     /// A Disconnection Complete for `handle`, on the thread that read it: it ends the newest
@@ -240,26 +246,30 @@ final class LEACLSender: Sendable {
     func disconnected(_ handle: UInt16, reason: HCIStatus) {
         let pending = state.withLock { state -> Bool in
             guard var list = state.announced[handle], !list.isEmpty else { return false }
-            if list[list.count - 1] == nil { list[list.count - 1] = reason }
+            if list[list.count - 1].reason == nil { list[list.count - 1].reason = reason }
             state.announced[handle] = list
             return true
         }
         if !pending { drop(handle, reason: reason) }
     }
 
-    /// A link formed on `handle`; its Reason goes to `reason` when it drops (or the sender
-    /// ends), before any of its senders is failed. The oldest link announced on the handle is
-    /// this one: when its Disconnection Complete has come already, it opens dropped.
-    func open(_ handle: UInt16, reason: OneShot<HCIStatus>) {
+    /// A link formed on `handle`, the router's link number `link` (nil when unknown); its
+    /// Reason goes to `reason` when it drops (or the sender ends), before any of its senders is
+    /// failed. When its Disconnection Complete has come already (announced as `link`), it opens
+    /// dropped. Links announced on the handle before it, which the manager will never open,
+    /// are forgotten.
+    func open(_ handle: UInt16, link: UInt64? = nil, reason: OneShot<HCIStatus>) {
         let early = state.withLock { state -> HCIStatus? in
             var early: HCIStatus?
-            if var list = state.announced[handle], !list.isEmpty {
-                early = list.removeFirst()
+            if let link, var list = state.announced[handle] {
+                early = list.first { $0.link == link }?.reason
+                list.removeAll { $0.link <= link }
                 state.announced[handle] = list.isEmpty ? nil : list
             }
             state.flowControl.open(handle: handle)
             state.generations &+= 1
-            state.links[handle] = Link(generation: state.generations, previousReason: state.links[handle]?.dropped, reason: reason)
+            state.links[handle] = Link(generation: state.generations, link: link, previousReason: state.links[handle]?.dropped,
+                                       reason: reason)
             return early
         }
         if let early { drop(handle, reason: early) }

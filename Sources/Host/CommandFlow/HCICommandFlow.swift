@@ -183,8 +183,8 @@ public actor HCICommandFlow {
     /// since, or a new route when no such event was seen. It finishes after the handle's
     /// Disconnection Complete, or when the transport closes. A link has one reader. Links are
     /// claimed in the order of their connection events: one that ended and was let go unread
-    /// (the router keeps 8) gets a route that has already ended. After HCI_Reset completes, or
-    /// a connection manager on this flow ends, the links nobody claimed are let go.
+    /// (the router keeps 8) gets a route that has already ended. After HCI_Reset completes, and
+    /// when a connection manager starts on this flow, the links nobody claimed are let go.
     ///
     /// - Returns: nil when the link already has its reader.
     public func acl(handle: UInt16) -> HCIACLRoute? { core.acl(handle: handle) }
@@ -194,10 +194,13 @@ public actor HCICommandFlow {
     /// claim their routes in the order of their events, as the router hands them out.
     nonisolated func claimACL(handle: UInt16) -> HCIACLRoute? { core.acl(handle: handle) }
 
-    /// The connection manager, which claims the links, has ended: the links nobody claimed (their
-    /// connection events went unhandled) are let go, so that a manager made later on this flow
-    /// gets only its own links' routes.
-    nonisolated func letUnclaimedLinksGo() { core.letUnclaimedLinksGo() }
+    /// ``events(_:capacity:label:)`` for a connection manager, which claims the links whose
+    /// connection events it reads: in the same step, the links nobody claimed (their events came
+    /// before this route, so no manager will claim them) are let go, their buffers returned to
+    /// the controller, so that the manager gets only its own links' routes.
+    nonisolated func connectionManagerEvents(_ selector: HCIEventSelector, capacity: Int, label: String) -> HCIEventRoute {
+        core.events(selector, capacity: capacity, label: label, lettingUnclaimedLinksGo: true)
+    }
 
     /// Turns on the host's half of flow control from the controller to the host (Core v5.4,
     /// Vol 4, Part E, 4.2), once the controller has accepted HCI_Host_Buffer_Size with
@@ -257,12 +260,14 @@ public actor HCICommandFlow {
     }
 
     /// Calls `handler` with the Connection_Handle of every later successful LE Connection
-    /// Complete or LE Enhanced Connection Complete (v1 or v2) on the thread that read it, before
-    /// any packet that came after it, and routes the event as before: the connection layer's
-    /// sender knows of a link from its event on, so that a Disconnection Complete read before
-    /// the manager has taken the link in still ends it (Core v5.4, Vol 4, Part E, 7.7.65.1,
-    /// 7.7.5). One handler; a later call replaces it.
-    nonisolated func onConnectionComplete(_ handler: @escaping @Sendable (UInt16) -> Void) {
+    /// Complete or LE Enhanced Connection Complete (v1 or v2), and the number of the link the
+    /// router opened for it (``HCIACLRoute``'s), on the thread that read it, before the event
+    /// goes to any route, and routes the event as before: the connection layer's sender knows of
+    /// a link from its event on, so that a Disconnection Complete read before the manager has
+    /// taken the link in still ends it (Core v5.4, Vol 4, Part E, 7.7.65.1, 7.7.5). `handler`
+    /// runs under the flow's lock: it must only take locks of its own. One handler; a later
+    /// call replaces it.
+    nonisolated func onConnectionComplete(_ handler: @escaping @Sendable (UInt16, UInt64) -> Void) {
         core.onConnectionComplete(handler)
     }
 

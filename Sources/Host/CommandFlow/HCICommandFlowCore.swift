@@ -39,9 +39,10 @@ final class HCICommandFlowCore: Sendable {
         /// the packets after it (the connection layer's ACL queues stop at once); the event is
         /// still routed.
         var disconnectionHandler: (@Sendable (HCIEvent.DisconnectionComplete) -> Void)?
-        /// Hears the handle of every link a successful connection event opens, on the thread
-        /// that read it, before the packets after it; the event is still routed.
-        var connectionHandler: (@Sendable (UInt16) -> Void)?
+        /// Hears the handle and the router's number of every link a successful connection event
+        /// opens, on the thread that read it and under this lock, before the event goes to any
+        /// route; the event is routed as well.
+        var connectionHandler: (@Sendable (UInt16, UInt64) -> Void)?
 
         mutating func take(_ id: UInt64) -> Command? {
             if let index = inFlight.firstIndex(where: { $0.id == id }) { return inFlight.remove(at: index) }
@@ -75,7 +76,6 @@ final class HCICommandFlowCore: Sendable {
         var endings: [Ending] = []
         var completed: (handler: @Sendable (HCIEvent.NumberOfCompletedPackets) -> Void, event: HCIEvent.NumberOfCompletedPackets)?
         var disconnected: (handler: @Sendable (HCIEvent.DisconnectionComplete) -> Void, event: HCIEvent.DisconnectionComplete)?
-        var connected: (handler: @Sendable (UInt16) -> Void, handle: UInt16)?
     }
 
     let transport: any HCITransport
@@ -128,8 +128,10 @@ final class HCICommandFlowCore: Sendable {
                 return Outcome(disconnected: (handler, complete))
             }
         }
-        if let opened = state.router.route(packet), let handler = state.connectionHandler {
-            return Outcome(connected: (handler, opened))
+        if let handler = state.connectionHandler {
+            state.router.route(packet, onOpen: handler)
+        } else {
+            state.router.route(packet)
         }
         return Outcome()
     }
@@ -149,9 +151,11 @@ final class HCICommandFlowCore: Sendable {
         state.withLock { $0.disconnectionHandler = handler }
     }
 
-    /// Calls `handler` with the handle of every link a later successful connection event
-    /// opens, on the thread that read it, before any later packet; the event is routed as well.
-    func onConnectionComplete(_ handler: @escaping @Sendable (UInt16) -> Void) {
+    /// Calls `handler` with the handle and the router's number of every link a later
+    /// successful connection event opens, on the thread that read it and under the flow's lock,
+    /// before the event goes to any route (so before any reader of the event can act on it);
+    /// `handler` must only take locks of its own. The event is routed as well.
+    func onConnectionComplete(_ handler: @escaping @Sendable (UInt16, UInt64) -> Void) {
         state.withLock { $0.connectionHandler = handler }
     }
 
@@ -212,7 +216,6 @@ final class HCICommandFlowCore: Sendable {
             for ending in outcome.endings { ending.waiter.resume(returning: ending.result) }
             if let completed = outcome.completed { completed.handler(completed.event) }
             if let disconnected = outcome.disconnected { disconnected.handler(disconnected.event) }
-            if let connected = outcome.connected { connected.handler(connected.handle) }
         }
         if pumping { pump() }
     }
@@ -327,9 +330,11 @@ final class HCICommandFlowCore: Sendable {
 
     /// A new event route (see ``HCICommandFlow/events(_:capacity:label:)``), or one already
     /// ended when the flow is closed.
-    func events(_ selector: HCIEventSelector, capacity: Int, label: String) -> HCIEventRoute {
+    func events(_ selector: HCIEventSelector, capacity: Int, label: String,
+                lettingUnclaimedLinksGo: Bool = false) -> HCIEventRoute {
         state.withLock { state in
             guard !state.isClosed else { return HCIEventRoute(reader: Self.endedReader()) }
+            if lettingUnclaimedLinksGo { state.router.letUnclaimedLinksGo(returningBuffers: true) }
             state.nextID &+= 1
             let id = state.nextID
             return state.router.addEventRoute(id: id, selector, capacity: capacity, label: label) { [weak self] in
@@ -362,9 +367,6 @@ final class HCICommandFlowCore: Sendable {
     /// How many times ``abandonCommands()`` ran: once per controller reset
     /// (``HCICommandFlow/controllerResets``).
     var resets: Int { state.withLock { $0.resets } }
-
-    /// Lets go of the links nobody claimed (see ``HCIRouter/letUnclaimedLinksGo()``).
-    func letUnclaimedLinksGo() { state.withLock { $0.router.letUnclaimedLinksGo() } }
 
     /// Finishes every route made so far (see ``HCICommandFlow/controllerReset()``).
     func finishRoutes() { state.withLock { $0.router.finishAll(discardingEvents: true) } }

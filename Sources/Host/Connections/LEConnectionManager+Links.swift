@@ -71,11 +71,11 @@ extension LEConnectionManager {
         }
         let connection = LEConnection(handle: handle, role: role, peerAddress: peerAddress, peerAddressType: peerAddressType,
                                       state: state, manager: self, attMTU: configuration.attMTU)
-        sender.open(handle, reason: connection.reason)
-        links[handle] = Link(connection: connection)
         // Claimed now, in the order of the connection events, not in the reader task, which
         // may run after the task of a newer link on the same handle.
         let route = flow.claimACL(handle: handle)
+        sender.open(handle, link: route?.link, reason: connection.reason)
+        links[handle] = Link(connection: connection)
         links[handle]?.reader = Task(executorPreference: executor) { [weak self] in await self?.readLink(route, handle, of: connection) }
         if role == .central, let pending = pendingConnect, pending.peers.contains(peerAddress) {
             pendingConnect = nil

@@ -167,12 +167,13 @@ public actor LEConnectionManager {
         flow.onDisconnectionComplete { [weak sender] complete in sender?.disconnected(complete.connectionHandle, reason: complete.reason) }
         // It learns of each link from its connection event, on that thread too: a Disconnection
         // Complete read before the manager takes the link in still ends it.
-        flow.onConnectionComplete { [weak sender] handle in sender?.announce(handle) }
-        let events = await flow.events([.event(.disconnectionComplete), .event(.hardwareError),
-                                        .leMeta(.connectionComplete), .leMeta(.enhancedConnectionComplete),
-                                        .leMeta(.enhancedConnectionCompleteV2), .leMeta(.connectionUpdateComplete),
-                                        .leMeta(.dataLengthChange), .leMeta(.phyUpdateComplete)],
-                                       capacity: 1024, label: "connections")
+        flow.onConnectionComplete { [weak sender] handle, link in sender?.announce(handle, link: link) }
+        // The links of connection events before this route are nobody's: they go as it is added.
+        let events = flow.connectionManagerEvents([.event(.disconnectionComplete), .event(.hardwareError),
+                                                   .leMeta(.connectionComplete), .leMeta(.enhancedConnectionComplete),
+                                                   .leMeta(.enhancedConnectionCompleteV2), .leMeta(.connectionUpdateComplete),
+                                                   .leMeta(.dataLengthChange), .leMeta(.phyUpdateComplete)],
+                                                  capacity: 1024, label: "connections")
         sender.onTransportFailure { [weak self] in
             guard let self else { return }
             Task { await self.end(.transportClosed) }
@@ -309,8 +310,5 @@ public actor LEConnectionManager {
         connectTurnWaiters = []
         incoming.finish()
         eventReader?.cancel()
-        // No link this manager had not claimed will be: a manager made later on the flow
-        // starts with none of them.
-        flow.letUnclaimedLinksGo()
     }
 }

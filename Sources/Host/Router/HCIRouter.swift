@@ -15,8 +15,8 @@ import HCI
 ///   manager claims each as it handles the event). An ended link let go unread (beyond
 ///   ``unclaimedEndedLinksKept``) keeps its place in that order: its late reader gets a route
 ///   that has already ended, never a later link's. The links nobody claimed, and those
-///   places, go when no reader will come for them (``letUnclaimedLinksGo()``): HCI_Reset
-///   completed, or the connection manager ended.
+///   places, go when no reader will come for them (``letUnclaimedLinksGo(returningBuffers:)``):
+///   HCI_Reset completed, or a connection manager starts.
 /// - Everything else no route takes is counted in ``statistics``.
 ///
 /// Lives on the flow's actor; not `Sendable` on its own.
@@ -124,23 +124,21 @@ struct HCIRouter {
     // MARK: Routing
 
     /// Routes one packet from the controller.
-    ///
-    /// - Returns: the handle of the link a successful connection event opened, else nil.
-    @discardableResult
-    mutating func route(_ packet: HCIPacket) -> UInt16? {
+    /// `onOpen` hears the handle and the router's number of each link a successful connection
+    /// event opens, before the event goes to any route.
+    mutating func route(_ packet: HCIPacket, onOpen: (_ handle: UInt16, _ link: UInt64) -> Void = { _, _ in }) {
         switch packet {
-        case .event(let event): return route(event)
+        case .event(let event): route(event, onOpen: onOpen)
         case .acl(let acl): route(acl)
         case .sco, .iso: statistics.unhandledDataPackets += 1
         case .command: statistics.unhandledDataPackets += 1   // a controller never sends commands
         }
-        return nil
     }
 
-    private mutating func route(_ event: HCIEventPacket) -> UInt16? {
+    private mutating func route(_ event: HCIEventPacket, onOpen: (UInt16, UInt64) -> Void) {
         let subevent = event.leSubeventCode
         let opened = openedHandle(event, subevent: subevent)
-        if let opened { openLink(opened) }
+        if let opened { onOpen(opened, openLink(opened)) }
         var taken = false
         var gone: [UInt64] = []
         for (id, var route) in eventRoutes where route.selector.takes(event.code, subevent: subevent) {
@@ -156,7 +154,6 @@ struct HCIRouter {
            case .disconnectionComplete(let complete)? = try? HCIEvent.decodingPastTrailingOctets(event).event, complete.status.isSuccess {
             closeLink(complete.connectionHandle)
         }
-        return opened
     }
 
     /// The handle a successful connection event opens.
@@ -172,9 +169,12 @@ struct HCIRouter {
         }
     }
 
-    private mutating func openLink(_ handle: UInt16) {
+    /// Opens a link on `handle`; returns its number.
+    private mutating func openLink(_ handle: UInt16) -> UInt64 {
         if links[handle]?.last?.isOpen == true { closeLink(handle) }   // a controller that missed a disconnection
-        links[handle, default: []].append(makeLink(handle, capacity: Self.defaultACLCapacity).0)
+        let link = makeLink(handle, capacity: Self.defaultACLCapacity).0
+        links[handle, default: []].append(link)
+        return link.id
     }
 
     private mutating func closeLink(_ handle: UInt16) {
@@ -265,7 +265,7 @@ struct HCIRouter {
             removeEventRoute(id: id)
         }
         closeAllLinks()
-        if discardingEvents { letUnclaimedLinksGo() }
+        if discardingEvents { letUnclaimedLinksGo(returningBuffers: false) }
     }
 
     /// HCI_Reset completed: the controller ended every connection, with no Disconnection
@@ -274,7 +274,7 @@ struct HCIRouter {
     /// the handles start afresh for the links after the reset).
     mutating func controllerWasReset() {
         closeAllLinks()
-        letUnclaimedLinksGo()
+        letUnclaimedLinksGo(returningBuffers: false)
     }
 
     private mutating func closeAllLinks() {
@@ -284,14 +284,21 @@ struct HCIRouter {
     }
 
     /// Lets go of every link nobody claimed, and of the places of those let go before, when no
-    /// reader will come for them: the controller was reset, or the reader that claims the links
-    /// (the connection manager) has ended. Their packets are counted in
-    /// ``HCIRoutingStatistics/unclaimedACLPackets``. An open link nobody claimed ends too.
-    mutating func letUnclaimedLinksGo() {
+    /// reader will come for them: the controller was reset, or a connection manager starts
+    /// (their connection events came before it; ``HCICommandFlow/connectionManagerEvents(_:capacity:label:)``).
+    /// Their packets are counted in ``HCIRoutingStatistics/unclaimedACLPackets``. An open link
+    /// nobody claimed ends too: after a reset its buffers are gone with it; with
+    /// `returningBuffers` (the link may still be up at the controller) the buffers its queued
+    /// packets hold go back to the controller, and its later packets are returned as they come.
+    mutating func letUnclaimedLinksGo(returningBuffers: Bool) {
         for (handle, list) in links {
             for link in list where link.stream != nil {
                 if link.isOpen {                // closed links had this done when they ended
-                    bufferReturn.close(link: link.id)
+                    if returningBuffers {
+                        returnBuffers(bufferReturn.abandoned(link: link.id, delivered: link.queue.delivered))
+                    } else {
+                        bufferReturn.close(link: link.id)
+                    }
                     var queue = link.queue
                     queue.finish()
                     record(queue)
