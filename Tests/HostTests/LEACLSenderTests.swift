@@ -92,6 +92,26 @@ struct LEACLSenderTests {
         }
     }
 
+    @Test("links whose routes the router let go unread open in the order of their announcements, each with its own end")
+    func letGoLinksOpenInOrder() async throws {
+        let (transport, sender) = Self.sender()
+        // Three links on 0x0040 announced; the first two ended before the manager opened them.
+        sender.announce(0x0040, link: 1)
+        sender.disconnected(0x0040, reason: .remoteUserTerminatedConnection)
+        sender.announce(0x0040, link: 2)
+        sender.disconnected(0x0040, reason: .connectionTimeout)
+        sender.announce(0x0040, link: 3)
+        // The first two routes come back with numbers of their own (the router let them go).
+        let first = OneShot<HCIStatus>(), second = OneShot<HCIStatus>()
+        sender.open(0x0040, link: 101, reason: first)
+        #expect(first.value == .remoteUserTerminatedConnection)
+        sender.open(0x0040, link: 102, reason: second)
+        #expect(second.value == .connectionTimeout)
+        sender.open(0x0040, link: 3, reason: OneShot())
+        try await sender.send(channel: .att, payload: [0x02, 0x17, 0x02], on: 0x0040)
+        #expect(transport.sent.count == 1, "the third is live")
+    }
+
     @Test("a send that drains the queue itself returns once its own PDU has left, while another link keeps the controller busy")
     func drainingSendReturnsWhenItsPDUHasLeft() async throws {
         let (transport, sender) = Self.sender()

@@ -6,9 +6,10 @@ import Synchronization
 /// The links' outgoing L2CAP PDUs: ACL flow control (``ACLFlowControl``: the controller's
 /// buffers as credits, each link's bounded queue, fragments of the controller's data length,
 /// links in turn), and the senders waiting on it, under one lock. A sender hands its PDU to the
-/// controller from its own task, with no hop to the connection manager's actor; the manager
-/// tells it when links open, drop and go, and gives back the credits of Number Of Completed
-/// Packets (Core v5.4, Vol 4, Part E, 4.1.1; Vol 3, Part A, 7.2).
+/// controller from its own task, with no hop to the connection manager's actor; the flow's
+/// reading thread tells it of each connection event and Disconnection Complete as it reads
+/// them, the manager tells it when links open, drop and go, and Number Of Completed Packets
+/// gives back the credits (Core v5.4, Vol 4, Part E, 4.1.1; Vol 3, Part A, 7.2).
 ///
 /// No transport call and no continuation resume runs under the lock.
 final class LEACLSender: Sendable {
@@ -255,15 +256,17 @@ final class LEACLSender: Sendable {
 
     /// A link formed on `handle`, the router's link number `link` (nil when unknown); its
     /// Reason goes to `reason` when it drops (or the sender ends), before any of its senders is
-    /// failed. When its Disconnection Complete has come already (announced as `link`), it opens
-    /// dropped. Links announced on the handle before it, which the manager will never open,
-    /// are forgotten.
+    /// failed. Its announcement is the one with its number (the announcements before it are of
+    /// links the manager will never open, and are forgotten), or, when none has it (a link the
+    /// router let go unread, whose route has a number of its own), the oldest one. When its
+    /// Disconnection Complete has come already, it opens dropped.
     func open(_ handle: UInt16, link: UInt64? = nil, reason: OneShot<HCIStatus>) {
         let early = state.withLock { state -> HCIStatus? in
             var early: HCIStatus?
-            if let link, var list = state.announced[handle] {
-                early = list.first { $0.link == link }?.reason
-                list.removeAll { $0.link <= link }
+            if var list = state.announced[handle], !list.isEmpty {
+                let index = link.flatMap { link in list.firstIndex { $0.link == link } } ?? 0
+                early = list[index].reason
+                list.removeFirst(index + 1)
                 state.announced[handle] = list.isEmpty ? nil : list
             }
             state.flowControl.open(handle: handle)

@@ -101,8 +101,18 @@ final class HCIHostBufferReturn: Sendable {
     /// in all; the link is closed.
     func abandoned(link: UInt64, delivered: Int) -> [HCIHostNumberOfCompletedPackets.Entry]? {
         state.withLock { state in
-            guard state.isOn, let (handle, taken) = state.links.removeValue(forKey: link) else { return nil }
+            guard let (handle, taken) = state.links.removeValue(forKey: link), state.isOn else { return nil }
             return state.add(max(0, delivered - taken), on: handle)
+        }
+    }
+
+    /// A Disconnection Complete for `handle`, which has no open link here (its packets were
+    /// being discarded): the buffers counted for it and not yet returned are free at the
+    /// controller, so they do not go back (Vol 4, Part E, 4.3), and none goes back under a
+    /// newer link on the handle.
+    func disconnected(handle: UInt16) {
+        state.withLock { state in
+            state.waitingTotal -= state.waiting.removeValue(forKey: handle) ?? 0
         }
     }
 

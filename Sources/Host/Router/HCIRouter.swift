@@ -178,7 +178,10 @@ struct HCIRouter {
     }
 
     private mutating func closeLink(_ handle: UInt16) {
-        guard var list = links[handle], let index = list.lastIndex(where: { $0.isOpen }) else { return }
+        guard var list = links[handle], let index = list.lastIndex(where: { $0.isOpen }) else {
+            bufferReturn.disconnected(handle: handle)      // a link let go while open, or never seen
+            return
+        }
         list[index].queue.finish()
         list[index].isOpen = false
         bufferReturn.close(link: list[index].id)
