@@ -60,7 +60,9 @@ struct NotificationTests {
 
     @Test("turning notifications off while turning them on is under way waits for it, then turns them off: call order holds")
     func offWhileTurningOn() async throws {
-        let testbed = try await BLETestbed.make(seed: 74)
+        // At the radio's real pace: the held CCCD write waits through 1,000 yields, which a
+        // loaded machine can stretch past the 30 s ATT timeout at the default 10 times real time.
+        let testbed = try await BLETestbed.make(seed: 74, speed: 1)
         let (peripheral, _) = try await testbed.connectAndDiscover()
         let level = try peripheral.characteristic(TestDatabase.batteryLevel)
         let held = testbed.sensor.hold { $0.first == 0x12 }          // ATT_WRITE_REQ: the CCCD write waits
