@@ -128,11 +128,8 @@ final class HCICommandFlowCore: Sendable {
                 return Outcome(disconnected: (handler, complete))
             }
         }
-        if let handler = state.connectionHandler {
-            state.router.route(packet, onOpen: handler)
-        } else {
-            state.router.route(packet)
-        }
+        let onOpen = state.connectionHandler ?? { _, _ in }
+        state.router.route(packet, onOpen: onOpen)
         return Outcome()
     }
 
@@ -333,8 +330,8 @@ final class HCICommandFlowCore: Sendable {
     func events(_ selector: HCIEventSelector, capacity: Int, label: String,
                 lettingUnclaimedLinksGo: Bool = false) -> HCIEventRoute {
         state.withLock { state in
-            guard !state.isClosed else { return HCIEventRoute(reader: Self.endedReader()) }
-            if lettingUnclaimedLinksGo { state.router.letUnclaimedLinksGo(returningBuffers: true) }
+            guard !state.isClosed else { return HCIEventRoute(reader: .ended()) }
+            if lettingUnclaimedLinksGo { state.router.letUnclaimedLinksGo() }
             state.nextID &+= 1
             let id = state.nextID
             return state.router.addEventRoute(id: id, selector, capacity: capacity, label: label) { [weak self] in
@@ -351,17 +348,10 @@ final class HCICommandFlowCore: Sendable {
     func acl(handle: UInt16) -> HCIACLRoute? {
         state.withLock { state in
             guard !state.isClosed else {
-                return HCIACLRoute(reader: Self.endedReader(), link: 0, bufferReturn: bufferReturn)
+                return HCIACLRoute(reader: .ended(), link: 0, bufferReturn: bufferReturn)
             }
             return state.router.claimACL(handle: handle)
         }
-    }
-
-    /// A route's reader that has already ended (the flow is closed).
-    private static func endedReader<Element: Sendable>() -> HCIRouteReader<Element> {
-        let channel = HCIRouteChannel<Element>(capacity: 1)
-        channel.finish()
-        return HCIRouteReader(channel)
     }
 
     /// How many times ``abandonCommands()`` ran: once per controller reset

@@ -74,7 +74,7 @@ final class HCIHostBufferReturn: Sendable {
     func close(link: UInt64) {
         state.withLock { state in
             guard let handle = state.links.removeValue(forKey: link)?.handle else { return }
-            state.waitingTotal -= state.waiting.removeValue(forKey: handle) ?? 0
+            state.forgetWaiting(on: handle)
         }
     }
 
@@ -111,9 +111,7 @@ final class HCIHostBufferReturn: Sendable {
     /// controller, so they do not go back (Vol 4, Part E, 4.3), and none goes back under a
     /// newer link on the handle.
     func disconnected(handle: UInt16) {
-        state.withLock { state in
-            state.waitingTotal -= state.waiting.removeValue(forKey: handle) ?? 0
-        }
+        state.withLock { $0.forgetWaiting(on: handle) }
     }
 
     /// Returns buffers to the controller: outside command flow control (7.3.40), with no credit
@@ -130,6 +128,11 @@ final class HCIHostBufferReturn: Sendable {
 }
 
 extension HCIHostBufferReturn.State {
+    /// Drops the buffers counted for `handle` and not yet returned (freed at the controller).
+    fileprivate mutating func forgetWaiting(on handle: UInt16) {
+        waitingTotal -= waiting.removeValue(forKey: handle) ?? 0
+    }
+
     /// Counts `count` buffers of `handle` to return; the whole batch when it is due.
     fileprivate mutating func add(_ count: Int, on handle: UInt16) -> [HCIHostNumberOfCompletedPackets.Entry]? {
         guard count > 0 else { return nil }

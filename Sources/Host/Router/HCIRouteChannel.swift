@@ -196,5 +196,13 @@ final class HCIRouteReader<Element: Sendable>: Sendable {
 
     init(_ channel: HCIRouteChannel<Element>) { self.channel = channel }
 
+    /// A reader whose route has already ended, with nothing in it (a closed flow's routes, and
+    /// the routes of links the router let go unread).
+    static func ended() -> HCIRouteReader {
+        let channel = HCIRouteChannel<Element>(capacity: 1)
+        channel.finish()
+        return HCIRouteReader(channel)
+    }
+
     deinit { channel.terminate() }
 }

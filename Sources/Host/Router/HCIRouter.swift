@@ -15,7 +15,7 @@ import HCI
 ///   manager claims each as it handles the event). An ended link let go unread (beyond
 ///   ``unclaimedEndedLinksKept``) keeps its place in that order: its late reader gets a route
 ///   that has already ended, never a later link's. The links nobody claimed, and those
-///   places, go when no reader will come for them (``letUnclaimedLinksGo(returningBuffers:)``):
+///   places, go when no reader will come for them (``letUnclaimedLinksGo()``):
 ///   HCI_Reset completed, or a connection manager starts.
 /// - Everything else no route takes is counted in ``statistics``.
 ///
@@ -114,9 +114,7 @@ struct HCIRouter {
     /// ended, with nothing in it (its packets were counted in ``HCIRoutingStatistics/unclaimedACLPackets``).
     private mutating func endedRoute(_ handle: UInt16) -> HCIACLRoute {
         lastLinkID &+= 1
-        var (queue, reader) = HCIRouteQueue<HCIACLDataPacket>.make(capacity: 1, label: Self.aclLabel(handle))
-        queue.finish()
-        return HCIACLRoute(reader: reader, link: lastLinkID, bufferReturn: bufferReturn)
+        return HCIACLRoute(reader: .ended(), link: lastLinkID, bufferReturn: bufferReturn)
     }
 
     private static func aclLabel(_ handle: UInt16) -> String { "ACL 0x" + String(handle, radix: 16, uppercase: true) }
@@ -267,8 +265,7 @@ struct HCIRouter {
             }
             removeEventRoute(id: id)
         }
-        closeAllLinks()
-        if discardingEvents { letUnclaimedLinksGo(returningBuffers: false) }
+        if discardingEvents { controllerWasReset() } else { closeAllLinks() }
     }
 
     /// HCI_Reset completed: the controller ended every connection, with no Disconnection
@@ -277,7 +274,7 @@ struct HCIRouter {
     /// the handles start afresh for the links after the reset).
     mutating func controllerWasReset() {
         closeAllLinks()
-        letUnclaimedLinksGo(returningBuffers: false)
+        letUnclaimedLinksGo()
     }
 
     private mutating func closeAllLinks() {
@@ -290,18 +287,14 @@ struct HCIRouter {
     /// reader will come for them: the controller was reset, or a connection manager starts
     /// (their connection events came before it; ``HCICommandFlow/connectionManagerEvents(_:capacity:label:)``).
     /// Their packets are counted in ``HCIRoutingStatistics/unclaimedACLPackets``. An open link
-    /// nobody claimed ends too: after a reset its buffers are gone with it; with
-    /// `returningBuffers` (the link may still be up at the controller) the buffers its queued
-    /// packets hold go back to the controller, and its later packets are returned as they come.
-    mutating func letUnclaimedLinksGo(returningBuffers: Bool) {
+    /// nobody claimed (one still up at the controller when a manager starts; a reset closes
+    /// every link first) ends too: the buffers its queued packets hold go back to the
+    /// controller, and its later packets are returned as they come.
+    mutating func letUnclaimedLinksGo() {
         for (handle, list) in links {
             for link in list where link.stream != nil {
                 if link.isOpen {                // closed links had this done when they ended
-                    if returningBuffers {
-                        returnBuffers(bufferReturn.abandoned(link: link.id, delivered: link.queue.delivered))
-                    } else {
-                        bufferReturn.close(link: link.id)
-                    }
+                    returnBuffers(bufferReturn.abandoned(link: link.id, delivered: link.queue.delivered))
                     var queue = link.queue
                     queue.finish()
                     record(queue)
