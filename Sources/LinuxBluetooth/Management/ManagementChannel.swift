@@ -156,10 +156,7 @@ public actor ManagementChannel {
             if isClosed { throw .closed }
             throw .system(error)
         }
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: min(timeout, Self.longestTimeout))
-            await self?.expire(id)
-        }
+        let timer = expiry(of: id, after: min(timeout, Self.longestTimeout))
         let outcome: Outcome
         if let early = pending?.early {
             pending = nil
@@ -277,8 +274,14 @@ public actor ManagementChannel {
         pending?.continuation = nil
         pending?.abandoned = true
         continuation.resume(returning: .cancelled)
+        _ = expiry(of: id, after: Self.abandonedCommandLimit)
+    }
+
+    /// A timer that ends command `id` with a timeout after `duration`, unless it has ended by
+    /// then; cancel it to stop it.
+    private func expiry(of id: UInt64, after duration: Duration) -> Task<Void, Never> {
         Task { [weak self] in
-            try? await Task.sleep(for: Self.abandonedCommandLimit)
+            try? await Task.sleep(for: duration)
             await self?.expire(id)
         }
     }

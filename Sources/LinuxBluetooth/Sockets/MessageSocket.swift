@@ -124,26 +124,29 @@ public final class MessageSocket: Sendable {
         /// error (a send takes the pending error too).
         private func readAvailable(into buffer: inout [UInt8]) {
             var failure: LinuxBluetoothError?
-            /// Zeros read since the read side was shut down: the end, or empty messages.
-            var zerosAtEnd = 0
+            /// Zeros read and not yet delivered: since the read side was shut down, the end or
+            /// empty messages.
+            var zeros = 0
+            /// The zeros were zero-length messages: they are delivered as such.
+            func deliverEmptyMessages() {
+                for _ in 0..<zeros { input.yield([]) }
+                zeros = 0
+            }
             while true {
                 let count = buffer.withUnsafeMutableBytes { cbl_recv(socket.descriptor, $0.baseAddress, $0.count) }
                 if count > 0 {
-                    for _ in 0..<zerosAtEnd { input.yield([]) }   // they were empty messages
-                    zerosAtEnd = 0
+                    deliverEmptyMessages()
                     input.yield(Array(buffer[..<count]))
                     continue
                 }
                 if count == 0 {
+                    zeros += 1
                     if MessageSocket.hasEnded(socket.descriptor) {
-                        zerosAtEnd += 1
-                        if zerosAtEnd <= MessageSocket.emptyReadsAtEnd { continue }
+                        if zeros <= MessageSocket.emptyReadsAtEnd { continue }
                         end(failure ?? failedSend)        // the peer or the link ended
                         return
                     }
-                    for _ in 0..<zerosAtEnd { input.yield([]) }
-                    zerosAtEnd = 0
-                    input.yield([])                       // a zero-length message
+                    deliverEmptyMessages()
                     continue
                 }
                 let code = Int32(-count)
