@@ -38,8 +38,7 @@ extension CentralCore {
         peripheral.record.withLock { $0.state = .connecting }
         live[peripheral.identifier] = peripheral
         restoration?.intent(.connecting, for: peripheral)
-        lastAttempt &+= 1
-        let number = lastAttempt
+        let number = newAttemptNumber()
         let attempt = Task { await self.establish(peripheral, on: backend, options: options, attempt: number) }
         attempts[peripheral.identifier] = ConnectionAttempt(number: number, task: attempt)
         let outcome = await withTaskCancellationHandler {

@@ -48,7 +48,13 @@ actor CentralCore {
     var live: [UUID: Peripheral] = [:]
     var attempts: [UUID: ConnectionAttempt] = [:]
     /// The number of the last attempt made (``ConnectionAttempt/number``).
-    var lastAttempt: UInt64 = 0
+    private var lastAttempt: UInt64 = 0
+
+    /// The number of a new attempt (``ConnectionAttempt/number``).
+    func newAttemptNumber() -> UInt64 {
+        lastAttempt &+= 1
+        return lastAttempt
+    }
     var disconnectRequested: Set<UUID> = []
 
     // Restoration's reconnections (CentralCore+Reconnecting.swift).

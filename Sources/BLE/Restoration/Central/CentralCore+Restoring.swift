@@ -42,8 +42,7 @@ extension CentralCore {
             guard entry.connection != .none, peripheral.state == .disconnected else { continue }
             peripheral.record.withLock { $0.state = .connecting }
             live[peripheral.identifier] = peripheral
-            lastAttempt &+= 1
-            let pending = PendingReconnection(peripheral: peripheral, entry: entry, attempt: lastAttempt)
+            let pending = PendingReconnection(peripheral: peripheral, entry: entry, attempt: newAttemptNumber())
             reconnections[peripheral.identifier] = pending
             attempts[peripheral.identifier] = ConnectionAttempt(number: pending.attempt, task: Task { await pending.outcome.wait() })
         }
@@ -71,8 +70,7 @@ extension CentralCore {
                   attempts[peripheral.identifier] == nil else { continue }
             peripheral.record.withLock { $0.state = .connecting }
             live[peripheral.identifier] = peripheral
-            lastAttempt &+= 1
-            let pending = PendingReconnection(peripheral: peripheral, entry: entry, attempt: lastAttempt)
+            let pending = PendingReconnection(peripheral: peripheral, entry: entry, attempt: newAttemptNumber())
             reconnections[peripheral.identifier] = pending
             attempts[peripheral.identifier] = ConnectionAttempt(number: pending.attempt, task: Task { await pending.outcome.wait() })
         }
